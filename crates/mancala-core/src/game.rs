@@ -1,0 +1,198 @@
+//! A game record: the start, the moves, and the rules that need the history.
+
+use crate::{IllegalMove, Move, MoveList, Outcome, Position, Rules, Side, Variant};
+
+/// A game from its start position: the moves played, the current position, and Oware's
+/// repetition rule, which a lone [`Position`] cannot know.
+///
+/// In Oware, when a position (board and player to move) repeats since the last capture,
+/// the game ends and each player takes the seeds on their own row.
+///
+/// ```
+/// use mancala_core::{Game, Move, Rules};
+/// let mut game = Game::new(Rules::kalah(6, 4));
+/// game.play(Move::new(3).unwrap()).unwrap();
+/// assert_eq!(game.moves().len(), 1);
+/// assert!(game.undo());
+/// assert_eq!(game.position(), game.start());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    start: Position,
+    moves: Vec<Move>,
+    position: Position,
+    repetitions: RepetitionTracker,
+    repeated: bool,
+}
+
+/// Oware's repetition rule as a reusable piece: the positions since the last capture.
+///
+/// [`Game`] uses it; loops that play many games on bare [`Position`]s (playouts,
+/// matches) can reuse one tracker and its allocation across games.
+///
+/// ```
+/// use mancala_core::{Move, Position, RepetitionTracker, Rules, Side};
+/// let start = Position::from_parts(Rules::oware(2, 4), [&[1, 0], &[1, 0]], [7, 7], Side::South).unwrap();
+/// let mut tracker = RepetitionTracker::new(&start);
+/// let mut p = start;
+/// let mut repeated = false;
+/// for h in [1, 1, 2, 2] {
+///     let next = p.play(Move::new(h).unwrap()).unwrap();
+///     repeated = tracker.record(&p, &next);
+///     p = next;
+/// }
+/// assert!(repeated);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RepetitionTracker {
+    since_capture: Vec<Position>,
+}
+
+impl RepetitionTracker {
+    /// A tracker for a game starting at `start`.
+    #[must_use]
+    pub fn new(start: &Position) -> RepetitionTracker {
+        let mut t = RepetitionTracker::default();
+        t.reset(start);
+        t
+    }
+
+    /// Starts over from `start`, keeping the allocation.
+    pub fn reset(&mut self, start: &Position) {
+        self.since_capture.clear();
+        self.since_capture.push(*start);
+    }
+
+    /// Records the move from `before` to `after` and says whether it ends the game by
+    /// repetition: `after` is a position already seen since the last capture. Always
+    /// `false` for variants without the rule (everything but Oware).
+    pub fn record(&mut self, before: &Position, after: &Position) -> bool {
+        if after.variant() != Variant::Oware {
+            return false;
+        }
+        if after.stores() != before.stores() {
+            self.since_capture.clear();
+            self.since_capture.push(*after);
+            return false;
+        }
+        let repeated = !after.is_over() && self.since_capture.contains(after);
+        self.since_capture.push(*after);
+        repeated
+    }
+}
+
+impl Game {
+    /// A new game from the start position of `rules`.
+    #[must_use]
+    pub fn new(rules: Rules) -> Game {
+        Game::from_position(Position::new(rules))
+    }
+
+    /// A new game from any position, with no history before it.
+    #[must_use]
+    pub fn from_position(start: Position) -> Game {
+        Game {
+            start,
+            moves: Vec::new(),
+            position: start,
+            repetitions: RepetitionTracker::new(&start),
+            repeated: false,
+        }
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.start.rules()
+    }
+
+    /// The position the game started from.
+    #[must_use]
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The moves played so far.
+    #[must_use]
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plies played so far.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the game has ended, by the position or by repetition.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.repeated || self.position.is_over()
+    }
+
+    /// Whether the game ended because a position repeated (Oware).
+    #[must_use]
+    pub fn ended_by_repetition(&self) -> bool {
+        self.repeated
+    }
+
+    /// The player to move, or `None` once the game is over.
+    #[must_use]
+    pub fn to_move(&self) -> Option<Side> {
+        (!self.is_over()).then(|| self.position.to_move())
+    }
+
+    /// The legal moves; empty once the game is over.
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveList {
+        if self.repeated {
+            MoveList::new()
+        } else {
+            self.position.legal_moves()
+        }
+    }
+
+    /// The final scores and winner once the game is over.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.repeated {
+            Some(Outcome::from_scores(self.position.stores_plus_rows()))
+        } else {
+            self.position.outcome()
+        }
+    }
+
+    /// Plays `mv` and returns the new position.
+    ///
+    /// # Errors
+    /// Why the move is illegal; the game is unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<&Position, IllegalMove> {
+        if self.repeated {
+            return Err(IllegalMove::GameOver);
+        }
+        let before = self.position;
+        self.position = before.play(mv)?;
+        self.moves.push(mv);
+        self.repeated = self.repetitions.record(&before, &self.position);
+        Ok(&self.position)
+    }
+
+    /// Takes back the last move; `false` if there was none.
+    pub fn undo(&mut self) -> bool {
+        let Some(_) = self.moves.pop() else {
+            return false;
+        };
+        let moves = std::mem::take(&mut self.moves);
+        *self = Game::from_position(self.start);
+        for mv in moves {
+            self.play(mv).expect("a move that was legal is legal again");
+        }
+        true
+    }
+}

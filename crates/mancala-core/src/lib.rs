@@ -1,0 +1,54 @@
+//! The rules of Kalah and Oware: positions, moves, rule sets, outcomes and perft.
+//!
+//! This crate is pure: no I/O, no threads, no allocation on the hot paths. Everything
+//! else in the mancala suite (computer players, the consoles, the terminal and web
+//! games) is built on it.
+//!
+//! ```text
+//! mancala-core  <-  mancala-engine  <-  mancala-session  <-  front ends  <-  mancala
+//! ```
+//!
+//! # Example
+//!
+//! ```
+//! use mancala_core::{Game, Move, Rules, Side};
+//!
+//! let mut game = Game::new(Rules::kalah(6, 4));
+//! // Player 1 sows house 3: its last seed lands in the store, so player 1 moves again.
+//! game.play(Move::new(3).unwrap()).unwrap();
+//! assert_eq!(game.to_move(), Some(Side::South));
+//! game.play(Move::new(6).unwrap()).unwrap();
+//! assert_eq!(game.to_move(), Some(Side::North));
+//! assert_eq!(game.position().stores(), [2, 0]);
+//! ```
+//!
+//! # Variants
+//!
+//! - [`Variant::Kalah`]: rules of the Auckland specifications, with the options in
+//!   [`RuleOptions`]. See [`variants::Kalah`].
+//! - [`Variant::Oware`]: Abapa tournament rules. See [`variants::Oware`].
+//! - [`Variant::OwareSimplified`]: the Bern course assignment. See
+//!   [`variants::OwareSimplified`].
+
+mod game;
+mod moves;
+mod outcome;
+mod perft;
+mod position;
+mod rules;
+mod side;
+pub mod variants;
+
+pub use game::{Game, RepetitionTracker};
+pub use moves::{Move, MoveList, ParseMoveError};
+pub use outcome::Outcome;
+pub use perft::perft;
+pub use position::{IllegalMove, MoveReport, Position, SetupError};
+pub use rules::{EndRule, RuleOptions, Rules, RulesError, Variant};
+pub use side::Side;
+
+/// The most houses per side any variant supports.
+pub const MAX_HOUSES: usize = 16;
+
+/// The most seeds per house at the start any variant supports.
+pub const MAX_SEEDS: usize = 64;

@@ -1,0 +1,465 @@
+//! Positions: the board, whose turn it is, and checked and unchecked play.
+
+use std::fmt;
+
+use crate::variants::{Kalah, Oware, OwareSimplified, RuleSet};
+use crate::{MAX_HOUSES, Move, MoveList, Outcome, Rules, Side, Variant};
+
+/// What a move did besides sowing, for messages and move ordering.
+///
+/// ```
+/// use mancala_core::{Move, Position, Rules};
+/// let (_, report) = Position::new(Rules::kalah(6, 4)).play_with_report(Move::new(3).unwrap()).unwrap();
+/// assert!(report.ended_in_store);
+/// assert_eq!(report.captured, 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MoveReport {
+    /// Seeds captured by the move (in Kalah, the last seed and the opposite house).
+    pub captured: u16,
+    /// The last seed landed in the mover's own store (Kalah: the mover moves again).
+    pub ended_in_store: bool,
+}
+
+/// A position: the seeds in every house and store, the player to move, and the rules.
+///
+/// A `Position` is a small `Copy` value with no heap data. Play a move with
+/// [`Position::play`] (checked, returns a typed error) or [`Position::play_unchecked`]
+/// (the fast path for search, for moves known to be legal).
+///
+/// The board is indexed from each player's own point of view: house 1 is where that
+/// player's sowing starts, and player 1's house `i` faces player 2's house `H + 1 - i`.
+///
+/// ```text
+///            player 2 (North)
+///        6    5    4    3    2    1
+///  store                              store
+///  of 2  1    2    3    4    5    6   of 1
+///            player 1 (South)
+/// ```
+///
+/// ```
+/// use mancala_core::{Move, Position, Rules, Side};
+/// let start = Position::new(Rules::kalah(6, 4));
+/// // Sowing 4 seeds from house 3 ends in the store: player 1 moves again.
+/// let next = start.play(Move::new(3).unwrap()).unwrap();
+/// assert_eq!(next.houses(Side::South), &[4, 4, 0, 5, 5, 5]);
+/// assert_eq!(next.store(Side::South), 1);
+/// assert_eq!(next.to_move(), Side::South);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Player 1's houses in `0..h`, player 2's in `h..2h`; the rest stay 0.
+    pub(crate) cells: [u16; 2 * MAX_HOUSES],
+    /// Seeds banked by each player: the store in Kalah, captures in Oware.
+    pub(crate) stores: [u16; 2],
+    pub(crate) rules: Rules,
+    pub(crate) to_move: Side,
+    /// Cached result of the variant's end test, kept up to date by every constructor
+    /// and every move, so that `legal_moves` and `is_over` cost nothing in search.
+    pub(crate) over: bool,
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalMove {
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// The house number is not on this board.
+    #[error("house {house} does not exist (houses are 1 to {houses})")]
+    OutOfRange {
+        /// The house asked for.
+        house: u8,
+        /// Houses per side.
+        houses: u8,
+    },
+    /// The house holds no seeds.
+    #[error("house {house} is empty")]
+    EmptyHouse {
+        /// The house asked for.
+        house: u8,
+    },
+    /// The opponent has no seeds and this move would not give them any (Oware).
+    #[error("house {house} does not give the opponent any seeds, and they have none")]
+    MustFeed {
+        /// The house asked for.
+        house: u8,
+    },
+}
+
+/// Why a position cannot be set up from the given parts.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// A row does not have one count per house.
+    #[error("{side} has {found} houses, the rules say {expected}")]
+    RowLength {
+        /// The row with the wrong length.
+        side: Side,
+        /// Houses given.
+        found: usize,
+        /// Houses per side in the rules.
+        expected: usize,
+    },
+    /// The seeds on the board and in the stores do not add up to the rules' total.
+    #[error("the position holds {found} seeds, the rules start with {expected}")]
+    SeedsNotConserved {
+        /// Seeds in the position.
+        found: u32,
+        /// Seeds the rules start with.
+        expected: u16,
+    },
+    /// In simplified Oware a player with an empty row is skipped, so it cannot be their
+    /// turn while the opponent has seeds.
+    #[error("{0} has no seeds and would be skipped")]
+    MoverSkipped(Side),
+}
+
+impl Position {
+    /// The start position: every house holds the rules' seeds, stores are empty, player 1
+    /// moves.
+    ///
+    /// ```
+    /// use mancala_core::{Position, Rules, Side};
+    /// let p = Position::new(Rules::oware(6, 4));
+    /// assert_eq!(p.houses(Side::North), &[4; 6]);
+    /// assert!(!p.is_over());
+    /// ```
+    #[must_use]
+    pub fn new(rules: Rules) -> Position {
+        let h = rules.houses();
+        let mut cells = [0; 2 * MAX_HOUSES];
+        cells[..2 * h].fill(rules.seeds());
+        let mut p = Position {
+            cells,
+            stores: [0; 2],
+            rules,
+            to_move: Side::South,
+            over: false,
+        };
+        p.over = p.compute_over();
+        p
+    }
+
+    /// A position from its parts, validated: one count per house in each row and every
+    /// seed of the rules accounted for.
+    ///
+    /// # Errors
+    /// A [`SetupError`] saying what is inconsistent.
+    ///
+    /// ```
+    /// use mancala_core::{Position, Rules, Side, SetupError};
+    /// let rules = Rules::kalah(3, 1);
+    /// let p = Position::from_parts(rules, [&[0, 0, 1], &[1, 0, 0]], [2, 2], Side::North).unwrap();
+    /// assert_eq!(p.to_move(), Side::North);
+    /// assert!(matches!(
+    ///     Position::from_parts(rules, [&[0, 0, 1], &[1, 0, 0]], [0, 0], Side::North),
+    ///     Err(SetupError::SeedsNotConserved { found: 2, expected: 6 })
+    /// ));
+    /// ```
+    pub fn from_parts(
+        rules: Rules,
+        houses: [&[u16]; 2],
+        stores: [u16; 2],
+        to_move: Side,
+    ) -> Result<Position, SetupError> {
+        let h = rules.houses();
+        let mut cells = [0; 2 * MAX_HOUSES];
+        for side in Side::BOTH {
+            let row = houses[side.index()];
+            if row.len() != h {
+                return Err(SetupError::RowLength {
+                    side,
+                    found: row.len(),
+                    expected: h,
+                });
+            }
+            cells[side.index() * h..][..h].copy_from_slice(row);
+        }
+        let found: u32 = cells.iter().chain(&stores).map(|&c| u32::from(c)).sum();
+        if found != u32::from(rules.total_seeds()) {
+            return Err(SetupError::SeedsNotConserved {
+                found,
+                expected: rules.total_seeds(),
+            });
+        }
+        let mut p = Position {
+            cells,
+            stores,
+            rules,
+            to_move,
+            over: false,
+        };
+        p.over = p.compute_over();
+        if rules.variant() == Variant::OwareSimplified && !p.over && p.row_sum(to_move) == 0 {
+            return Err(SetupError::MoverSkipped(to_move));
+        }
+        Ok(p)
+    }
+
+    /// The rules of this game.
+    #[inline]
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The variant (shorthand for `rules().variant()`).
+    #[inline]
+    #[must_use]
+    pub fn variant(&self) -> Variant {
+        self.rules.variant()
+    }
+
+    /// Houses per side.
+    #[inline]
+    #[must_use]
+    pub fn houses_per_side(&self) -> usize {
+        self.rules.houses()
+    }
+
+    /// `side`'s houses, from its house 1 to house H.
+    #[inline]
+    #[must_use]
+    pub fn houses(&self, side: Side) -> &[u16] {
+        let h = self.rules.houses();
+        &self.cells[side.index() * h..][..h]
+    }
+
+    /// Seeds in `side`'s house `mv`.
+    ///
+    /// # Panics
+    /// If the house is not on this board.
+    #[inline]
+    #[must_use]
+    pub fn seeds(&self, side: Side, mv: Move) -> u16 {
+        self.houses(side)[mv.index()]
+    }
+
+    /// Seeds banked by `side`: its store in Kalah, its captures in Oware.
+    #[inline]
+    #[must_use]
+    pub fn store(&self, side: Side) -> u16 {
+        self.stores[side.index()]
+    }
+
+    /// Both stores, player 1 first.
+    #[inline]
+    #[must_use]
+    pub fn stores(&self) -> [u16; 2] {
+        self.stores
+    }
+
+    /// Seeds in `side`'s houses.
+    #[inline]
+    #[must_use]
+    pub fn row_sum(&self, side: Side) -> u16 {
+        self.houses(side).iter().sum()
+    }
+
+    /// Seeds still on the board (in houses, not stores).
+    #[inline]
+    #[must_use]
+    pub fn seeds_in_play(&self) -> u16 {
+        self.cells[..2 * self.rules.houses()].iter().sum()
+    }
+
+    /// The player whose turn it is; once the game is over, the player who would have
+    /// moved next.
+    #[inline]
+    #[must_use]
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// Whether the game has ended (by the rules of the position alone; Oware's
+    /// repetition rule needs the history, see [`Game`](crate::Game)).
+    #[inline]
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The legal moves, in house order; empty once the game is over.
+    #[inline]
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveList {
+        if self.over {
+            return MoveList::new();
+        }
+        match self.rules.variant() {
+            Variant::Kalah => Kalah::legal_moves(self),
+            Variant::Oware => Oware::legal_moves(self),
+            Variant::OwareSimplified => OwareSimplified::legal_moves(self),
+        }
+    }
+
+    /// Whether `mv` can be played, and why not if it cannot.
+    ///
+    /// # Errors
+    /// The reason the move is illegal.
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        if self.over {
+            return Err(IllegalMove::GameOver);
+        }
+        let h = self.rules.houses();
+        if mv.index() >= h {
+            return Err(IllegalMove::OutOfRange {
+                house: mv.house(),
+                houses: h as u8,
+            });
+        }
+        if self.seeds(self.to_move, mv) == 0 {
+            return Err(IllegalMove::EmptyHouse { house: mv.house() });
+        }
+        if !self.legal_moves().contains(&mv) {
+            return Err(IllegalMove::MustFeed { house: mv.house() });
+        }
+        Ok(())
+    }
+
+    /// The position after `mv`, or why `mv` is illegal.
+    ///
+    /// # Errors
+    /// The reason the move is illegal; `self` is unchanged.
+    ///
+    /// ```
+    /// use mancala_core::{IllegalMove, Move, Position, Rules};
+    /// let p = Position::new(Rules::kalah(6, 4));
+    /// assert_eq!(
+    ///     p.play(Move::new(7).unwrap()),
+    ///     Err(IllegalMove::OutOfRange { house: 7, houses: 6 })
+    /// );
+    /// ```
+    pub fn play(self, mv: Move) -> Result<Position, IllegalMove> {
+        self.play_with_report(mv).map(|(next, _)| next)
+    }
+
+    /// Like [`Position::play`], also saying what the move captured and whether it ended
+    /// in the store.
+    ///
+    /// # Errors
+    /// The reason the move is illegal.
+    pub fn play_with_report(self, mv: Move) -> Result<(Position, MoveReport), IllegalMove> {
+        self.check(mv)?;
+        let mut next = self;
+        let report = next.play_unchecked(mv);
+        Ok((next, report))
+    }
+
+    /// Plays `mv` in place without checking it: the fast path for search.
+    ///
+    /// The caller must pass a move from [`Position::legal_moves`]. An illegal move does
+    /// not cause undefined behaviour, but it leaves a meaningless position (or panics on
+    /// a house beyond the board); debug builds assert legality.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) -> MoveReport {
+        debug_assert!(self.check(mv).is_ok(), "illegal move {mv} in\n{self}");
+        match self.rules.variant() {
+            Variant::Kalah => Kalah::play(self, mv),
+            Variant::Oware => Oware::play(self, mv),
+            Variant::OwareSimplified => OwareSimplified::play(self, mv),
+        }
+    }
+
+    /// The final scores and winner once the game is over, `None` before.
+    ///
+    /// ```
+    /// use mancala_core::{Outcome, Position, Rules, Side};
+    /// // Simplified Oware on a 1x1 board is over from the start: two seeds remain.
+    /// let p = Position::new(Rules::oware_simplified(1, 1));
+    /// assert_eq!(p.outcome(), Some(Outcome::from_scores([0, 0])));
+    /// ```
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.over.then(|| Outcome::from_scores(self.final_scores()))
+    }
+
+    /// The scores if the game ended now by the variant's rules: in Kalah each player's
+    /// store plus the seeds in their houses; in Oware the captures, plus each player's
+    /// own row unless a player already holds the majority; in simplified Oware the
+    /// captures alone.
+    #[must_use]
+    pub fn final_scores(&self) -> [u16; 2] {
+        match self.rules.variant() {
+            Variant::Kalah => Kalah::final_scores(self),
+            Variant::Oware => Oware::final_scores(self),
+            Variant::OwareSimplified => OwareSimplified::final_scores(self),
+        }
+    }
+
+    /// Stores plus each player's own row: how the seeds are shared when a game ends with
+    /// seeds on the board that belong to the player on whose side they lie.
+    pub(crate) fn stores_plus_rows(&self) -> [u16; 2] {
+        [
+            self.stores[0] + self.row_sum(Side::South),
+            self.stores[1] + self.row_sum(Side::North),
+        ]
+    }
+
+    fn compute_over(&self) -> bool {
+        match self.rules.variant() {
+            Variant::Kalah => Kalah::is_over(self),
+            Variant::Oware => Oware::is_over(self),
+            Variant::OwareSimplified => OwareSimplified::is_over(self),
+        }
+    }
+
+    /// Recomputes the cached end flag after a move has changed the board.
+    #[inline]
+    pub(crate) fn refresh_over(&mut self) {
+        self.over = self.compute_over();
+    }
+}
+
+impl fmt::Display for Position {
+    /// Draws the board: player 2's row on top (house H at the left), player 1's row
+    /// below, stores (or captures) at the ends.
+    ///
+    /// ```
+    /// use mancala_core::{Position, Rules};
+    /// let text = Position::new(Rules::kalah(3, 2)).to_string();
+    /// let expected = "
+    ///         2   2   2
+    ///    0                0
+    ///         2   2   2
+    /// player 1 to move
+    /// ";
+    /// assert_eq!(text, &expected[1..]);
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let row = |side: Side, reversed: bool| -> String {
+            let cells = self.houses(side).iter().map(|n| format!("{n:>4}"));
+            if reversed {
+                cells.rev().collect()
+            } else {
+                cells.collect()
+            }
+        };
+        let width = 4 * self.rules.houses();
+        writeln!(f, "     {}", row(Side::North, true))?;
+        writeln!(
+            f,
+            "{:>4} {:width$}{:>4}",
+            self.stores[1], "", self.stores[0]
+        )?;
+        writeln!(f, "     {}", row(Side::South, false))?;
+        match self.outcome() {
+            Some(o) => writeln!(f, "game over: {} to {}", o.scores[0], o.scores[1]),
+            None => writeln!(f, "{} to move", self.to_move),
+        }
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Position")
+            .field("rules", &self.rules)
+            .field("south", &self.houses(Side::South))
+            .field("north", &self.houses(Side::North))
+            .field("stores", &self.stores)
+            .field("to_move", &self.to_move)
+            .field("over", &self.over)
+            .finish()
+    }
+}

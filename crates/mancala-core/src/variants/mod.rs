@@ -1,0 +1,47 @@
+//! The rule sets: what each variant answers about a position.
+//!
+//! [`Position`] dispatches to these through a `match` on its [`Variant`]; adding a
+//! variant means one new module here implementing [`RuleSet`], one new `Variant` case,
+//! and its tests. Front ends never change, because they read the board shape from the
+//! position.
+
+mod kalah;
+mod oware;
+mod simplified;
+
+pub use kalah::Kalah;
+pub use oware::Oware;
+pub use simplified::OwareSimplified;
+
+use crate::{Move, MoveList, MoveReport, Position, Variant};
+
+/// What a variant must answer. Implemented by [`Kalah`], [`Oware`] and
+/// [`OwareSimplified`]; positions call them for their own variant.
+///
+/// Functions receive positions of their own variant only; `play` receives only legal
+/// moves of positions that are not over.
+///
+/// ```
+/// use mancala_core::variants::{Kalah, RuleSet};
+/// use mancala_core::{Position, Rules, Variant};
+/// assert_eq!(Kalah::VARIANT, Variant::Kalah);
+/// let start = Position::new(Rules::kalah(4, 3));
+/// assert_eq!(Kalah::legal_moves(&start).len(), 4);
+/// ```
+pub trait RuleSet {
+    /// The variant these rules implement.
+    const VARIANT: Variant;
+
+    /// The legal moves of a position that is not over, in house order.
+    fn legal_moves(pos: &Position) -> MoveList;
+
+    /// Plays a legal move in place: sowing, captures, the next player to move and the
+    /// end of the game. Returns what the move did.
+    fn play(pos: &mut Position, mv: Move) -> MoveReport;
+
+    /// Whether the game is over in this position, computed from scratch.
+    fn is_over(pos: &Position) -> bool;
+
+    /// The final scores of a finished game, player 1 first.
+    fn final_scores(pos: &Position) -> [u16; 2];
+}

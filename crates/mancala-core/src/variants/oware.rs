@@ -1,0 +1,135 @@
+use super::RuleSet;
+use crate::{Move, MoveList, MoveReport, Position, Variant};
+
+/// Oware under the Abapa tournament rules.
+///
+/// - Sowing is anticlockwise over both rows (no stores); a sowing of `2H` seeds or more
+///   skips the origin house.
+/// - If the last seed makes a house on the opponent's row hold 2 or 3, those seeds are
+///   captured, and so are the houses before it on the opponent's row while they hold 2
+///   or 3. A move that would capture every seed on the opponent's row is legal but
+///   captures nothing (grand slam).
+/// - If the opponent's row is empty, only moves that give it seeds are legal; if there is
+///   none, the game ends and each player takes the seeds on their own row.
+/// - The game ends when a player has captured more than half of all seeds, or both have
+///   captured exactly half; the seeds left on the board then belong to nobody.
+/// - The repetition rule (a position repeating since the last capture ends the game and
+///   each player takes their own row) needs the history: see [`Game`](crate::Game).
+///
+/// ```
+/// use mancala_core::{Move, Position, Rules, Side};
+/// let p = Position::new(Rules::oware(6, 4));
+/// let p = p.play(Move::new(6).unwrap()).unwrap();
+/// assert_eq!(p.houses(Side::North), &[5, 5, 5, 5, 4, 4]);
+/// assert_eq!(p.to_move(), Side::North);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Oware;
+
+impl RuleSet for Oware {
+    const VARIANT: Variant = Variant::Oware;
+
+    #[inline]
+    fn legal_moves(pos: &Position) -> MoveList {
+        let me = pos.to_move;
+        let h = pos.rules.houses();
+        let must_feed = pos.row_sum(me.opponent()) == 0;
+        let mut list = MoveList::new();
+        for (i, &n) in pos.houses(me).iter().enumerate() {
+            // Seeds from house i reach the opponent's row from the (h - i)-th seed on.
+            if n > 0 && (!must_feed || usize::from(n) >= h - i) {
+                list.push(Move::from_index(i));
+            }
+        }
+        list
+    }
+
+    #[inline]
+    fn play(pos: &mut Position, mv: Move) -> MoveReport {
+        let h = pos.rules.houses();
+        let ring = 2 * h;
+        let me = pos.to_move;
+        let opp = (h - me.index() * h)..(2 * h - me.index() * h);
+        let origin = me.index() * h + mv.index();
+        let n = usize::from(pos.cells[origin]);
+        pos.cells[origin] = 0;
+
+        let last = if n < ring {
+            let end = origin + n;
+            if end < ring {
+                for c in &mut pos.cells[origin + 1..=end] {
+                    *c += 1;
+                }
+                end
+            } else {
+                for c in &mut pos.cells[origin + 1..ring] {
+                    *c += 1;
+                }
+                for c in &mut pos.cells[..=end - ring] {
+                    *c += 1;
+                }
+                end - ring
+            }
+        } else {
+            // Laps skip the origin: every other house gets `full`, then `rem` more seeds
+            // go to the houses after the origin (never reaching it again).
+            let lap = ring - 1;
+            let (full, rem) = ((n / lap) as u16, n % lap);
+            for (i, c) in pos.cells[..ring].iter_mut().enumerate() {
+                if i != origin {
+                    *c += full;
+                }
+            }
+            for k in 1..=rem {
+                pos.cells[(origin + k) % ring] += 1;
+            }
+            // With no partial lap the last seed is in the house just before the origin.
+            let steps = if rem == 0 { lap } else { rem };
+            (origin + steps) % ring
+        };
+
+        let mut report = MoveReport::default();
+        if opp.contains(&last) && (2..=3).contains(&pos.cells[last]) {
+            let mut first = last;
+            let mut taken = pos.cells[last];
+            while first > opp.start && (2..=3).contains(&pos.cells[first - 1]) {
+                first -= 1;
+                taken += pos.cells[first];
+            }
+            let opponent_row: u16 = pos.cells[opp.clone()].iter().sum();
+            if taken < opponent_row {
+                pos.cells[first..=last].fill(0);
+                pos.stores[me.index()] += taken;
+                report.captured = taken;
+            }
+        }
+        pos.to_move = me.opponent();
+        pos.refresh_over();
+        report
+    }
+
+    #[inline]
+    fn is_over(pos: &Position) -> bool {
+        let total = pos.rules.total_seeds();
+        let [a, b] = pos.stores;
+        2 * a > total || 2 * b > total || (2 * a == total && 2 * b == total) || {
+            // No legal move: the mover has no seeds, or cannot feed an empty opponent.
+            let me = pos.to_move;
+            let h = pos.rules.houses();
+            let must_feed = pos.row_sum(me.opponent()) == 0;
+            !pos.houses(me)
+                .iter()
+                .enumerate()
+                .any(|(i, &n)| n > 0 && (!must_feed || usize::from(n) >= h - i))
+        }
+    }
+
+    fn final_scores(pos: &Position) -> [u16; 2] {
+        let total = pos.rules.total_seeds();
+        if pos.stores.iter().any(|&s| 2 * s >= total) {
+            pos.stores
+        } else {
+            pos.stores_plus_rows()
+        }
+    }
+}

@@ -1,0 +1,75 @@
+use super::RuleSet;
+use crate::{Move, MoveList, MoveReport, Position, Variant};
+
+/// The simplified Oware of the Bern course assignment.
+///
+/// - Sowing runs over one cycle, player 1's houses 1..H then player 2's houses 1..H;
+///   the origin house is refilled on laps.
+/// - Every seed that turns a house on the opponent's row from 1 into 2 captures both
+///   seeds at once, so one move can capture several houses (and refill a captured house
+///   later in the same sowing). There is no capture on the mover's own row.
+/// - A player whose row is empty is skipped: the other player moves again.
+/// - The game is over when at most two seeds remain on the board; they belong to
+///   nobody. (The assignment says "exactly two"; totals are even and a move can capture
+///   the last four seeds at once, so "at most" is what ends every game.)
+///
+/// ```
+/// use mancala_core::{Move, Position, Rules, Side};
+/// // testOneTwo: size 1 with 2 seeds each.
+/// let p = Position::new(Rules::oware_simplified(1, 2));
+/// let p = p.play(Move::new(1).unwrap()).unwrap();
+/// assert_eq!((p.houses(Side::South), p.houses(Side::North)), (&[1][..], &[3][..]));
+/// let p = p.play(Move::new(1).unwrap()).unwrap();
+/// assert_eq!(p.stores(), [0, 2]);
+/// assert!(p.is_over());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct OwareSimplified;
+
+impl RuleSet for OwareSimplified {
+    const VARIANT: Variant = Variant::OwareSimplified;
+
+    #[inline]
+    fn legal_moves(pos: &Position) -> MoveList {
+        let mut list = MoveList::new();
+        for (i, &n) in pos.houses(pos.to_move).iter().enumerate() {
+            if n > 0 {
+                list.push(Move::from_index(i));
+            }
+        }
+        list
+    }
+
+    fn play(pos: &mut Position, mv: Move) -> MoveReport {
+        let h = pos.rules.houses();
+        let ring = 2 * h;
+        let me = pos.to_move;
+        let opp = (h - me.index() * h)..(2 * h - me.index() * h);
+        let mut at = me.index() * h + mv.index();
+        let n = pos.cells[at];
+        pos.cells[at] = 0;
+        let mut report = MoveReport::default();
+        for _ in 0..n {
+            at = if at + 1 == ring { 0 } else { at + 1 };
+            pos.cells[at] += 1;
+            if pos.cells[at] == 2 && opp.contains(&at) {
+                pos.cells[at] = 0;
+                pos.stores[me.index()] += 2;
+                report.captured += 2;
+            }
+        }
+        if pos.row_sum(me.opponent()) > 0 {
+            pos.to_move = me.opponent();
+        }
+        pos.refresh_over();
+        report
+    }
+
+    fn is_over(pos: &Position) -> bool {
+        pos.seeds_in_play() <= 2
+    }
+
+    fn final_scores(pos: &Position) -> [u16; 2] {
+        pos.stores
+    }
+}

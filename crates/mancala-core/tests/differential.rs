@@ -1,0 +1,132 @@
+//! The crate against the naive implementation, move by move, over random games of
+//! every variant, size and rule option; and property tests of the invariants.
+
+mod naive;
+
+use mancala_core::{EndRule, Game, IllegalMove, Move, Position, RuleOptions, Rules, Side, Variant};
+use naive::Naive;
+use proptest::prelude::*;
+
+fn rules_strategy() -> impl Strategy<Value = Rules> {
+    (
+        prop::sample::select(Variant::ALL.to_vec()),
+        1u8..=12,
+        1u8..=12,
+        any::<bool>(),
+        prop::sample::select(EndRule::ALL.to_vec()),
+    )
+        .prop_map(|(v, h, s, empty_capture, end_rule)| {
+            Rules::new(v, h, s).unwrap().with_options(RuleOptions {
+                empty_capture,
+                end_rule,
+            })
+        })
+}
+
+fn assert_same(p: &Position, n: &Naive, ply: usize) {
+    for side in Side::BOTH {
+        let row: Vec<u32> = p.houses(side).iter().map(|&c| u32::from(c)).collect();
+        assert_eq!(row, n.row(side.index()), "{side} houses at ply {ply}\n{p}");
+    }
+    assert_eq!(
+        p.stores().map(u32::from),
+        n.stores(),
+        "stores at ply {ply}\n{p}"
+    );
+    assert_eq!(p.is_over(), n.over, "over at ply {ply}\n{p}");
+    if !p.is_over() {
+        assert_eq!(p.to_move().index(), n.to_move, "to move at ply {ply}\n{p}");
+        let legal: Vec<usize> = p.legal_moves().iter().map(|m| m.house() as usize).collect();
+        assert_eq!(legal, n.legal(), "legal moves at ply {ply}\n{p}");
+    } else {
+        let o = p.outcome().unwrap();
+        assert_eq!(
+            o.scores.map(u32::from),
+            n.final_scores(),
+            "final scores\n{p}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Every move of a random game gives the same position as the naive rules.
+    #[test]
+    fn agrees_with_naive_rules(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 0..300)) {
+        let mut p = Position::new(rules);
+        let mut n = Naive::new(rules);
+        assert_same(&p, &n, 0);
+        for (ply, choice) in choices.iter().enumerate() {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = *choice.get(&moves);
+            p = p.play(mv).unwrap();
+            n.play(mv.house() as usize);
+            assert_same(&p, &n, ply + 1);
+        }
+    }
+
+    /// Seeds are conserved, the legal-move list agrees with checked play, and a finished
+    /// game has no legal moves.
+    #[test]
+    fn invariants(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 0..200)) {
+        let mut p = Position::new(rules);
+        for choice in choices {
+            let total = u32::from(p.seeds_in_play()) + p.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
+            prop_assert_eq!(total, u32::from(rules.total_seeds()));
+            let legal = p.legal_moves();
+            for house in 1..=16u8 {
+                let mv = Move::new(house).unwrap();
+                prop_assert_eq!(p.play(mv).is_ok(), legal.contains(&mv), "house {} in\n{}", house, p);
+            }
+            if p.is_over() {
+                prop_assert!(legal.is_empty());
+                prop_assert_eq!(p.play(Move::new(1).unwrap()), Err(IllegalMove::GameOver));
+                let o = p.outcome().unwrap();
+                prop_assert!(u32::from(o.scores[0]) + u32::from(o.scores[1]) <= u32::from(rules.total_seeds()));
+                break;
+            }
+            prop_assert!(!legal.is_empty(), "a game in progress has a move\n{}", p);
+            p = p.play(*choice.get(&legal)).unwrap();
+        }
+    }
+
+    /// Undo restores the exact game, and a game replays to the same position.
+    #[test]
+    fn undo_restores(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 1..60)) {
+        let mut game = Game::new(rules);
+        let mut snapshots = vec![game.clone()];
+        for choice in choices {
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            game.play(*choice.get(&legal)).unwrap();
+            snapshots.push(game.clone());
+        }
+        snapshots.pop();
+        while let Some(before) = snapshots.pop() {
+            prop_assert!(game.undo());
+            prop_assert_eq!(&game, &before);
+        }
+        prop_assert!(!game.undo());
+    }
+
+    /// Setting up a position from its parts gives back the same position.
+    #[test]
+    fn from_parts_round_trips(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 0..80)) {
+        let mut p = Position::new(rules);
+        for choice in choices {
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            p = p.play(*choice.get(&legal)).unwrap();
+        }
+        let q = Position::from_parts(rules, [p.houses(Side::South), p.houses(Side::North)], p.stores(), p.to_move()).unwrap();
+        prop_assert_eq!(p, q);
+    }
+}

@@ -1,0 +1,221 @@
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use mancala_core::{Game, Move, Rules, Variant};
+
+use crate::simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
+
+/// A move chosen by a computer player, with its reason when the player gives one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The move; always legal in the game it was chosen for.
+    pub mv: Move,
+    /// Why, in words that complete "chooses house #n because it ...".
+    pub reason: Option<String>,
+}
+
+impl Choice {
+    /// A choice without a reason.
+    #[must_use]
+    pub fn new(mv: Move) -> Choice {
+        Choice { mv, reason: None }
+    }
+}
+
+/// A computer player: anything that picks a legal move in a game in progress.
+///
+/// Players may keep state between moves (a random generator, a search tree) and may
+/// be moved to another thread, so front ends can think off their UI thread.
+pub trait Player: Send {
+    /// A short name for tables and logs, e.g. `robot` or `random(seed=7)`.
+    fn name(&self) -> String;
+
+    /// Chooses a move for the player to move.
+    ///
+    /// `game` is not over; the move returned is one of `game.legal_moves()`.
+    fn choose(&mut self, game: &Game) -> Choice;
+}
+
+/// A player named on a command line or in a request: a name and `key=value` options,
+/// written `name` or `name:key=value,key=value`.
+///
+/// ```
+/// use mancala_engine::PlayerSpec;
+/// let spec: PlayerSpec = "random:seed=5".parse().unwrap();
+/// assert_eq!(spec.name(), "random");
+/// assert_eq!(spec.option("seed"), Some("5"));
+/// assert_eq!(spec.to_string(), "random:seed=5");
+/// assert!("random:seed".parse::<PlayerSpec>().is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    name: String,
+    options: BTreeMap<String, String>,
+}
+
+/// Why a player could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerError {
+    /// No player has this name.
+    #[error("unknown player {0:?} (known: {known})", known = PlayerSpec::KNOWN.join(", "))]
+    Unknown(String),
+    /// The spec is not `name[:key=value,...]`.
+    #[error("bad player spec {0:?}: expected name or name:key=value,...")]
+    Syntax(String),
+    /// An option the player does not take, or a value it cannot use.
+    #[error("player {player}: {message}")]
+    Option {
+        /// The player's name.
+        player: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The player does not play this variant.
+    #[error("player {player} does not play {variant}: {why}")]
+    Variant {
+        /// The player's name.
+        player: String,
+        /// The variant asked for.
+        variant: Variant,
+        /// Why not.
+        why: &'static str,
+    },
+}
+
+impl PlayerSpec {
+    /// The names [`PlayerSpec::build`] knows.
+    pub const KNOWN: &'static [&'static str] = &["random", "fewest", "most", "robot", "greedy"];
+
+    /// The player's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The value of option `key`, if given.
+    #[must_use]
+    pub fn option(&self, key: &str) -> Option<&str> {
+        self.options.get(key).map(String::as_str)
+    }
+
+    /// Whether this spec names a person rather than a computer player.
+    #[must_use]
+    pub fn is_human(&self) -> bool {
+        self.name == "human"
+    }
+
+    /// Option `key` parsed as a `T`, or `default` when absent.
+    ///
+    /// # Errors
+    /// [`PlayerError::Option`] when the value does not parse.
+    pub fn parsed_option<T: FromStr>(&self, key: &str, default: T) -> Result<T, PlayerError> {
+        match self.option(key) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| PlayerError::Option {
+                player: self.name.clone(),
+                message: format!("bad value {v:?} for {key}"),
+            }),
+        }
+    }
+
+    /// Fails unless every option given is one of `allowed`.
+    ///
+    /// # Errors
+    /// [`PlayerError::Option`] naming the first unknown option.
+    pub fn expect_options(&self, allowed: &[&str]) -> Result<(), PlayerError> {
+        match self.options.keys().find(|k| !allowed.contains(&k.as_str())) {
+            None => Ok(()),
+            Some(k) => Err(PlayerError::Option {
+                player: self.name.clone(),
+                message: if allowed.is_empty() {
+                    format!("takes no options, got {k:?}")
+                } else {
+                    format!("unknown option {k:?} (takes {})", allowed.join(", "))
+                },
+            }),
+        }
+    }
+
+    /// Builds the player for games under `rules`. `seed` seeds any randomness the player
+    /// uses unless the spec gives its own `seed` option, so games can be reproduced.
+    ///
+    /// # Errors
+    /// A [`PlayerError`] for an unknown name, a bad option, or a variant the player does
+    /// not play.
+    pub fn build(&self, rules: Rules, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
+        let seed = self.parsed_option("seed", seed)?;
+        let player: Box<dyn Player> = match self.name.as_str() {
+            "random" => {
+                self.expect_options(&["seed"])?;
+                Box::new(RandomPlayer::new(seed))
+            }
+            "fewest" => {
+                self.expect_options(&["seed"])?;
+                Box::new(Fewest::new(seed))
+            }
+            "most" => {
+                self.expect_options(&["seed"])?;
+                Box::new(Most::new(seed))
+            }
+            "robot" => {
+                self.expect_options(&[])?;
+                if rules.variant() != Variant::Kalah {
+                    return Err(PlayerError::Variant {
+                        player: self.name.clone(),
+                        variant: rules.variant(),
+                        why: "the best-move-first robot reasons about Kalah's extra moves",
+                    });
+                }
+                Box::new(Robot)
+            }
+            "greedy" => {
+                self.expect_options(&[])?;
+                Box::new(Greedy)
+            }
+            _ => return Err(PlayerError::Unknown(self.name.clone())),
+        };
+        Ok(player)
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = PlayerError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        let (name, rest) = match s.split_once(':') {
+            Some((name, rest)) => (name, Some(rest)),
+            None => (s, None),
+        };
+        let valid_name = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !valid_name {
+            return Err(PlayerError::Syntax(s.to_owned()));
+        }
+        let mut options = BTreeMap::new();
+        for pair in rest.into_iter().flat_map(|r| r.split(',')) {
+            match pair.split_once('=') {
+                Some((k, v)) if !k.is_empty() && !v.is_empty() => {
+                    options.insert(k.to_owned(), v.to_owned());
+                }
+                _ => return Err(PlayerError::Syntax(s.to_owned())),
+            }
+        }
+        Ok(PlayerSpec {
+            name: name.to_ascii_lowercase(),
+            options,
+        })
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        for (i, (k, v)) in self.options.iter().enumerate() {
+            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,2 @@
+//! The `mancala` binary (work in progress).
+fn main() {}
