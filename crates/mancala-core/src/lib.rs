@@ -37,6 +37,7 @@ mod perft;
 mod position;
 mod rules;
 mod side;
+mod sowing;
 pub mod variants;
 mod view;
 
@@ -47,6 +48,7 @@ pub use perft::perft;
 pub use position::{IllegalMove, MoveReport, Position, SetupError};
 pub use rules::{EndRule, RuleOptions, Rules, RulesError, Variant};
 pub use side::Side;
+pub use sowing::{Pit, SowStep};
 pub use view::{ResultView, StateView};
 
 /// The most houses per side any variant supports.
