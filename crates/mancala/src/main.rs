@@ -9,6 +9,7 @@
 //! mancala replay          print every position of a list of moves as JSON
 //! mancala perft           count move sequences from the start
 //! mancala bench           speed figures as JSON lines
+//! mancala serve           the web game: browser UI and JSON API
 //! ```
 
 mod args;
@@ -16,6 +17,7 @@ mod bench;
 mod console_cmd;
 mod perft_cmd;
 mod replay;
+mod serve_cmd;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -40,6 +42,8 @@ enum Command {
     Perft(perft_cmd::PerftArgs),
     /// Measure speed: random playouts or perft, one JSON line
     Bench(bench::BenchArgs),
+    /// Serve the web game: the browser UI at / and the JSON API under /api
+    Serve(serve_cmd::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +59,7 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => replay::run(args, &mut out),
         Some(Command::Perft(args)) => perft_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Bench(args)) => bench::run(args, &mut out).map(|()| ExitCode::SUCCESS),
+        Some(Command::Serve(args)) => serve_cmd::run(args).map(|()| ExitCode::SUCCESS),
         None => unreachable!("the default command was filled in above"),
     };
     let flushed = out.flush();

@@ -1,0 +1,215 @@
+//! The JSON shape of a game as the API serves it.
+
+use mancala_core::{Game, Pit, ResultView, SowStep, StateView};
+use serde::Serialize;
+
+use crate::games::{GameError, replay};
+use crate::store::GameRow;
+
+/// A game as `GET /api/games/{id}` and the live stream show it: the keys of
+/// `mancala replay` (`houses`, `stores`, `to_move`, `ply`, `over`, `result`) plus the
+/// id, settings, moves, players, legal moves and the last move seed by seed.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// `kalah`, `oware` or `oware-simplified`.
+    pub variant: String,
+    /// Each player's houses, player 1 first, each from its house 1.
+    pub houses: [Vec<u16>; 2],
+    /// Seeds banked: stores in Kalah, captures in Oware.
+    pub stores: [u16; 2],
+    /// 1 or 2; `null` once the game is over.
+    pub to_move: Option<u8>,
+    /// Plies played: the `ply` to send with the next move.
+    pub ply: usize,
+    /// Whether the game is over.
+    pub over: bool,
+    /// `{"winner":1|2|null,"scores":[a,b]}` once over.
+    pub result: Option<ResultView>,
+    /// Houses played, in order.
+    pub moves: Vec<u8>,
+    /// Who played each move: `{"seat":1,"house":3}` per ply.
+    pub history: Vec<HistoryEntry>,
+    /// The two seats.
+    pub players: [PlayerView; 2],
+    /// The rules in force.
+    pub rules: RulesView,
+    /// Houses the player to move may sow.
+    pub legal_moves: Vec<u8>,
+    /// The last move, for animating it; `null` before the first.
+    pub last_move: Option<LastMove>,
+    /// Whether the game ended because a position repeated (Oware).
+    pub repetition: bool,
+    /// The id of the rematch, once someone starts one.
+    pub rematch: Option<String>,
+}
+
+/// One ply of the history.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct HistoryEntry {
+    /// The seat that moved.
+    pub seat: u8,
+    /// The house it sowed.
+    pub house: u8,
+}
+
+/// A seat: a person (who may not have joined yet) or a computer player.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PlayerView {
+    /// 1 or 2.
+    pub seat: u8,
+    /// `human` or `computer`.
+    pub kind: &'static str,
+    /// Whether someone holds the seat (always true for a computer).
+    pub joined: bool,
+    /// The computer player's name, for a computer seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// The rules of a game.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RulesView {
+    /// Houses per side.
+    pub houses: u8,
+    /// Seeds per house at the start.
+    pub seeds: u8,
+    /// Kalah: capture from an empty opposite house.
+    pub empty_capture: bool,
+    /// Kalah: `mover-cannot-move` or `either-side-empty`.
+    pub end_rule: String,
+}
+
+/// The last move played, with its sowing seed by seed.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct LastMove {
+    /// The seat that moved.
+    pub seat: u8,
+    /// The house sown.
+    pub house: u8,
+    /// Seeds captured by the move.
+    pub captured: u16,
+    /// The mover moves again (Kalah: the last seed reached the store).
+    pub again: bool,
+    /// The steps: `{"op":"lift"|"drop"|"capture","pit":"h1-3"|"s2","seeds":n}`; pits are
+    /// `h<seat>-<house>` and `s<seat>` (store or captures); captured seeds go to the
+    /// mover's `s<seat>`.
+    pub steps: Vec<StepView>,
+}
+
+/// One step of a sowing.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct StepView {
+    /// `lift`, `drop` or `capture`.
+    pub op: &'static str,
+    /// The pit, as `h<seat>-<house>` or `s<seat>`.
+    pub pit: String,
+    /// Seeds lifted or captured (1 for a drop).
+    pub seeds: u16,
+}
+
+fn pit_id(pit: Pit) -> String {
+    match pit {
+        Pit::House { side, house } => format!("h{}-{house}", side.number()),
+        Pit::Store(side) => format!("s{}", side.number()),
+    }
+}
+
+fn last_move(game: &Game) -> Option<LastMove> {
+    let mv = *game.moves().last()?;
+    let mut before = game.clone();
+    before.undo();
+    let p = *before.position();
+    let (after, report) = p.play_with_report(mv).ok()?;
+    let steps = p
+        .sowing(mv)
+        .ok()?
+        .into_iter()
+        .map(|s| match s {
+            SowStep::Lift { pit, seeds } => StepView {
+                op: "lift",
+                pit: pit_id(pit),
+                seeds,
+            },
+            SowStep::Drop(pit) => StepView {
+                op: "drop",
+                pit: pit_id(pit),
+                seeds: 1,
+            },
+            SowStep::Capture { pit, seeds } => StepView {
+                op: "capture",
+                pit: pit_id(pit),
+                seeds,
+            },
+        })
+        .collect();
+    Some(LastMove {
+        seat: p.to_move().number(),
+        house: mv.house(),
+        captured: report.captured,
+        again: !after.is_over() && after.to_move() == p.to_move(),
+        steps,
+    })
+}
+
+impl GameView {
+    /// The view of a stored game.
+    ///
+    /// # Errors
+    /// When the stored game does not replay.
+    pub fn of(row: &GameRow) -> Result<GameView, GameError> {
+        let game = replay(row)?;
+        let state = StateView::of(&game);
+        let mut walk = Game::new(game.rules());
+        let history = game
+            .moves()
+            .iter()
+            .map(|&mv| {
+                let seat = walk.position().to_move().number();
+                walk.play(mv).expect("replayed moves are legal");
+                HistoryEntry {
+                    seat,
+                    house: mv.house(),
+                }
+            })
+            .collect();
+        let computer = row.opponent != "human";
+        Ok(GameView {
+            id: row.id.clone(),
+            variant: row.variant.clone(),
+            houses: state.houses,
+            stores: state.stores,
+            to_move: state.to_move,
+            ply: state.ply,
+            over: state.over,
+            result: state.result,
+            moves: row.moves.clone(),
+            history,
+            players: [
+                PlayerView {
+                    seat: 1,
+                    kind: "human",
+                    joined: true,
+                    name: None,
+                },
+                PlayerView {
+                    seat: 2,
+                    kind: if computer { "computer" } else { "human" },
+                    joined: computer || row.token_hashes[1].is_some(),
+                    name: computer.then(|| row.opponent.clone()),
+                },
+            ],
+            rules: RulesView {
+                houses: row.houses,
+                seeds: row.seeds,
+                empty_capture: row.empty_capture,
+                end_rule: row.end_rule.clone(),
+            },
+            legal_moves: game.legal_moves().iter().map(|m| m.house()).collect(),
+            last_move: last_move(&game),
+            repetition: game.ended_by_repetition(),
+            rematch: row.rematch.clone(),
+        })
+    }
+}

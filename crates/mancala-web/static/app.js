@@ -1,0 +1,416 @@
+// The browser UI of `mancala serve`: a home page to start a game and a game page that
+// follows the game live (server-sent events), animates each sowing from the steps the
+// server sends, and plays moves with the seat token kept in localStorage.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+// A script error must not leave a silent, frozen page: say so where the player looks.
+function reportError(text) {
+  const el = $("message") || $("form-error");
+  if (el) el.textContent = `Something went wrong: ${text}. Reload the page to continue.`;
+}
+window.addEventListener("error", (e) => reportError(e.message));
+window.addEventListener("unhandledrejection", (e) => reportError(String(e.reason && e.reason.message || e.reason)));
+
+// ---------------------------------------------------------------- storage and API
+
+const seatKey = (id) => `mancala:seat:${id}`;
+function loadSeat(id) {
+  try { return JSON.parse(localStorage.getItem(seatKey(id))); } catch { return null; }
+}
+function saveSeat(id, seat, token) {
+  localStorage.setItem(seatKey(id), JSON.stringify({ seat, token }));
+}
+
+async function api(method, path, body, token) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await res.json(); } catch { /* empty body */ }
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+// ---------------------------------------------------------------- speed setting
+
+const speedSelect = $("speed");
+speedSelect.value = localStorage.getItem("mancala:speed") ?? speedSelect.value;
+speedSelect.addEventListener("change", () => localStorage.setItem("mancala:speed", speedSelect.value));
+const stepDelay = () => Number(speedSelect.value);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- home page
+
+function showHome() {
+  $("home").hidden = false;
+  document.title = "Mancala";
+  const variant = $("variant");
+  const syncKalah = () => {
+    $("kalah-options").hidden = variant.value !== "kalah";
+    $("level").querySelector('option[value="robot"]').disabled = variant.value !== "kalah";
+  };
+  variant.addEventListener("change", syncKalah);
+  syncKalah();
+  $("level").addEventListener("change", () => { $("against-computer").checked = true; });
+  $("new-game").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    $("form-error").textContent = "";
+    const body = {
+      variant: variant.value,
+      houses: Number($("houses").value),
+      seeds: Number($("seeds").value),
+      opponent: $("against-computer").checked ? $("level").value : "human",
+    };
+    if (body.variant === "kalah") {
+      body.empty_capture = $("empty-capture").checked;
+      body.end_rule = $("end-rule").value;
+    }
+    try {
+      $("start").disabled = true;
+      const grant = await api("POST", "/api/games", body);
+      saveSeat(grant.id, grant.seat, grant.token);
+      location.assign(`/g/${grant.id}`);
+    } catch (err) {
+      $("form-error").textContent = err.message;
+      $("start").disabled = false;
+    }
+  });
+}
+
+// ---------------------------------------------------------------- game page
+
+const letters = "abcdefghijklmnopqrstuvwxyz";
+
+class GamePage {
+  constructor(id) {
+    this.id = id;
+    this.watching = new URLSearchParams(location.search).has("watch");
+    this.seat = this.watching ? null : loadSeat(id);
+    this.shown = null;      // the view on screen
+    this.queue = [];        // views waiting to be animated
+    this.animating = false;
+    this.sending = false;
+  }
+
+  start() {
+    $("game").hidden = false;
+    const base = `${location.origin}/g/${this.id}`;
+    $("share-link").value = base;
+    $("watch-link").value = `${base}?watch`;
+    for (const [button, input] of [["copy-share", "share-link"], ["copy-watch", "watch-link"]]) {
+      $(button).addEventListener("click", async () => {
+        $(input).select();
+        try { await navigator.clipboard.writeText($(input).value); $(button).textContent = "Copied"; } catch { /* selection is enough */ }
+      });
+    }
+    $("join").addEventListener("click", () => this.join());
+    $("rematch").addEventListener("click", () => this.rematch());
+    document.addEventListener("keydown", (e) => this.onKey(e));
+    this.connect();
+  }
+
+  connect() {
+    const source = new EventSource(`/api/games/${this.id}/live`);
+    source.addEventListener("game", (e) => this.receive(JSON.parse(e.data)));
+    source.onerror = async () => {
+      // The server went away or restarted: EventSource retries by itself. A missing
+      // game never comes back, so say so.
+      try { await api("GET", `/api/games/${this.id}`); } catch (err) {
+        if (err.status === 404) { source.close(); this.fatal("There is no such game."); }
+      }
+    };
+  }
+
+  fatal(text) {
+    $("status").textContent = text;
+    $("board-wrap").hidden = true;
+  }
+
+  receive(view) {
+    this.queue.push(view);
+    this.drain();
+  }
+
+  async drain() {
+    if (this.animating) return;
+    this.animating = true;
+    while (this.queue.length) {
+      const view = this.queue.shift();
+      const prev = this.shown;
+      // A move's own response can arrive after the live update that followed it:
+      // never draw an older state over a newer one.
+      if (prev && view.ply < prev.ply) continue;
+      if (prev && view.ply === prev.ply + 1 && view.last_move && stepDelay() > 0) {
+        await this.animate(prev, view);
+      }
+      this.render(view);
+    }
+    this.animating = false;
+  }
+
+  // ------------------------------------------------------------ names and text
+
+  mySeat() { return this.seat ? this.seat.seat : null; }
+
+  nameOf(view, seat) {
+    const p = view.players[seat - 1];
+    if (p.kind === "computer") return `Computer (${p.name})`;
+    if (this.mySeat() === seat) return "You";
+    return `Player ${seat}`;
+  }
+
+  verb(view, seat, you, other) { return this.nameOf(view, seat) === "You" ? you : other; }
+
+  // ------------------------------------------------------------ drawing
+
+  // Pits as the board shows them: the viewer's row at the bottom (player 1 for
+  // spectators), houses anticlockwise, the viewer's store on the right.
+  layout(view) {
+    const me = this.mySeat() === 2 ? 2 : 1;
+    const them = 3 - me;
+    const h = view.rules.houses;
+    const top = [];
+    for (let i = h; i >= 1; i--) top.push(i);
+    const bottom = [];
+    for (let i = 1; i <= h; i++) bottom.push(i);
+    return { me, them, h, top, bottom };
+  }
+
+  pitLabel(view, seat, house) {
+    const h = view.rules.houses;
+    const letter = letters[(seat - 1) * h + house - 1] || "";
+    return { number: String(house), letter };
+  }
+
+  buildBoard(view) {
+    const board = $("board");
+    const { me, them, h, top, bottom } = this.layout(view);
+    board.style.setProperty("--houses", h);
+    board.innerHTML = "";
+    const storeName = view.variant === "kalah" ? "store" : "captured";
+    const store = (seat, cls) => {
+      const el = document.createElement("div");
+      el.className = `store ${cls}`;
+      el.id = `s${seat}`;
+      el.dataset.seat = seat;
+      el.setAttribute("role", "img");
+      el.innerHTML = `<span class="who">${seat === me && this.mySeat() ? "your" : `player ${seat}`} ${storeName}</span><span class="count"></span><span class="seeds" aria-hidden="true"></span>`;
+      return el;
+    };
+    const house = (seat, n, row) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = `house ${row}`;
+      b.id = `h${seat}-${n}`;
+      b.dataset.seat = seat;
+      b.dataset.house = n;
+      const { number, letter } = this.pitLabel(view, seat, n);
+      b.innerHTML = `<span class="label">${number}<small>${letter}</small></span><span class="count"></span><span class="seeds" aria-hidden="true"></span>`;
+      b.addEventListener("click", () => this.play(n));
+      return b;
+    };
+    board.append(store(them, "left"));
+    top.forEach((n, i) => { const b = house(them, n, "top"); b.style.gridColumn = i + 2; b.style.gridRow = 1; board.append(b); });
+    bottom.forEach((n, i) => { const b = house(me, n, "bottom"); b.style.gridColumn = i + 2; b.style.gridRow = 2; board.append(b); });
+    board.append(store(me, "right"));
+    board.lastChild.style.gridColumn = h + 2;
+    this.boardKey = `${view.rules.houses}:${me}`;
+  }
+
+  setCount(pitId, n) {
+    const el = $(pitId);
+    if (!el) return;
+    el.querySelector(".count").textContent = n;
+    const dots = el.querySelector(".seeds");
+    const shown = Math.min(n, 24);
+    if (dots.childElementCount !== shown) {
+      dots.innerHTML = "<i></i>".repeat(shown);
+    }
+    el.dataset.count = n;
+  }
+
+  paintCounts(view) {
+    for (const seat of [1, 2]) {
+      view.houses[seat - 1].forEach((n, i) => this.setCount(`h${seat}-${i + 1}`, n));
+      this.setCount(`s${seat}`, view.stores[seat - 1]);
+    }
+  }
+
+  render(view) {
+    this.shown = view;
+    const { me } = this.layout(view);
+    if (this.boardKey !== `${view.rules.houses}:${me}`) this.buildBoard(view);
+    this.paintCounts(view);
+    const mine = this.mySeat();
+    const myTurn = !view.over && mine !== null && view.to_move === mine;
+    for (const seat of [1, 2]) {
+      for (let n = 1; n <= view.rules.houses; n++) {
+        const b = $(`h${seat}-${n}`);
+        const count = view.houses[seat - 1][n - 1];
+        const legal = myTurn && seat === mine && view.legal_moves.includes(n);
+        b.disabled = !legal;
+        b.classList.toggle("legal", legal);
+        b.classList.toggle("to-move", !view.over && view.to_move === seat);
+        const owner = seat === mine ? "your" : `player ${seat}'s`;
+        b.setAttribute("aria-label", `${owner} house ${n}, ${count} seed${count === 1 ? "" : "s"}${legal ? ", playable" : ""}`);
+      }
+      const s = $(`s${seat}`);
+      s.setAttribute("aria-label", `${seat === mine ? "your" : `player ${seat}'s`} ${view.variant === "kalah" ? "store" : "captures"}: ${view.stores[seat - 1]}`);
+    }
+    this.renderStatus(view, myTurn);
+    this.renderHistory(view);
+    this.renderEnd(view);
+    document.title = `Mancala: ${view.over ? "game over" : myTurn ? "your turn" : "waiting"}`;
+    $("rules-line").textContent = `${view.variant}, ${view.rules.houses} houses, ${view.rules.seeds} seeds` +
+      (view.variant === "kalah" ? `, ${view.rules.empty_capture ? "empty captures" : "no empty captures"}, ends ${view.rules.end_rule.replaceAll("-", " ")}` : "");
+  }
+
+  renderStatus(view, myTurn) {
+    const mine = this.mySeat();
+    const p2 = view.players[1];
+    const open = p2.kind === "human" && !p2.joined;
+    $("share-box").hidden = !(mine === 1 && open);
+    $("join-box").hidden = !(mine === null && open && !this.watching);
+    let text;
+    if (view.over) text = "Game over.";
+    else if (open) text = mine === 1 ? "Waiting for your friend to join: send them the link below." : "Waiting for player 2.";
+    else if (myTurn) text = "Your turn: choose a house.";
+    else if (view.players[view.to_move - 1].kind === "computer") text = `${this.nameOf(view, view.to_move)} is thinking…`;
+    else text = mine === null ? `Player ${view.to_move} to move.` : `Waiting for player ${view.to_move}.`;
+    if (mine === null) text = `Watching. ${text}`;
+    $("status").textContent = text;
+  }
+
+  renderHistory(view) {
+    const ol = $("history");
+    if (ol.childElementCount > view.history.length) ol.innerHTML = "";
+    view.history.slice(ol.childElementCount).forEach((m) => {
+      const li = document.createElement("li");
+      li.textContent = `${this.nameOf(view, m.seat)}: house ${m.house}`;
+      ol.append(li);
+    });
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  renderEnd(view) {
+    $("end-box").hidden = !view.over;
+    if (!view.over) return;
+    const [a, b] = view.result.scores;
+    const w = view.result.winner;
+    let text = w === null ? `A draw, ${a} to ${b}.` : `${this.nameOf(view, w)} ${this.verb(view, w, "win", "wins")}, ${Math.max(a, b)} to ${Math.min(a, b)}.`;
+    if (view.repetition) text = `The position repeated: each player takes their own row. ${text}`;
+    $("result").textContent = text;
+    const mine = this.mySeat();
+    $("rematch").hidden = mine === null;
+    $("rematch").textContent = view.rematch ? "Join the rematch" : "Rematch";
+    $("rematch-link").hidden = !(view.rematch && mine === null);
+    if (view.rematch) $("rematch-link").href = `/g/${view.rematch}?watch`;
+  }
+
+  // Makes the board unplayable until the next render: while a move is on its way to
+  // the server and while a sowing is animated.
+  lock(status) {
+    for (const b of document.querySelectorAll("#board button.house")) {
+      b.disabled = true;
+      b.classList.remove("legal");
+    }
+    if (status) $("status").textContent = status;
+  }
+
+  // ------------------------------------------------------------ animation
+
+  async animate(prev, view) {
+    const lm = view.last_move;
+    this.lock(`${this.nameOf(view, lm.seat)} ${this.verb(view, lm.seat, "sow", "sows")} house ${lm.house}…`);
+    const counts = {};
+    for (const seat of [1, 2]) {
+      prev.houses[seat - 1].forEach((n, i) => { counts[`h${seat}-${i + 1}`] = n; });
+      counts[`s${seat}`] = prev.stores[seat - 1];
+    }
+    const mover = `s${lm.seat}`;
+    const flash = (id, cls) => {
+      const el = $(id);
+      if (!el) return;
+      el.classList.remove(cls);
+      void el.offsetWidth;
+      el.classList.add(cls);
+    };
+    for (const step of lm.steps) {
+      if (step.op === "lift") counts[step.pit] = 0;
+      else if (step.op === "drop") counts[step.pit] += 1;
+      else { counts[step.pit] -= step.seeds; counts[mover] += step.seeds; flash(mover, "pulse"); }
+      this.setCount(step.pit, counts[step.pit]);
+      this.setCount(mover, counts[mover]);
+      flash(step.pit, step.op === "capture" ? "captured" : "pulse");
+      await sleep(step.op === "drop" ? stepDelay() : stepDelay() * 2);
+    }
+    const who = this.nameOf(view, lm.seat);
+    const notes = [];
+    if (lm.captured > 0) notes.push(`${who} ${this.verb(view, lm.seat, "capture", "captures")} ${lm.captured} seed${lm.captured === 1 ? "" : "s"}.`);
+    if (lm.again && !view.over) notes.push(`${who} ${this.verb(view, lm.seat, "move", "moves")} again.`);
+    $("message").textContent = notes.join(" ");
+  }
+
+  // ------------------------------------------------------------ actions
+
+  async play(house) {
+    const view = this.shown;
+    if (!view || this.sending || !this.seat) return;
+    if (view.over || view.to_move !== this.seat.seat || !view.legal_moves.includes(house)) return;
+    this.sending = true;
+    this.lock("Sowing…");
+    $("message").textContent = "";
+    try {
+      const next = await api("POST", `/api/games/${this.id}/moves`, { house, ply: view.ply }, this.seat.token);
+      this.receive(next);
+    } catch (err) {
+      if (err.status === 409) this.receive(await api("GET", `/api/games/${this.id}`));
+      else {
+        $("message").textContent = err.message;
+        this.render(this.shown);
+      }
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  async join() {
+    try {
+      const grant = await api("POST", `/api/games/${this.id}/join`);
+      saveSeat(this.id, grant.seat, grant.token);
+      this.seat = { seat: grant.seat, token: grant.token };
+      this.boardKey = null;
+      this.render(await api("GET", `/api/games/${this.id}`));
+    } catch (err) {
+      $("message").textContent = err.message;
+    }
+  }
+
+  async rematch() {
+    try {
+      const grant = await api("POST", `/api/games/${this.id}/rematch`, undefined, this.seat.token);
+      saveSeat(grant.id, grant.seat, grant.token);
+      location.assign(`/g/${grant.id}`);
+    } catch (err) {
+      $("message").textContent = err.message;
+    }
+  }
+
+  onKey(e) {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    const n = Number(e.key);
+    if (Number.isInteger(n) && n >= 1 && n <= 9) this.play(n);
+  }
+}
+
+// ---------------------------------------------------------------- routing
+
+const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
+if (match) new GamePage(match[1]).start();
+else showHome();

@@ -1,0 +1,323 @@
+//! The API through the router, without a socket: every status code of the contract.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use mancala_web::{Games, Store, app};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+fn router() -> Router {
+    app(Games::new(Store::in_memory().unwrap()))
+}
+
+async fn call(
+    router: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<String>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    let req = req
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.map_or_else(Body::empty, Body::from))
+        .unwrap();
+    let response = router.clone().oneshot(req).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, value)
+}
+
+async fn create(router: &Router, body: Value) -> (String, String) {
+    let (status, v) = call(router, "POST", "/api/games", None, Some(body.to_string())).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(v["seat"], 1);
+    (
+        v["id"].as_str().unwrap().to_owned(),
+        v["token"].as_str().unwrap().to_owned(),
+    )
+}
+
+async fn play(router: &Router, id: &str, token: &str, house: u64, ply: u64) -> (StatusCode, Value) {
+    call(
+        router,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(token),
+        Some(json!({"house": house, "ply": ply}).to_string()),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_game_between_two_people() {
+    let r = router();
+    let (id, t1) = create(&r, json!({"variant": "kalah"})).await;
+    assert!(t1.len() >= 32, "128 bits at least");
+
+    let (s, v) = call(&r, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["houses"], json!([[4, 4, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4]]));
+    assert_eq!(
+        (v["to_move"].clone(), v["ply"].clone(), v["over"].clone()),
+        (json!(1), json!(0), json!(false))
+    );
+    assert_eq!(v["players"][1]["joined"], false);
+
+    let (s, j) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(j["seat"], 2);
+    let t2 = j["token"].as_str().unwrap().to_owned();
+    assert_ne!(t1, t2);
+    // 409: the seat is taken.
+    let (s, e) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert!(e["error"].as_str().unwrap().contains("taken"));
+
+    // Player 1 sows house 3 into the store and moves again, then house 1.
+    let (s, v) = play(&r, &id, &t1, 3, 0).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["to_move"], 1);
+    assert_eq!(v["last_move"]["again"], true);
+    assert_eq!(
+        v["last_move"]["steps"][0],
+        json!({"op": "lift", "pit": "h1-3", "seeds": 4})
+    );
+    assert_eq!(
+        v["last_move"]["steps"][4],
+        json!({"op": "drop", "pit": "s1", "seeds": 1})
+    );
+    // 403: not player 2's turn (with the current ply).
+    let (s, _) = play(&r, &id, &t2, 1, 1).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (s, v) = play(&r, &id, &t1, 1, 1).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["to_move"], 2);
+    assert_eq!(v["moves"], json!([3, 1]));
+    // 409: a retry of the same ply, checked before the turn.
+    let (s, e) = play(&r, &id, &t1, 1, 1).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{e}");
+    // 422: an empty house, and a house off the board.
+    let (s, e) = play(&r, &id, &t2, 7, 2).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(e["error"].as_str().unwrap().contains("does not exist"));
+    let (s, _) = play(&r, &id, &t2, 2, 2).await;
+    assert_eq!(s, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn every_error_status() {
+    let r = router();
+    let (id, t1) = create(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
+    let moves = format!("/api/games/{id}/moves");
+    let good = json!({"house": 2, "ply": 0}).to_string();
+
+    // 401: no token, a token of another game, a malformed header.
+    let (s, e) = call(&r, "POST", &moves, None, Some(good.clone())).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+    assert!(e["error"].is_string());
+    let (_, other) = create(&r, json!({"variant": "oware"})).await;
+    assert_eq!(
+        call(&r, "POST", &moves, Some(&other), Some(good.clone()))
+            .await
+            .0,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        call(&r, "POST", &moves, Some("x"), Some(good.clone()))
+            .await
+            .0,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // 400: not the expected JSON.
+    for body in [
+        "",
+        "not json",
+        r#"{"house":2}"#,
+        r#"{"house":-1,"ply":0}"#,
+        r#"{"house":2,"ply":0,"extra":1}"#,
+    ] {
+        let (s, e) = call(&r, "POST", &moves, Some(&t1), Some(body.into())).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {e}");
+    }
+    assert_eq!(
+        call(&r, "POST", "/api/games", None, Some("{".into()))
+            .await
+            .0,
+        StatusCode::BAD_REQUEST
+    );
+    assert_eq!(
+        call(
+            &r,
+            "POST",
+            "/api/games",
+            None,
+            Some(r#"{"houses":6}"#.into())
+        )
+        .await
+        .0,
+        StatusCode::BAD_REQUEST
+    );
+
+    // 413: a body past the limit.
+    let big = format!(r#"{{"house":2,"ply":0,"pad":"{}"}}"#, "x".repeat(10_000));
+    let (s, e) = call(&r, "POST", &moves, Some(&t1), Some(big)).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE, "{e}");
+
+    // 404: unknown games, everywhere.
+    for (m, uri) in [
+        ("GET", "/api/games/nope"),
+        ("POST", "/api/games/nope/join"),
+        ("POST", "/api/games/nope/moves"),
+        ("GET", "/api/games/nope/live"),
+        ("GET", "/api/nothing"),
+    ] {
+        assert_eq!(
+            call(&r, m, uri, Some(&t1), Some(good.clone())).await.0,
+            StatusCode::NOT_FOUND,
+            "{uri}"
+        );
+    }
+
+    // 422: settings outside the rules.
+    for body in [
+        json!({"variant": "kalah", "houses": 0}),
+        json!({"variant": "oware", "empty_capture": true}),
+        json!({"variant": "oware", "opponent": "robot"}),
+        json!({"variant": "kalah", "opponent": "nobody"}),
+    ] {
+        let (s, e) = call(&r, "POST", "/api/games", None, Some(body.to_string())).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {e}");
+    }
+
+    // 422: a move after the game is over. Kalah(2,1): 2, 1 (player 1), 2 (player 2) ends it.
+    let (_, j) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    let t2 = j["token"].as_str().unwrap().to_owned();
+    assert_eq!(play(&r, &id, &t1, 2, 0).await.0, StatusCode::OK);
+    assert_eq!(play(&r, &id, &t1, 1, 1).await.0, StatusCode::OK);
+    let (s, v) = play(&r, &id, &t2, 2, 2).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["over"], true);
+    assert_eq!(v["result"], json!({"winner": 1, "scores": [3, 1]}));
+    assert_eq!(v["to_move"], Value::Null);
+    let (s, e) = play(&r, &id, &t2, 1, 3).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(e["error"].as_str().unwrap().contains("over"));
+}
+
+#[tokio::test]
+async fn a_rejected_request_changes_nothing() {
+    let r = router();
+    let (id, t1) = create(&r, json!({"variant": "oware"})).await;
+    let before = call(&r, "GET", &format!("/api/games/{id}"), None, None)
+        .await
+        .1;
+    for (token, body) in [
+        (None, r#"{"house":1,"ply":0}"#),
+        (Some(t1.as_str()), r#"{"house":1,"ply":5}"#),
+        (Some(t1.as_str()), r#"{"house":9,"ply":0}"#),
+        (Some(t1.as_str()), "[]"),
+    ] {
+        let (s, _) = call(
+            &r,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            token,
+            Some(body.into()),
+        )
+        .await;
+        assert!(s.is_client_error());
+    }
+    assert_eq!(
+        call(&r, "GET", &format!("/api/games/{id}"), None, None)
+            .await
+            .1,
+        before
+    );
+}
+
+#[tokio::test]
+async fn the_computer_answers_and_join_is_refused() {
+    let r = router();
+    let (id, t1) = create(&r, json!({"variant": "kalah", "opponent": "greedy"})).await;
+    let (s, e) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert!(e["error"].as_str().unwrap().contains("computer"));
+    let (s, v) = play(&r, &id, &t1, 1, 0).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["to_move"], 2);
+    assert_eq!(
+        v["players"][1],
+        json!({"seat": 2, "kind": "computer", "joined": true, "name": "greedy"})
+    );
+    // The computer moves off the request path; wait for its reply.
+    for _ in 0..200 {
+        let v = call(&r, "GET", &format!("/api/games/{id}"), None, None)
+            .await
+            .1;
+        if v["to_move"] == 1 {
+            assert!(v["moves"].as_array().unwrap().len() >= 2);
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("the computer did not move");
+}
+
+#[tokio::test]
+async fn rematch_seats_both_players_in_a_new_game() {
+    let r = router();
+    let (id, t1) = create(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
+    let t2 = call(&r, "POST", &format!("/api/games/{id}/join"), None, None)
+        .await
+        .1["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let rematch = format!("/api/games/{id}/rematch");
+    assert_eq!(
+        call(&r, "POST", &rematch, Some(&t1), None).await.0,
+        StatusCode::CONFLICT,
+        "not over yet"
+    );
+    for (t, h, p) in [(&t1, 2, 0), (&t1, 1, 1), (&t2, 2, 2)] {
+        assert_eq!(play(&r, &id, t, h, p).await.0, StatusCode::OK);
+    }
+    assert_eq!(
+        call(&r, "POST", &rematch, None, None).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+    let (s, a) = call(&r, "POST", &rematch, Some(&t2), None).await;
+    assert_eq!(s, StatusCode::CREATED);
+    assert_eq!(a["seat"], 1);
+    let (s, b) = call(&r, "POST", &rematch, Some(&t1), None).await;
+    assert_eq!(s, StatusCode::CREATED);
+    assert_eq!(
+        (b["seat"].clone(), b["id"].clone()),
+        (json!(2), a["id"].clone())
+    );
+    let old = call(&r, "GET", &format!("/api/games/{id}"), None, None)
+        .await
+        .1;
+    assert_eq!(old["rematch"], a["id"]);
+}
+
+#[tokio::test]
+async fn the_ui_is_served() {
+    let r = router();
+    for uri in ["/", "/g/abc", "/static/app.js", "/static/style.css"] {
+        let response = r
+            .clone()
+            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{uri}");
+    }
+}

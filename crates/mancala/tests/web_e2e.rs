@@ -1,0 +1,405 @@
+//! The browser UI end to end: the real binary on a free loopback port, driven through
+//! two independent headless Chromium sessions over WebDriver (Debian's `chromium` and
+//! `chromium-driver`, which `scripts/test.sh` installs when missing).
+
+mod server;
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use server::Server;
+
+/// The chromedriver binary, or `None` (a failure under `CI=true`, a skip elsewhere).
+fn chromedriver() -> Option<&'static str> {
+    let path = "/usr/bin/chromedriver";
+    if std::path::Path::new(path).exists() && std::path::Path::new("/usr/bin/chromium").exists() {
+        return Some(path);
+    }
+    let message = "chromium and chromium-driver are not installed (scripts/test.sh installs them)";
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
+    eprintln!("SKIPPED: {message}");
+    None
+}
+
+struct Driver(Child, u16);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn start_driver(path: &str) -> Driver {
+    let port = free_port();
+    let child = Command::new(path)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Driver(child, port)
+}
+
+async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": "/usr/bin/chromium",
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1100,900",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }),
+    );
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.1))
+        .await
+        .expect("a WebDriver session")
+}
+
+/// Evaluates `expr` in the page until it is truthy; returns its value.
+async fn wait_for(c: &Client, expr: &str, what: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let v = c
+            .execute(&format!("return ({expr});"), vec![])
+            .await
+            .unwrap_or(Value::Null);
+        if !(v.is_null() || v == json!(false) || v == json!("")) {
+            return v;
+        }
+        if Instant::now() > deadline {
+            panic!(
+                "timed out waiting for {what}; page: {}",
+                page_state(c).await
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// What the page says, for failure messages.
+async fn page_state(c: &Client) -> Value {
+    c.execute(
+        "return {url: location.href, status: document.getElementById('status')?.textContent, \
+         message: document.getElementById('message')?.textContent, \
+         legal: [...document.querySelectorAll('button.house.legal')].map(b => b.id)};",
+        vec![],
+    )
+    .await
+    .unwrap_or(Value::Null)
+}
+
+async fn text(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+async fn new_game(
+    c: &Client,
+    base: &str,
+    houses: u32,
+    seeds: u32,
+    opponent: Option<&str>,
+) -> String {
+    c.goto(base).await.unwrap();
+    // The fastest visible animation, so sowing is still exercised.
+    c.execute("const s = document.getElementById('speed'); s.value = '60'; s.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
+    for (id, v) in [("houses", houses), ("seeds", seeds)] {
+        let input = c.find(Locator::Id(id)).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(&v.to_string()).await.unwrap();
+    }
+    if let Some(level) = opponent {
+        c.find(Locator::Id("against-computer"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        c.execute(
+            &format!("document.getElementById('level').value = '{level}';"),
+            vec![],
+        )
+        .await
+        .unwrap();
+    }
+    c.find(Locator::Id("start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let url = wait_for(
+        c,
+        "location.pathname.startsWith('/g/') && location.pathname",
+        "the game page",
+    )
+    .await;
+    url.as_str().unwrap().trim_start_matches("/g/").to_owned()
+}
+
+/// Plays the first legal house whenever it is this browser's turn; true if it moved.
+async fn take_turn(c: &Client) -> bool {
+    let clicked = c
+        .execute(
+            "const b = document.querySelector('button.house.legal:not([disabled])'); \
+             if (b && document.getElementById('status').textContent.startsWith('Your turn')) { b.click(); return true; } return false;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    clicked == json!(true)
+}
+
+async fn game_over(c: &Client) -> bool {
+    c.execute("return !document.getElementById('end-box').hidden;", vec![])
+        .await
+        .unwrap()
+        == json!(true)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_play_a_whole_game_in_two_browsers() {
+    let Some(path) = chromedriver() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("games.sqlite"));
+    let driver = start_driver(path);
+    let a = browser(&driver, &dir.path().join("a")).await;
+    let b = browser(&driver, &dir.path().join("b")).await;
+
+    let id = new_game(&a, &server.base, 3, 2, None).await;
+    wait_for(
+        &a,
+        "document.getElementById('status').textContent.includes('Waiting for your friend')",
+        "the share prompt",
+    )
+    .await;
+    let link = a
+        .find(Locator::Id("share-link"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(link, format!("{}/g/{id}", server.base));
+
+    b.goto(&link).await.unwrap();
+    b.execute("const s = document.getElementById('speed'); s.value = '0'; s.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
+    wait_for(
+        &b,
+        "!document.getElementById('join-box').hidden",
+        "the join button",
+    )
+    .await;
+    b.find(Locator::Id("join"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &b,
+        "document.getElementById('status').textContent.includes('Waiting for player 1')",
+        "player 2 seated",
+    )
+    .await;
+    // Player 1's page hears of the join live and asks for a move.
+    wait_for(
+        &a,
+        "document.getElementById('status').textContent.startsWith('Your turn')",
+        "player 1's turn",
+    )
+    .await;
+    assert_eq!(
+        a.find(Locator::Css("#board button.house.legal"))
+            .await
+            .unwrap()
+            .attr("id")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("h1-1")
+    );
+
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut moves = 0;
+    while !(game_over(&a).await && game_over(&b).await) {
+        if Instant::now() > deadline {
+            panic!(
+                "the game did not finish; pages: {} {}",
+                page_state(&a).await,
+                page_state(&b).await
+            );
+        }
+        for c in [&a, &b] {
+            if take_turn(c).await {
+                moves += 1;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    let (status, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(status, 200);
+    assert_eq!(view["over"], true);
+    assert_eq!(
+        view["moves"].as_array().unwrap().len(),
+        moves,
+        "every click made exactly one move"
+    );
+    let [p1, p2] = [
+        view["result"]["scores"][0].as_u64().unwrap(),
+        view["result"]["scores"][1].as_u64().unwrap(),
+    ];
+    let result_a = text(&a, "result").await;
+    let result_b = text(&b, "result").await;
+    let expected = match view["result"]["winner"].as_u64() {
+        Some(1) => (
+            format!("You win, {p1} to {p2}."),
+            format!("Player 1 wins, {p1} to {p2}."),
+        ),
+        Some(2) => (
+            format!("Player 2 wins, {p2} to {p1}."),
+            format!("You win, {p2} to {p1}."),
+        ),
+        _ => (
+            format!("A draw, {p1} to {p2}."),
+            format!("A draw, {p1} to {p2}."),
+        ),
+    };
+    assert_eq!((result_a, result_b), expected);
+    let history = a.find_all(Locator::Css("#history li")).await.unwrap();
+    assert_eq!(history.len(), moves);
+
+    // A rematch: player 2 asks, player 1 follows into the same new game.
+    b.find(Locator::Id("rematch"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let new_id = wait_for(
+        &b,
+        &format!("location.pathname !== '/g/{id}' && location.pathname.slice(3)"),
+        "the rematch page",
+    )
+    .await;
+    let new_id = new_id.as_str().unwrap().to_owned();
+    assert_ne!(new_id, id);
+    wait_for(
+        &a,
+        "document.getElementById('rematch').textContent === 'Join the rematch'",
+        "the rematch offer",
+    )
+    .await;
+    a.find(Locator::Id("rematch"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &a,
+        &format!("location.pathname === '/g/{new_id}'"),
+        "player 1 in the rematch",
+    )
+    .await;
+    wait_for(
+        &b,
+        "document.getElementById('status').textContent.startsWith('Your turn')",
+        "the rematch's first move",
+    )
+    .await;
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_person_plays_the_computer_while_someone_watches() {
+    let Some(path) = chromedriver() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("games.sqlite"));
+    let driver = start_driver(path);
+    let a = browser(&driver, &dir.path().join("a")).await;
+    let w = browser(&driver, &dir.path().join("w")).await;
+
+    let id = new_game(&a, &server.base, 4, 2, Some("greedy")).await;
+    let watch = a
+        .find(Locator::Id("watch-link"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    w.goto(&watch).await.unwrap();
+    wait_for(
+        &w,
+        "document.getElementById('status').textContent.startsWith('Watching.')",
+        "the spectator view",
+    )
+    .await;
+    assert!(
+        w.find(Locator::Css("#board button.house.legal"))
+            .await
+            .is_err(),
+        "a spectator has no playable house"
+    );
+
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !game_over(&a).await {
+        if Instant::now() > deadline {
+            panic!(
+                "the game against the computer did not finish; page: {}",
+                page_state(&a).await
+            );
+        }
+        take_turn(&a).await;
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+    assert!(
+        view["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["seat"] == 2),
+        "the computer moved"
+    );
+    // The spectator followed the whole game live.
+    wait_for(
+        &w,
+        "!document.getElementById('end-box').hidden",
+        "the spectator's end screen",
+    )
+    .await;
+    let seen = w.find_all(Locator::Css("#history li")).await.unwrap().len();
+    assert_eq!(seen, view["moves"].as_array().unwrap().len());
+    assert!(
+        text(&w, "history")
+            .await
+            .contains("Computer (greedy): house")
+    );
+    a.close().await.unwrap();
+    w.close().await.unwrap();
+}

@@ -1,0 +1,199 @@
+//! The web server as a process: games survive `kill -9`, and racing requests for one
+//! ply let exactly one move in.
+
+mod server;
+
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use server::Server;
+
+fn new_game(s: &Server, body: Value) -> (String, String) {
+    let (status, v) = s.call("POST", "/api/games", None, Some(body));
+    assert_eq!(status, 201, "{v}");
+    (
+        v["id"].as_str().unwrap().into(),
+        v["token"].as_str().unwrap().into(),
+    )
+}
+
+fn join(s: &Server, id: &str) -> String {
+    let (status, v) = s.call("POST", &format!("/api/games/{id}/join"), None, None);
+    assert_eq!(status, 200, "{v}");
+    v["token"].as_str().unwrap().into()
+}
+
+fn view(s: &Server, id: &str) -> Value {
+    let (status, v) = s.call("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(status, 200);
+    v
+}
+
+/// Plays the first legal move for whoever is to move; returns the new view.
+fn play_first_legal(s: &Server, id: &str, tokens: &[String; 2]) -> Value {
+    let v = view(s, id);
+    let seat = v["to_move"].as_u64().unwrap() as usize;
+    let house = v["legal_moves"][0].as_u64().unwrap();
+    let (status, next) = s.call(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&tokens[seat - 1]),
+        Some(json!({"house": house, "ply": v["ply"]})),
+    );
+    assert_eq!(status, 200, "{next}");
+    next
+}
+
+#[test]
+fn games_survive_kill_9_and_continue() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite");
+    let server = Server::start(&db);
+    let (id, t1) = new_game(
+        &server,
+        json!({"variant": "oware", "houses": 4, "seeds": 3}),
+    );
+    let t2 = join(&server, &id);
+    let tokens = [t1, t2];
+    let mut acknowledged = Value::Null;
+    for _ in 0..7 {
+        acknowledged = play_first_legal(&server, &id, &tokens);
+    }
+    // Also a game against the computer, killed right after the human's move is
+    // acknowledged (the computer may still be thinking).
+    let (cid, ct) = new_game(
+        &server,
+        json!({"variant": "kalah", "houses": 4, "seeds": 3, "opponent": "greedy"}),
+    );
+    let (status, _) = server.call(
+        "POST",
+        &format!("/api/games/{cid}/moves"),
+        Some(&ct),
+        Some(json!({"house": 1, "ply": 0})),
+    );
+    assert_eq!(status, 200);
+    server.kill();
+
+    let server = Server::start(&db);
+    let after = view(&server, &id);
+    for key in ["houses", "stores", "to_move", "ply", "moves"] {
+        assert_eq!(after[key], acknowledged[key], "{key} after the restart");
+    }
+    // The same tokens still play, to the end of the game.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut v = after;
+    while v["over"] != true {
+        assert!(Instant::now() < deadline);
+        v = play_first_legal(&server, &id, &tokens);
+    }
+    assert!(v["result"]["scores"].is_array());
+    // The computer's turn resumes after the restart.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let c = view(&server, &cid);
+        if c["to_move"] == 1 || c["over"] == true {
+            assert!(
+                c["history"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|m| m["seat"] == 2)
+            );
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the computer never moved after the restart"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn racing_moves_for_one_ply_let_exactly_one_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Arc::new(Server::start(&dir.path().join("games.sqlite")));
+    let (id, t1) = new_game(&server, json!({"variant": "kalah"}));
+    let t2 = join(&server, &id);
+    let tokens = [t1, t2];
+    // Twelve plies; for each, eight clients race with different legal moves.
+    for _ in 0..12 {
+        let v = view(&server, &id);
+        if v["over"] == true {
+            break;
+        }
+        let seat = v["to_move"].as_u64().unwrap() as usize;
+        let ply = v["ply"].as_u64().unwrap();
+        let legal: Vec<u64> = v["legal_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_u64().unwrap())
+            .collect();
+        let barrier = Arc::new(Barrier::new(8));
+        let handles: Vec<_> = (0..8)
+            .map(|i| {
+                let (server, barrier, id, token) = (
+                    server.clone(),
+                    barrier.clone(),
+                    id.clone(),
+                    tokens[seat - 1].clone(),
+                );
+                let house = legal[i % legal.len()];
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    server
+                        .call(
+                            "POST",
+                            &format!("/api/games/{id}/moves"),
+                            Some(&token),
+                            Some(json!({"house": house, "ply": ply})),
+                        )
+                        .0
+                })
+            })
+            .collect();
+        let statuses: Vec<u16> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        assert_eq!(
+            statuses.iter().filter(|&&s| s == 200).count(),
+            1,
+            "ply {ply}: {statuses:?}"
+        );
+        assert!(
+            statuses.iter().all(|&s| s == 200 || s == 409),
+            "{statuses:?}"
+        );
+        assert_eq!(view(&server, &id)["ply"], ply + 1);
+    }
+}
+
+#[test]
+fn many_games_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Arc::new(Server::start(&dir.path().join("games.sqlite")));
+    let handles: Vec<_> = (0..16)
+        .map(|_| {
+            let server = server.clone();
+            std::thread::spawn(move || {
+                let (id, t1) = new_game(
+                    &server,
+                    json!({"variant": "kalah", "houses": 3, "seeds": 2}),
+                );
+                let t2 = join(&server, &id);
+                let tokens = [t1, t2];
+                let mut v = view(&server, &id);
+                let mut plies = 0;
+                while v["over"] != true {
+                    v = play_first_legal(&server, &id, &tokens);
+                    plies += 1;
+                }
+                (view(&server, &id)["moves"].as_array().unwrap().len(), plies)
+            })
+        })
+        .collect();
+    for h in handles {
+        let (stored, played) = h.join().unwrap();
+        assert_eq!(stored, played);
+    }
+}
