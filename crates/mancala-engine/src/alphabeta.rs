@@ -2,7 +2,7 @@
 
 use mancala_core::Game;
 
-use crate::{Choice, Limits, Player, Searcher};
+use crate::{Choice, Limits, Player, Searcher, Weights};
 
 /// Plays the best move of an iterative-deepening alpha-beta search within its limits
 /// (spec `alphabeta:depth=12`, `alphabeta:ms=500`, `alphabeta:nodes=100000`; limits
@@ -30,6 +30,15 @@ impl AlphaBeta {
         AlphaBeta {
             searcher: Searcher::new(tt_megabytes),
             limits,
+        }
+    }
+
+    /// The same player evaluating with `weights` (see [`Searcher::with_weights`]).
+    #[must_use]
+    pub fn with_weights(self, weights: Weights) -> AlphaBeta {
+        AlphaBeta {
+            searcher: self.searcher.with_weights(weights),
+            ..self
         }
     }
 }

@@ -48,11 +48,24 @@ impl Weights {
 #[inline]
 #[must_use]
 pub fn evaluate(pos: &Position) -> Score {
+    evaluate_with(pos, Weights::for_variant(pos.variant()))
+}
+
+/// [`evaluate`] with other weights (for tuning).
+///
+/// ```
+/// use mancala_core::{Position, Rules};
+/// use mancala_engine::{evaluate, evaluate_with, Weights};
+/// let p = Position::new(Rules::oware(6, 4));
+/// assert_eq!(evaluate_with(&p, Weights { store: 4, row: 3 }), evaluate(&p));
+/// ```
+#[inline]
+#[must_use]
+pub fn evaluate_with(pos: &Position, w: Weights) -> Score {
     let me = pos.to_move();
     if pos.is_over() {
         return Score::final_for(pos, me);
     }
-    let w = Weights::for_variant(pos.variant());
     let opp = me.opponent();
     let store = i32::from(pos.store(me)) - i32::from(pos.store(opp));
     let row = if w.row == 0 {

@@ -50,7 +50,7 @@ mod tt;
 
 pub use alphabeta::AlphaBeta;
 pub use bench::{MctsBench, SearchBench, bench_mcts, bench_search};
-pub use eval::{Weights, evaluate};
+pub use eval::{Weights, evaluate, evaluate_with};
 pub use levels::{LEVELS, level_spec};
 pub use matches::{GameResult, MAX_PLIES, MatchConfig, MatchStats, play_match_game, run_match};
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};

@@ -7,7 +7,7 @@ use mancala_core::{Game, Move, Rules, Variant};
 use std::time::Duration;
 
 use crate::simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
-use crate::{AlphaBeta, Limits, Mcts, MctsLimits, level_spec};
+use crate::{AlphaBeta, Limits, Mcts, MctsLimits, Weights, level_spec};
 
 /// A move chosen by a computer player, with its reason when the player gives one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -209,7 +209,7 @@ impl PlayerSpec {
                 Box::new(Greedy)
             }
             "alphabeta" => {
-                self.expect_options(&["depth", "nodes", "ms", "hash"])?;
+                self.expect_options(&["depth", "nodes", "ms", "hash", "store", "row"])?;
                 let mut limits = Limits {
                     depth: self.positive_option("depth")?,
                     nodes: self.positive_option("nodes")?,
@@ -219,7 +219,12 @@ impl PlayerSpec {
                     limits = Limits::time(Duration::from_millis(500));
                 }
                 let hash = self.parsed_option("hash", 16usize)?;
-                Box::new(AlphaBeta::new(limits, hash))
+                let default = Weights::for_variant(rules.variant());
+                let weights = Weights {
+                    store: self.parsed_option("store", default.store)?,
+                    row: self.parsed_option("row", default.row)?,
+                };
+                Box::new(AlphaBeta::new(limits, hash).with_weights(weights))
             }
             "mcts" => {
                 self.expect_options(&["sims", "ms", "seed", "c"])?;

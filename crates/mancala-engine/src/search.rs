@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 use mancala_core::{Game, Move, Position, Side, Variant};
 
-use crate::{Bound, History, Score, TranspositionTable, evaluate, order_key, position_key};
+use crate::{
+    Bound, History, Score, TranspositionTable, Weights, evaluate_with, order_key, position_key,
+};
 
 /// The deepest iteration the search will start.
 pub const MAX_DEPTH: u32 = 127;
@@ -125,6 +127,8 @@ pub struct Searcher {
     cap_start: usize,
     repetition: bool,
     root_best: Option<Move>,
+    weights: Option<Weights>,
+    active_weights: Weights,
 }
 
 impl std::fmt::Debug for Child {
@@ -150,6 +154,18 @@ impl Searcher {
             cap_start: 0,
             repetition: false,
             root_best: None,
+            weights: None,
+            active_weights: Weights { store: 4, row: 0 },
+        }
+    }
+
+    /// The same searcher evaluating with `weights` instead of
+    /// [`Weights::for_variant`].
+    #[must_use]
+    pub fn with_weights(self, weights: Weights) -> Searcher {
+        Searcher {
+            weights: Some(weights),
+            ..self
         }
     }
 
@@ -200,9 +216,12 @@ impl Searcher {
         self.limits = limits;
         self.cap_start = 0;
         self.repetition = root.variant() == Variant::Oware;
+        self.active_weights = self
+            .weights
+            .unwrap_or_else(|| Weights::for_variant(root.variant()));
         let mut result = SearchResult {
             best: moves[0],
-            score: evaluate(root),
+            score: evaluate_with(root, self.active_weights),
             depth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -303,7 +322,7 @@ impl Searcher {
             return Score::final_for(pos, pos.to_move()).raw();
         }
         if depth == 0 {
-            return evaluate(pos).raw();
+            return evaluate_with(pos, self.active_weights).raw();
         }
         let key = position_key(pos);
         let mut tt_move = None;
