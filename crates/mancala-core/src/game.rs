@@ -45,7 +45,20 @@ pub struct Game {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RepetitionTracker {
-    since_capture: Vec<Position>,
+    /// The positions since the last capture, with a fingerprint of each so that the
+    /// scan compares one word per position and the full positions only on a match.
+    since_capture: Vec<(u64, Position)>,
+}
+
+/// A 64-bit fingerprint of the board and the player to move (stores are equal between
+/// captures, so they are left out).
+#[inline]
+fn fingerprint(p: &Position) -> u64 {
+    let mut key = p.to_move().index() as u64;
+    for &c in &p.cells[..2 * p.houses_per_side()] {
+        key = (key.rotate_left(9) ^ u64::from(c)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    key
 }
 
 impl RepetitionTracker {
@@ -60,7 +73,7 @@ impl RepetitionTracker {
     /// Starts over from `start`, keeping the allocation.
     pub fn reset(&mut self, start: &Position) {
         self.since_capture.clear();
-        self.since_capture.push(*start);
+        self.since_capture.push((fingerprint(start), *start));
     }
 
     /// Records the move from `before` to `after` and says whether it ends the game by
@@ -71,12 +84,16 @@ impl RepetitionTracker {
             return false;
         }
         if after.stores() != before.stores() {
-            self.since_capture.clear();
-            self.since_capture.push(*after);
+            self.reset(after);
             return false;
         }
-        let repeated = !after.is_over() && self.since_capture.contains(after);
-        self.since_capture.push(*after);
+        let key = fingerprint(after);
+        let repeated = !after.is_over()
+            && self
+                .since_capture
+                .iter()
+                .any(|(k, p)| *k == key && p == after);
+        self.since_capture.push((key, *after));
         repeated
     }
 }

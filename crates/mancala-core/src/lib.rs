@@ -37,7 +37,9 @@ mod perft;
 mod position;
 mod rules;
 mod side;
+mod sowing;
 pub mod variants;
+mod view;
 
 pub use game::{Game, RepetitionTracker};
 pub use moves::{Move, MoveList, ParseMoveError};
@@ -46,6 +48,8 @@ pub use perft::perft;
 pub use position::{IllegalMove, MoveReport, Position, SetupError};
 pub use rules::{EndRule, RuleOptions, Rules, RulesError, Variant};
 pub use side::Side;
+pub use sowing::{Pit, SowStep};
+pub use view::{ResultView, StateView};
 
 /// The most houses per side any variant supports.
 pub const MAX_HOUSES: usize = 16;

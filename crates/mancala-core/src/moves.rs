@@ -117,6 +117,17 @@ impl MoveList {
         self.moves[self.len as usize] = mv;
         self.len += 1;
     }
+
+    /// Appends `mv` if `keep` holds, without a branch: move generation over random
+    /// boards mispredicts a branch per house otherwise.
+    ///
+    /// # Panics
+    /// If the list is full.
+    #[inline]
+    pub fn push_if(&mut self, mv: Move, keep: bool) {
+        self.moves[self.len as usize] = mv;
+        self.len += u8::from(keep);
+    }
 }
 
 impl Default for MoveList {

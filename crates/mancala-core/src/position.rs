@@ -397,6 +397,7 @@ impl Position {
         ]
     }
 
+    #[inline]
     fn compute_over(&self) -> bool {
         match self.rules.variant() {
             Variant::Kalah => Kalah::is_over(self),

@@ -130,3 +130,55 @@ proptest! {
         prop_assert_eq!(p, q);
     }
 }
+
+/// Replays a sowing trace on the board as a front end would animate it.
+fn apply_trace(p: &Position, steps: &[mancala_core::SowStep]) -> ([Vec<u16>; 2], [u16; 2]) {
+    use mancala_core::{Pit, SowStep};
+    let mut houses = Side::BOTH.map(|s| p.houses(s).to_vec());
+    let mut stores = p.stores();
+    let me = p.to_move();
+    let mut slot = |pit: Pit, f: &mut dyn FnMut(&mut u16)| match pit {
+        Pit::House { side, house } => f(&mut houses[side.index()][house as usize - 1]),
+        Pit::Store(side) => f(&mut stores[side.index()]),
+    };
+    for step in steps {
+        match *step {
+            SowStep::Lift { pit, seeds } => slot(pit, &mut |c| {
+                assert_eq!(*c, seeds);
+                *c = 0;
+            }),
+            SowStep::Drop(pit) => slot(pit, &mut |c| *c += 1),
+            SowStep::Capture { pit, seeds } => {
+                slot(pit, &mut |c| {
+                    assert!(*c >= seeds);
+                    *c -= seeds;
+                });
+                slot(Pit::Store(me), &mut |c| *c += seeds);
+            }
+        }
+    }
+    (houses, stores)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The sowing trace animates exactly the move that `play` makes.
+    #[test]
+    fn sowing_trace_matches_play(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 1..150)) {
+        let mut p = Position::new(rules);
+        for choice in choices {
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = *choice.get(&legal);
+            let next = p.play(mv).unwrap();
+            let (houses, stores) = apply_trace(&p, &p.sowing(mv).unwrap());
+            prop_assert_eq!(&houses[0][..], next.houses(Side::South), "{}\nmove {}", p, mv);
+            prop_assert_eq!(&houses[1][..], next.houses(Side::North), "{}\nmove {}", p, mv);
+            prop_assert_eq!(stores, next.stores(), "{}\nmove {}", p, mv);
+            p = next;
+        }
+    }
+}

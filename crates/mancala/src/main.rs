@@ -1,2 +1,76 @@
-//! The `mancala` binary (work in progress).
-fn main() {}
+//! `mancala`: play Kalah and Oware.
+//!
+//! A thin main over the library crates: each subcommand parses its arguments and calls
+//! into `mancala-core`, `mancala-engine` or a front-end crate.
+//!
+//! ```text
+//! mancala                 play Kalah in the terminal (the line console for now)
+//! mancala console         the line console (classic Kalah transcripts, Oware format)
+//! mancala replay          print every position of a list of moves as JSON
+//! mancala perft           count move sequences from the start
+//! mancala bench           speed figures as JSON lines
+//! ```
+
+mod args;
+mod bench;
+mod console_cmd;
+mod perft_cmd;
+mod replay;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Play Kalah and Oware in the terminal, and tools to study them.
+#[derive(Parser, Debug)]
+#[command(name = "mancala", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play in the line console: the classic Kalah format, or the Oware format
+    Console(console_cmd::ConsoleArgs),
+    /// Print the start position and the position after each move as JSON lines
+    Replay(replay::ReplayArgs),
+    /// Count the legal move sequences of 1 to DEPTH plies from the start
+    Perft(perft_cmd::PerftArgs),
+    /// Measure speed: random playouts or perft, one JSON line
+    Bench(bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let mut cli = Cli::parse();
+    if cli.command.is_none() {
+        // The default game: Kalah(6,4) in the line console, two people.
+        cli = Cli::parse_from(["mancala", "console"]);
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = match &cli.command {
+        Some(Command::Console(args)) => console_cmd::run(args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Replay(args)) => replay::run(args, &mut out),
+        Some(Command::Perft(args)) => perft_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
+        Some(Command::Bench(args)) => bench::run(args, &mut out).map(|()| ExitCode::SUCCESS),
+        None => unreachable!("the default command was filled in above"),
+    };
+    let flushed = out.flush();
+    match result.and_then(|code| flushed.map(|()| code).map_err(Into::into)) {
+        Ok(code) => code,
+        // A reader that went away (`mancala replay ... | head`) is not an error.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain()
+        .filter_map(|c| c.downcast_ref::<io::Error>())
+        .any(|io| io.kind() == io::ErrorKind::BrokenPipe)
+}

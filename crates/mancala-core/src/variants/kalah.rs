@@ -36,9 +36,7 @@ impl RuleSet for Kalah {
     fn legal_moves(pos: &Position) -> MoveList {
         let mut list = MoveList::new();
         for (i, &n) in pos.houses(pos.to_move).iter().enumerate() {
-            if n > 0 {
-                list.push(Move::from_index(i));
-            }
+            list.push_if(Move::from_index(i), n > 0);
         }
         list
     }

@@ -33,12 +33,16 @@ impl RuleSet for Oware {
     fn legal_moves(pos: &Position) -> MoveList {
         let me = pos.to_move;
         let h = pos.rules.houses();
-        let must_feed = pos.row_sum(me.opponent()) == 0;
         let mut list = MoveList::new();
-        for (i, &n) in pos.houses(me).iter().enumerate() {
-            // Seeds from house i reach the opponent's row from the (h - i)-th seed on.
-            if n > 0 && (!must_feed || usize::from(n) >= h - i) {
-                list.push(Move::from_index(i));
+        if pos.row_sum(me.opponent()) == 0 {
+            // Must feed: seeds from house i reach the opponent's row from the
+            // (h - i)-th seed on.
+            for (i, &n) in pos.houses(me).iter().enumerate() {
+                list.push_if(Move::from_index(i), usize::from(n) >= h - i);
+            }
+        } else {
+            for (i, &n) in pos.houses(me).iter().enumerate() {
+                list.push_if(Move::from_index(i), n > 0);
             }
         }
         list
@@ -116,11 +120,14 @@ impl RuleSet for Oware {
             // No legal move: the mover has no seeds, or cannot feed an empty opponent.
             let me = pos.to_move;
             let h = pos.rules.houses();
-            let must_feed = pos.row_sum(me.opponent()) == 0;
-            !pos.houses(me)
-                .iter()
-                .enumerate()
-                .any(|(i, &n)| n > 0 && (!must_feed || usize::from(n) >= h - i))
+            if pos.row_sum(me.opponent()) == 0 {
+                !pos.houses(me)
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &n)| usize::from(n) >= h - i)
+            } else {
+                pos.row_sum(me) == 0
+            }
         }
     }
 

@@ -33,9 +33,7 @@ impl RuleSet for OwareSimplified {
     fn legal_moves(pos: &Position) -> MoveList {
         let mut list = MoveList::new();
         for (i, &n) in pos.houses(pos.to_move).iter().enumerate() {
-            if n > 0 {
-                list.push(Move::from_index(i));
-            }
+            list.push_if(Move::from_index(i), n > 0);
         }
         list
     }

@@ -1,0 +1,139 @@
+//! `mancala bench`: speed figures printed as one JSON line each.
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+use mancala_core::{Position, RepetitionTracker, Rules, Variant, perft};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+
+use crate::args::RulesArgs;
+
+/// Arguments of `mancala bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    what: BenchCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchCommand {
+    /// Uniformly random games from the start on one thread
+    Playouts {
+        #[command(flatten)]
+        rules: RulesArgs,
+        /// How long to run, in seconds
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+        /// Seed of the random move choices
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Perft from the start (the last ply counted in bulk) on one thread
+    Perft {
+        #[command(flatten)]
+        rules: RulesArgs,
+        /// Plies to count
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: u32,
+    },
+}
+
+#[derive(Serialize)]
+struct PlayoutFigures {
+    games: u64,
+    moves: u64,
+    seconds: f64,
+    games_per_sec: f64,
+    moves_per_sec: f64,
+}
+
+#[derive(Serialize)]
+struct PerftFigures {
+    depth: u32,
+    leaves: u64,
+    seconds: f64,
+    leaves_per_sec: f64,
+}
+
+/// Runs the benchmark asked for and prints its JSON line.
+pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    match &args.what {
+        BenchCommand::Playouts {
+            rules,
+            seconds,
+            seed,
+        } => {
+            anyhow::ensure!(
+                seconds.is_finite() && *seconds > 0.0,
+                "--seconds must be a positive number"
+            );
+            let figures = playouts(rules.rules()?, Duration::from_secs_f64(*seconds), *seed);
+            serde_json::to_writer(&mut *out, &figures)?;
+        }
+        BenchCommand::Perft { rules, depth } => {
+            let start = Position::new(rules.rules()?);
+            let clock = Instant::now();
+            let leaves = perft(&start, *depth);
+            let seconds = clock.elapsed().as_secs_f64();
+            let figures = PerftFigures {
+                depth: *depth,
+                leaves,
+                seconds,
+                leaves_per_sec: leaves as f64 / seconds,
+            };
+            serde_json::to_writer(&mut *out, &figures)?;
+        }
+    }
+    writeln!(out)?;
+    Ok(())
+}
+
+/// Plays random games from the start until `budget` has passed.
+fn playouts(rules: Rules, budget: Duration, seed: u64) -> PlayoutFigures {
+    let start = Position::new(rules);
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut repetitions = RepetitionTracker::new(&start);
+    // Only Oware has the repetition rule; skip the bookkeeping elsewhere.
+    let track = rules.variant() == Variant::Oware;
+    let (mut games, mut moves) = (0u64, 0u64);
+    let clock = Instant::now();
+    loop {
+        // Check the clock every 256 games: reading it costs more than a Kalah game.
+        for _ in 0..256 {
+            let mut p = start;
+            repetitions.reset(&start);
+            loop {
+                let legal = p.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[rng.random_range(0..legal.len())];
+                moves += 1;
+                if track {
+                    let before = p;
+                    p.play_unchecked(mv);
+                    if repetitions.record(&before, &p) {
+                        break;
+                    }
+                } else {
+                    p.play_unchecked(mv);
+                }
+            }
+            games += 1;
+        }
+        if clock.elapsed() >= budget {
+            break;
+        }
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    PlayoutFigures {
+        games,
+        moves,
+        seconds,
+        games_per_sec: games as f64 / seconds,
+        moves_per_sec: moves as f64 / seconds,
+    }
+}

@@ -1,0 +1,61 @@
+//! `mancala replay`: play a list of moves and print every position as JSON.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Args;
+use mancala_core::{Game, Move, StateView};
+
+use crate::args::RulesArgs;
+
+/// Arguments of `mancala replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    /// Moves, each a house number (1..=houses) as seen by the player to move
+    #[arg(value_name = "MOVE", allow_hyphen_values = true)]
+    moves: Vec<String>,
+}
+
+/// Prints the start position and the position after each move, one JSON object per
+/// line. An illegal move stops the replay with a message on stderr and status 2.
+pub fn run(args: &ReplayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let rules = args.rules.rules()?;
+    let mut game = Game::new(rules);
+    print_state(&game, out)?;
+    for (i, text) in args.moves.iter().enumerate() {
+        let ply = i + 1;
+        let result = parse_move(text, rules.houses()).and_then(|mv| {
+            game.play(mv).map_err(|e| e.to_string())?;
+            Ok(())
+        });
+        if let Err(reason) = result {
+            out.flush()?;
+            eprintln!("error: ply {ply} (move {text:?}): {reason}");
+            return Ok(ExitCode::from(2));
+        }
+        print_state(&game, out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A house number typed by a person, checked against the board size.
+fn parse_move(text: &str, houses: usize) -> Result<Move, String> {
+    let n: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a house number"))?;
+    u8::try_from(n)
+        .ok()
+        .and_then(Move::new)
+        .filter(|m| m.index() < houses)
+        .ok_or_else(|| format!("house {n} does not exist (houses are 1 to {houses})"))
+}
+
+fn print_state(game: &Game, out: &mut impl Write) -> anyhow::Result<()> {
+    serde_json::to_writer(&mut *out, &StateView::of(game))?;
+    writeln!(out)?;
+    Ok(())
+}

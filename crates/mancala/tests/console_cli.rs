@@ -1,0 +1,254 @@
+//! The console end to end through the real binary, from transcripts written from the
+//! rules (so a fresh clone tests the console without the shared specifications), and
+//! every kind of bad input.
+
+mod spec;
+
+/// Runs a transcript in spec format with `args` and fails with the first difference.
+fn check(args: &[&str], transcript: &str) {
+    let spec = spec::parse(transcript);
+    let (ok, stdout, stderr) = spec::run_binary(args, &spec.input);
+    if let Some(diff) = spec::first_difference(&spec.expected, &stdout) {
+        panic!("mancala {}:\n{diff}\nstderr: {stderr}", args.join(" "));
+    }
+    assert!(ok, "exit status not 0; stderr: {stderr}");
+}
+
+const BOARD_2X1_START: &str = "\
+>+----+-------+-------+----+
+>| P2 | 2[ 1] | 1[ 1] |  0 |
+>|    |-------+-------|    |
+>|  0 | 1[ 1] | 2[ 1] | P1 |
+>+----+-------+-------+----+
+";
+
+#[test]
+fn kalah_small_board_played_to_the_end() {
+    // P1: house 2 into the store (again), house 1 into empty house 2 capturing P2's
+    // house 1; P2: house 2 into its store, then has no seeds: 3 to 1.
+    let t = format!(
+        "{BOARD_2X1_START}\
+>Player P1's turn - Specify house number or 'q' to quit: 
+<2
+>+----+-------+-------+----+
+>| P2 | 2[ 1] | 1[ 1] |  1 |
+>|    |-------+-------|    |
+>|  0 | 1[ 1] | 2[ 0] | P1 |
+>+----+-------+-------+----+
+>Player P1's turn - Specify house number or 'q' to quit: 
+<1
+>+----+-------+-------+----+
+>| P2 | 2[ 1] | 1[ 0] |  3 |
+>|    |-------+-------|    |
+>|  0 | 1[ 0] | 2[ 0] | P1 |
+>+----+-------+-------+----+
+>Player P2's turn - Specify house number or 'q' to quit: 
+<2
+>+----+-------+-------+----+
+>| P2 | 2[ 0] | 1[ 0] |  3 |
+>|    |-------+-------|    |
+>|  1 | 1[ 0] | 2[ 0] | P1 |
+>+----+-------+-------+----+
+>Game over
+>+----+-------+-------+----+
+>| P2 | 2[ 0] | 1[ 0] |  3 |
+>|    |-------+-------|    |
+>|  1 | 1[ 0] | 2[ 0] | P1 |
+>+----+-------+-------+----+
+>\tplayer 1:3
+>\tplayer 2:1
+>Player 1 wins!
+"
+    );
+    check(&["console", "--houses", "2", "--seeds", "1"], &t);
+}
+
+#[test]
+fn kalah_bad_input_gets_a_message_and_the_same_prompt() {
+    let prompt = ">Player P1's turn - Specify house number or 'q' to quit: ";
+    let no_house =
+        |n: &str| format!("{prompt}\n<{n}\n>There is no house {n}: choose a house from 1 to 2.\n");
+    let not_number = |s: &str| {
+        format!("{prompt}\n<{s}\n>Please type a house number from 1 to 2, or q to quit.\n")
+    };
+    let t = format!(
+        "{BOARD_2X1_START}{}{}{}{}{}{}{}",
+        no_house("3"),
+        no_house("0"),
+        no_house("18446744073709551615"),
+        not_number("-1"),
+        not_number("two"),
+        not_number(""),
+        not_number("s"),
+    );
+    // The input then ends: that quits, after finishing the prompt's line (the prompt
+    // is followed by output, not input, so the spec format gives it its newline).
+    let t = format!("{t}{prompt}\n>Game over\n{BOARD_2X1_START}");
+    check(&["console", "--houses", "2", "--seeds", "1"], &t);
+}
+
+#[test]
+fn menu_bad_input_no_saved_game_save_and_load() {
+    let menu = ">Player P1\n>    (1-2) - house number for move\n>    N - New game\n>    S - Save game\n>    L - Load game\n>    q - Quit\n>Choice:\n";
+    let after_2 = "\
+>+----+-------+-------+----+
+>| P2 | 2[ 1] | 1[ 1] |  1 |
+>|    |-------+-------|    |
+>|  0 | 1[ 1] | 2[ 0] | P1 |
+>+----+-------+-------+----+
+";
+    let t = format!(
+        "{BOARD_2X1_START}{menu}<x\n>Please choose a house from 1 to 2, or N, S, L or q.\n\
+         {menu}<l\n>No saved game\n{BOARD_2X1_START}\
+         {menu}<s\n{BOARD_2X1_START}\
+         {menu}<2\n{after_2}\
+         {menu}<L\n{BOARD_2X1_START}\
+         {menu}<q\n>Game over\n{BOARD_2X1_START}"
+    );
+    check(&["console", "--menu", "--houses", "2", "--seeds", "1"], &t);
+}
+
+#[test]
+fn simplified_oware_with_names() {
+    // testOneTwo of the assignment: A1 (2 seeds) refills itself and gives B1 a seed;
+    // B1's 3 seeds turn A1 from 1 into 2 (captured), refill B1 and leave A1 one seed.
+    let t = "\
+>Ann:  | 2|
+>Bob:  | 2|
+>Score 0/0
+>Ann: moves = [1]
+>Enter move => 
+<1
+>Ann:  | 1|
+>Bob:  | 3|
+>Score 0/0
+>Bob: moves = [1]
+>Enter move => 
+<1
+>Ann:  | 1|
+>Bob:  | 1|
+>Score 0/2
+>Game over
+>Bob wins 2 to 0.
+";
+    check(
+        &[
+            "console",
+            "--variant",
+            "oware-simplified",
+            "--houses",
+            "1",
+            "--seeds",
+            "2",
+            "--name1",
+            "Ann",
+            "--name2",
+            "Bob",
+        ],
+        t,
+    );
+}
+
+#[test]
+fn oware_explains_an_empty_house_and_row_b_reads_backwards() {
+    // Oware(2,1): A sows house 2's seed into B1, which goes from 1 to 2 and is captured
+    // (not a grand slam: B2 keeps its seed). Row B is shown from B2 to B1.
+    let t = "\
+>Player A:  | 1| 1|
+>Player B:  | 1| 1|
+>Score 0/0
+>Player A: moves = [1, 2]
+>Enter move => 
+<2
+>Player A:  | 1| 0|
+>Player B:  | 1| 0|
+>Score 2/0
+>Player B: moves = [2]
+>Enter move => 
+<1
+>House 1 is empty.
+>Player B: moves = [2]
+>Enter move => 
+<q
+>Game over
+>Player A:  | 1| 0|
+>Player B:  | 1| 0|
+>Score 2/0
+";
+    check(
+        &[
+            "console",
+            "--variant",
+            "oware",
+            "--houses",
+            "2",
+            "--seeds",
+            "1",
+        ],
+        t,
+    );
+}
+
+#[test]
+fn two_computer_players_play_a_whole_game() {
+    let (ok, out, err) = spec::run_binary(&["console", "--p1", "robot", "--p2", "greedy"], "");
+    assert!(ok, "{err}");
+    assert!(out.contains("Player P1 (Robot) chooses house #3 because it leads to an extra move\n"));
+    assert!(out.contains("Player P2 (greedy) chooses house #"));
+    assert!(
+        !out.contains("Specify house number"),
+        "no prompt for computer seats"
+    );
+    let tail: Vec<&str> = out.lines().rev().take(3).collect();
+    assert!(
+        tail[2].starts_with("\tplayer 1:") && tail[1].starts_with("\tplayer 2:"),
+        "{tail:?}"
+    );
+    assert!(["Player 1 wins!", "Player 2 wins!", "A tie!"].contains(&tail[0]));
+}
+
+#[test]
+fn wide_boards_stay_aligned() {
+    let (ok, out, _) = spec::run_binary(&["console", "--houses", "12", "--seeds", "12"], "q\n");
+    assert!(ok);
+    let board: Vec<&str> = out.lines().take(5).collect();
+    assert!(
+        board.iter().all(|l| l.len() == board[0].len()),
+        "{board:#?}"
+    );
+    assert!(
+        board[1].starts_with("| P2  | 12[ 12] | 11[ 12] |"),
+        "{}",
+        board[1]
+    );
+    assert!(board[3].ends_with("| 12[ 12] | P1  |"), "{}", board[3]);
+}
+
+#[test]
+fn bad_options_are_refused_with_status_2() {
+    for (args, message) in [
+        (
+            &["console", "--p2", "deep-blue"][..],
+            "unknown player \"deep-blue\"",
+        ),
+        (
+            &["console", "--variant", "oware", "--p2", "robot"][..],
+            "does not play oware",
+        ),
+        (
+            &["console", "--variant", "oware", "--menu"][..],
+            "--menu is the Kalah menu format",
+        ),
+        (&["console", "--houses", "0"][..], "0 is not in 1..=16"),
+        (&["console", "--variant", "awari"][..], "unknown variant"),
+        (
+            &["console", "--p1", "random:depth=3"][..],
+            "unknown option \"depth\"",
+        ),
+    ] {
+        let (ok, out, err) = spec::run_binary(args, "");
+        assert!(!ok, "{args:?} should fail");
+        assert!(out.is_empty(), "{args:?} printed {out}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}

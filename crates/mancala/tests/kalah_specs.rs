@@ -1,0 +1,82 @@
+//! Runs the Auckland Kalah specifications against the real `mancala console` binary.
+//!
+//! The files are read at test time from `../shared/kalah-specs/` beside the project (or
+//! the folder named by `KALAH_SPECS_DIR`); they are not copied into the repository.
+//! Where the folder is absent the runner says so and skips, except under `CI=true`,
+//! where a missing folder fails the run.
+
+mod spec;
+
+use std::path::{Path, PathBuf};
+
+fn specs_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("KALAH_SPECS_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/kalah-specs"),
+    };
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let message = format!(
+        "the Kalah specifications are not at {} (set KALAH_SPECS_DIR)",
+        dir.display()
+    );
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
+    eprintln!("SKIPPED: {message}");
+    None
+}
+
+/// Runs every spec file in `folder` (except the legacy test1/test2) with `args`.
+fn run_folder(folder: &str, args: &[&str], expected_files: usize) {
+    let Some(root) = specs_dir() else { return };
+    let dir = root.join(folder);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .filter(|p| {
+            !matches!(
+                p.file_stem().and_then(|s| s.to_str()),
+                Some("test1" | "test2")
+            )
+        })
+        .collect();
+    files.sort();
+    assert_eq!(
+        files.len(),
+        expected_files,
+        "spec files in {}",
+        dir.display()
+    );
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| spec::run_spec_file(f, args).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} specs failed:\n\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn standard_specs() {
+    run_folder(".", &["console"], 19);
+}
+
+#[test]
+fn robot_specs() {
+    run_folder("variants/robot-bmf-2020", &["console", "--p2", "robot"], 13);
+}
+
+#[test]
+fn menu_specs() {
+    run_folder("variants/load-save-new-2021", &["console", "--menu"], 31);
+}
+
+#[test]
+fn pre_2020_copy_of_exactlapemptycapture() {
+    run_folder("variants/standard-pre2020-07", &["console"], 1);
+}

@@ -1,0 +1,189 @@
+//! `mancala replay`, `mancala perft` and `mancala bench` through the real binary.
+
+mod spec;
+
+use serde_json::Value;
+
+fn lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn replay_prints_the_start_and_every_position_with_exactly_the_documented_keys() {
+    let (ok, out, err) = spec::run_binary(&["replay", "--variant", "kalah", "3", "6"], "");
+    assert!(ok, "{err}");
+    let first = out.lines().next().unwrap();
+    assert_eq!(
+        first,
+        r#"{"ply":0,"to_move":1,"houses":[[4,4,4,4,4,4],[4,4,4,4,4,4]],"stores":[0,0],"over":false,"result":null}"#
+    );
+    let v = lines(&out);
+    assert_eq!(v.len(), 3);
+    // House 3 ends in the store: player 1 again; house 6 then passes the turn.
+    assert_eq!(v[1]["to_move"], 1);
+    assert_eq!(v[2]["to_move"], 2);
+    assert_eq!(v[2]["houses"][0], serde_json::json!([4, 4, 0, 5, 5, 0]));
+    assert_eq!(v[2]["stores"], serde_json::json!([2, 0]));
+}
+
+#[test]
+fn replay_reports_the_result_of_a_finished_game() {
+    // Kalah(2,1): 2, 1, 2 (see the console transcript test): 3 to 1 for player 1.
+    let (ok, out, _) = spec::run_binary(
+        &["replay", "--houses", "2", "--seeds", "1", "2", "1", "2"],
+        "",
+    );
+    assert!(ok);
+    let last = lines(&out).pop().unwrap();
+    assert_eq!(last["over"], true);
+    assert_eq!(last["to_move"], Value::Null);
+    assert_eq!(
+        last["result"],
+        serde_json::json!({"winner": 1, "scores": [3, 1]})
+    );
+}
+
+#[test]
+fn replay_oware_banks_captures_in_stores() {
+    let (ok, out, _) = spec::run_binary(
+        &[
+            "replay",
+            "--variant",
+            "oware",
+            "--houses",
+            "2",
+            "--seeds",
+            "1",
+            "2",
+        ],
+        "",
+    );
+    assert!(ok);
+    let last = lines(&out).pop().unwrap();
+    assert_eq!(last["stores"], serde_json::json!([2, 0]));
+    assert_eq!(last["houses"], serde_json::json!([[1, 0], [0, 1]]));
+}
+
+#[test]
+fn illegal_moves_stop_the_replay_with_the_ply_and_reason() {
+    for (moves, reason) in [
+        (
+            &["1", "9"][..],
+            "ply 2 (move \"9\"): house 9 does not exist (houses are 1 to 6)",
+        ),
+        (
+            &["1", "0"][..],
+            "ply 2 (move \"0\"): house 0 does not exist",
+        ),
+        (&["3", "3"][..], "ply 2 (move \"3\"): house 3 is empty"),
+        (
+            &["x"][..],
+            "ply 1 (move \"x\"): \"x\" is not a house number",
+        ),
+        (
+            &["-2"][..],
+            "ply 1 (move \"-2\"): \"-2\" is not a house number",
+        ),
+    ] {
+        let mut args = vec!["replay"];
+        args.extend_from_slice(moves);
+        let (ok, out, err) = spec::run_binary(&args, "");
+        assert!(!ok, "{moves:?}");
+        assert_eq!(
+            lines(&out).len(),
+            moves.len(),
+            "positions before the bad move: {out}"
+        );
+        assert!(
+            err.contains(&format!("error: {reason}")),
+            "{moves:?}: {err}"
+        );
+    }
+    // A move after the end of the game.
+    let (ok, _, err) = spec::run_binary(
+        &[
+            "replay", "--houses", "2", "--seeds", "1", "2", "1", "2", "1",
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("ply 4 (move \"1\"): the game is over"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_arguments_exit_with_status_2_and_a_message() {
+    for (args, message) in [
+        (
+            &["replay", "--variant", "chess"][..],
+            "unknown variant \"chess\"",
+        ),
+        (&["replay", "--seeds", "65"][..], "65 is not in 1..=64"),
+        (
+            &[
+                "replay",
+                "--variant",
+                "oware",
+                "--end-rule",
+                "either-side-empty",
+            ][..],
+            "Kalah rule options",
+        ),
+        (
+            &["replay", "--end-rule", "sometimes"][..],
+            "unknown end rule",
+        ),
+        (&["perft"][..], "--depth"),
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn perft_prints_a_line_per_depth() {
+    let (ok, out, _) = spec::run_binary(&["perft", "--variant", "kalah", "--depth", "4"], "");
+    assert!(ok);
+    assert_eq!(out, "1 6\n2 35\n3 185\n4 942\n");
+}
+
+#[test]
+fn bench_prints_one_json_line_with_the_documented_keys() {
+    let (ok, out, err) = spec::run_binary(
+        &[
+            "bench",
+            "playouts",
+            "--variant",
+            "oware",
+            "--seconds",
+            "0.05",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let v = lines(&out);
+    assert_eq!(v.len(), 1);
+    // Keys in the documented order, read off the raw line (a parsed map sorts them).
+    let keys: Vec<&str> = out.split('"').skip(1).step_by(2).collect();
+    assert_eq!(
+        keys,
+        [
+            "games",
+            "moves",
+            "seconds",
+            "games_per_sec",
+            "moves_per_sec"
+        ]
+    );
+    assert!(v[0]["games"].as_u64().unwrap() > 0);
+    assert!(v[0]["moves"].as_u64().unwrap() > v[0]["games"].as_u64().unwrap());
+}
