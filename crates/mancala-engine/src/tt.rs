@@ -131,10 +131,17 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = (megabytes.max(1) << 20).min(1 << 34);
         // The largest power of two not above the size asked for.
-        let slots = (bytes / 8 + 1).next_power_of_two() / 2;
+        let n = (bytes / 8 + 1).next_power_of_two() / 2;
+        let mut slots = vec![0; n];
+        // Touch every page now, so that the first search does not pay for the page
+        // faults (the zero is hidden from the optimiser, which would drop the stores).
+        let zero = std::hint::black_box(0u64);
+        for s in slots.iter_mut().step_by(512) {
+            *s = zero;
+        }
         TranspositionTable {
-            slots: vec![0; slots],
-            mask: slots / 2 - 1,
+            slots,
+            mask: n / 2 - 1,
         }
     }
 
