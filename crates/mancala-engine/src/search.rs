@@ -340,6 +340,37 @@ impl Searcher {
         }
 
         let me = pos.to_move();
+        let legal = pos.legal_moves();
+        let alpha0 = alpha;
+        let mut best = -Score::INFINITY.raw();
+        let mut best_mv = None;
+
+        // The table's move first, before the other moves are even played: when it
+        // cuts off, they never are.
+        let tt_move = tt_move.filter(|m| legal.contains(m));
+        if let Some(mv) = tt_move {
+            let mut c = *pos;
+            c.play_unchecked(mv);
+            let v = self.child(me, &c, depth - 1, alpha, beta, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            best = v;
+            best_mv = Some(mv);
+            if ply == 0 {
+                self.root_best = Some(mv);
+            }
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    self.history.reward(me.index(), mv, depth);
+                    self.tt
+                        .store(key, Score::from_raw(best), depth, Bound::Lower, best_mv);
+                    return best;
+                }
+            }
+        }
+
         if self.kids.len() <= ply {
             self.kids
                 .resize_with(ply + 1, || Vec::with_capacity(mancala_core::MAX_HOUSES));
@@ -347,22 +378,18 @@ impl Searcher {
         let mut kids = std::mem::take(&mut self.kids[ply]);
         kids.clear();
         let mut keys = [0u64; mancala_core::MAX_HOUSES];
-        for mv in pos.legal_moves() {
+        for mv in legal {
+            if Some(mv) == tt_move {
+                continue;
+            }
             let mut c = *pos;
             let report = c.play_unchecked(mv);
-            let k = order_key(
-                report,
-                Some(mv) == tt_move,
-                self.history.get(me.index(), mv),
-            );
+            let k = order_key(report, false, self.history.get(me.index(), mv));
             keys[kids.len()] = k << 5 | kids.len() as u64;
             kids.push(Child { pos: c, mv });
         }
         let n = kids.len();
 
-        let alpha0 = alpha;
-        let mut best = -Score::INFINITY.raw();
-        let mut best_mv = None;
         for i in 0..n {
             // Pick the best remaining move: cutoffs usually come early, so a full sort
             // would be wasted.
@@ -374,7 +401,7 @@ impl Searcher {
             }
             keys.swap(i, bi);
             let c = kids[(keys[i] & 31) as usize];
-            let v = if i == 0 {
+            let v = if best_mv.is_none() {
                 self.child(me, &c.pos, depth - 1, alpha, beta, ply + 1)
             } else {
                 let v = self.child(me, &c.pos, depth - 1, alpha, alpha + 1, ply + 1);
