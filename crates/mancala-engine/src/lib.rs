@@ -21,12 +21,42 @@
 //! Crate map:
 //!
 //! ```text
-//! player.rs   the Player trait, Choice, PlayerSpec (parsing) and the factory
-//! simple.rs   random, fewest, most, robot (best-move-first), greedy
+//! player.rs     the Player trait, Choice, PlayerSpec (parsing) and the factory
+//! simple.rs     random, fewest, most, robot (best-move-first), greedy
+//! score.rs      Score: heuristic values and exact "win by N" results
+//! eval.rs       static evaluation per variant
+//! tt.rs         transposition table with packed entries, position keys
+//! ordering.rs   move ordering keys and the history table
+//! search.rs     iterative-deepening PVS (Searcher, Limits)
+//! alphabeta.rs  the alphabeta player
+//! mcts.rs       Monte-Carlo tree search with random playouts
+//! levels.rs     easy, medium, hard, expert
+//! matches.rs    bot-against-bot matches in parallel, statistics
+//! bench.rs      search and MCTS benchmarks
 //! ```
 
+mod alphabeta;
+mod bench;
+mod eval;
+mod levels;
+mod matches;
+mod mcts;
+mod ordering;
 mod player;
+mod score;
+mod search;
 mod simple;
+mod tt;
 
+pub use alphabeta::AlphaBeta;
+pub use bench::{MctsBench, SearchBench, bench_mcts, bench_search};
+pub use eval::{Weights, evaluate, evaluate_with};
+pub use levels::{LEVELS, level_spec};
+pub use matches::{GameResult, MAX_PLIES, MatchConfig, MatchStats, play_match_game, run_match};
+pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
+pub use ordering::{History, order_key};
 pub use player::{Choice, Player, PlayerError, PlayerSpec};
+pub use score::Score;
+pub use search::{Limits, MAX_DEPTH, SearchResult, Searcher, repetition_score};
 pub use simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
+pub use tt::{Bound, Entry, TranspositionTable, position_key};

@@ -4,7 +4,10 @@ use std::str::FromStr;
 
 use mancala_core::{Game, Move, Rules, Variant};
 
+use std::time::Duration;
+
 use crate::simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
+use crate::{AlphaBeta, Limits, Mcts, MctsLimits, Weights, level_spec};
 
 /// A move chosen by a computer player, with its reason when the player gives one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +88,19 @@ pub enum PlayerError {
 
 impl PlayerSpec {
     /// The names [`PlayerSpec::build`] knows.
-    pub const KNOWN: &'static [&'static str] = &["random", "fewest", "most", "robot", "greedy"];
+    pub const KNOWN: &'static [&'static str] = &[
+        "random",
+        "fewest",
+        "most",
+        "robot",
+        "greedy",
+        "alphabeta",
+        "mcts",
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+    ];
 
     /// The player's name.
     #[must_use]
@@ -116,6 +131,26 @@ impl PlayerSpec {
                 player: self.name.clone(),
                 message: format!("bad value {v:?} for {key}"),
             }),
+        }
+    }
+
+    /// Option `key` as a number above 0, or `None` when absent.
+    ///
+    /// # Errors
+    /// [`PlayerError::Option`] when the value is not a positive number.
+    pub fn positive_option<T: FromStr + Default + PartialOrd>(
+        &self,
+        key: &str,
+    ) -> Result<Option<T>, PlayerError> {
+        match self.option(key) {
+            None => Ok(None),
+            Some(v) => match v.parse::<T>() {
+                Ok(n) if n > T::default() => Ok(Some(n)),
+                _ => Err(PlayerError::Option {
+                    player: self.name.clone(),
+                    message: format!("{key} must be a positive number, not {v:?}"),
+                }),
+            },
         }
     }
 
@@ -172,6 +207,44 @@ impl PlayerSpec {
             "greedy" => {
                 self.expect_options(&[])?;
                 Box::new(Greedy)
+            }
+            "alphabeta" => {
+                self.expect_options(&["depth", "nodes", "ms", "hash", "store", "row"])?;
+                let mut limits = Limits {
+                    depth: self.positive_option("depth")?,
+                    nodes: self.positive_option("nodes")?,
+                    time: self.positive_option("ms")?.map(Duration::from_millis),
+                };
+                if limits == Limits::default() {
+                    limits = Limits::time(Duration::from_millis(500));
+                }
+                let hash = self.parsed_option("hash", 16usize)?;
+                let default = Weights::for_variant(rules.variant());
+                let weights = Weights {
+                    store: self.parsed_option("store", default.store)?,
+                    row: self.parsed_option("row", default.row)?,
+                };
+                Box::new(AlphaBeta::new(limits, hash).with_weights(weights))
+            }
+            "mcts" => {
+                self.expect_options(&["sims", "ms", "seed", "c"])?;
+                let mut limits = MctsLimits {
+                    sims: self.positive_option("sims")?,
+                    time: self.positive_option("ms")?.map(Duration::from_millis),
+                };
+                if limits == MctsLimits::default() {
+                    limits.sims = Some(10_000);
+                }
+                let c = self.parsed_option("c", 1.0f32)?;
+                Box::new(Mcts::new(limits, seed).with_exploration(c))
+            }
+            level if level_spec(level).is_some() => {
+                self.expect_options(&["seed"])?;
+                let spec: PlayerSpec = level_spec(level)
+                    .expect("a level")
+                    .parse()
+                    .expect("level specs parse");
+                return spec.build(rules, seed);
             }
             _ => return Err(PlayerError::Unknown(self.name.clone())),
         };

@@ -39,6 +39,10 @@ enum BenchCommand {
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=40))]
         depth: u32,
     },
+    /// Fixed-depth alpha-beta search from the start on one thread
+    Search(crate::bench_search::SearchArgs),
+    /// Monte-Carlo tree search from the start on one thread
+    Mcts(crate::bench_search::MctsArgs),
 }
 
 #[derive(Serialize)]
@@ -86,6 +90,8 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
             };
             serde_json::to_writer(&mut *out, &figures)?;
         }
+        BenchCommand::Search(args) => crate::bench_search::search(args, &mut *out)?,
+        BenchCommand::Mcts(args) => crate::bench_search::mcts(args, &mut *out)?,
     }
     writeln!(out)?;
     Ok(())

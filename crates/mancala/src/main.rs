@@ -8,13 +8,16 @@
 //! mancala console         the line console (classic Kalah transcripts, Oware format)
 //! mancala replay          print every position of a list of moves as JSON
 //! mancala perft           count move sequences from the start
+//! mancala match           bot-against-bot games and their statistics
 //! mancala bench           speed figures as JSON lines
 //! mancala serve           the web game: browser UI and JSON API
 //! ```
 
 mod args;
 mod bench;
+mod bench_search;
 mod console_cmd;
+mod match_cmd;
 mod perft_cmd;
 mod replay;
 mod serve_cmd;
@@ -40,7 +43,9 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Count the legal move sequences of 1 to DEPTH plies from the start
     Perft(perft_cmd::PerftArgs),
-    /// Measure speed: random playouts or perft, one JSON line
+    /// Play computer players against each other and print the statistics
+    Match(match_cmd::MatchArgs),
+    /// Measure speed: random playouts, perft, search or MCTS, one JSON line
     Bench(bench::BenchArgs),
     /// Serve the web game: the browser UI at / and the JSON API under /api
     Serve(serve_cmd::ServeArgs),
@@ -58,6 +63,7 @@ fn main() -> ExitCode {
         Some(Command::Console(args)) => console_cmd::run(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Replay(args)) => replay::run(args, &mut out),
         Some(Command::Perft(args)) => perft_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
+        Some(Command::Match(args)) => match_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Bench(args)) => bench::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Serve(args)) => serve_cmd::run(args).map(|()| ExitCode::SUCCESS),
         None => unreachable!("the default command was filled in above"),

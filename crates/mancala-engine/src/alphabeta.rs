@@ -1,0 +1,73 @@
+//! The alpha-beta player: [`Searcher`] behind the [`Player`] trait.
+
+use mancala_core::Game;
+
+use crate::{Choice, Limits, Player, Searcher, Weights};
+
+/// Plays the best move of an iterative-deepening alpha-beta search within its limits
+/// (spec `alphabeta:depth=12`, `alphabeta:ms=500`, `alphabeta:nodes=100000`; limits
+/// combine, the first reached stops the search; `hash=MB` sizes the table).
+///
+/// ```
+/// use mancala_core::{Game, Rules};
+/// use mancala_engine::{AlphaBeta, Limits, Player};
+/// let game = Game::new(Rules::kalah(6, 4));
+/// let mut ab = AlphaBeta::new(Limits::depth(8), 1);
+/// let choice = ab.choose(&game);
+/// assert!(game.legal_moves().contains(&choice.mv));
+/// assert!(choice.reason.unwrap().contains("8-ply"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct AlphaBeta {
+    searcher: Searcher,
+    limits: Limits,
+}
+
+impl AlphaBeta {
+    /// A player searching within `limits`, with a table of about `tt_megabytes` MiB.
+    #[must_use]
+    pub fn new(limits: Limits, tt_megabytes: usize) -> AlphaBeta {
+        AlphaBeta {
+            searcher: Searcher::new(tt_megabytes),
+            limits,
+        }
+    }
+
+    /// The same player evaluating with `weights` (see [`Searcher::with_weights`]).
+    #[must_use]
+    pub fn with_weights(self, weights: Weights) -> AlphaBeta {
+        AlphaBeta {
+            searcher: self.searcher.with_weights(weights),
+            ..self
+        }
+    }
+}
+
+impl Player for AlphaBeta {
+    fn name(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(d) = self.limits.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(n) = self.limits.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        if let Some(t) = self.limits.time {
+            parts.push(format!("ms={}", t.as_millis()));
+        }
+        format!("alphabeta({})", parts.join(","))
+    }
+
+    fn choose(&mut self, game: &Game) -> Choice {
+        let r = self.searcher.search(game, self.limits);
+        let reason = if r.depth == 0 {
+            "is the only legal move".to_owned()
+        } else {
+            format!("scores {} in a {}-ply search", r.score, r.depth)
+        };
+        Choice {
+            mv: r.best,
+            reason: Some(reason),
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Named strength levels for people: each a spec of one of the search players.
+
+/// The levels, weakest first, and the player spec each one stands for.
+///
+/// Each level is meant to score at least 75% against the one below it; node and
+/// depth limits (not time) keep a level's strength the same on every machine.
+/// Measured by `scripts/ladder.sh`, results in `docs/ladder.md`.
+///
+/// ```
+/// use mancala_engine::{level_spec, LEVELS};
+/// assert_eq!(LEVELS.len(), 4);
+/// assert!(level_spec("expert").unwrap().starts_with("alphabeta"));
+/// assert_eq!(level_spec("grandmaster"), None);
+/// ```
+pub const LEVELS: [(&str, &str); 4] = [
+    ("easy", "mcts:sims=100"),
+    ("medium", "alphabeta:depth=5"),
+    ("hard", "alphabeta:nodes=4000"),
+    ("expert", "alphabeta:nodes=400000"),
+];
+
+/// The player spec behind level `name`, if it is one.
+#[must_use]
+pub fn level_spec(name: &str) -> Option<&'static str> {
+    LEVELS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+}

@@ -1,0 +1,263 @@
+//! Bot-against-bot matches: many games in parallel, and their statistics.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use mancala_core::{Game, Outcome, Rules, Side};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+use crate::{PlayerError, PlayerSpec};
+
+/// Games longer than this many plies are stopped and scored by
+/// [`Position::final_scores`](mancala_core::Position::final_scores) as they stand
+/// (only simplified Oware, which has no repetition rule, can go on forever).
+pub const MAX_PLIES: usize = 5000;
+
+/// What to play: two players, how many games, and how.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The rules of every game.
+    pub rules: Rules,
+    /// The player the statistics are about (`--p1`).
+    pub p1: PlayerSpec,
+    /// Their opponent (`--p2`).
+    pub p2: PlayerSpec,
+    /// Games to play.
+    pub games: u32,
+    /// Seeds the players and the openings.
+    pub seed: u64,
+    /// Play every odd-numbered game with the seats exchanged (`p1` moving second).
+    pub swap: bool,
+    /// Random plies played before the players take over, the same for both games of a
+    /// swapped pair: variety for deterministic players (0 for none).
+    pub opening_plies: u32,
+}
+
+/// One finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The game's number, from 0.
+    pub index: u32,
+    /// Where `p1` sat.
+    pub p1_side: Side,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Plies played, the opening included.
+    pub plies: usize,
+}
+
+impl GameResult {
+    /// `p1`'s final score minus `p2`'s.
+    #[must_use]
+    pub fn p1_margin(&self) -> i32 {
+        self.outcome.margin_for(self.p1_side)
+    }
+
+    /// `p1`'s points: 1 for a win, 1/2 for a draw, 0 for a loss.
+    #[must_use]
+    pub fn p1_points(&self) -> f64 {
+        match self.p1_margin().signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        }
+    }
+}
+
+/// The statistics of a match, from `p1`'s point of view wherever it sat.
+///
+/// ```
+/// use mancala_core::{Outcome, Side};
+/// use mancala_engine::{GameResult, MatchStats};
+/// let game = |i, side, scores| GameResult { index: i, p1_side: side, outcome: Outcome::from_scores(scores), plies: 30 };
+/// let stats = MatchStats::from_results(vec![
+///     game(0, Side::South, [30, 18]),
+///     game(1, Side::North, [30, 18]),
+///     game(2, Side::South, [24, 24]),
+///     game(3, Side::North, [10, 38]),
+/// ]);
+/// assert_eq!((stats.p1_wins, stats.p2_wins, stats.draws), (2, 1, 1));
+/// assert_eq!(stats.score_rate(), 0.625);
+/// assert_eq!(stats.average_margin(), (12.0 - 12.0 + 0.0 + 28.0) / 4.0);
+/// let (lo, hi) = stats.confidence_interval();
+/// assert!(lo < 0.625 && 0.625 < hi);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchStats {
+    /// Every game, in game order.
+    pub results: Vec<GameResult>,
+    /// Games `p1` won.
+    pub p1_wins: u32,
+    /// Games `p2` won.
+    pub p2_wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+}
+
+impl MatchStats {
+    /// The statistics of these games.
+    #[must_use]
+    pub fn from_results(mut results: Vec<GameResult>) -> MatchStats {
+        results.sort_by_key(|r| r.index);
+        let mut s = MatchStats::default();
+        for r in &results {
+            match r.p1_margin().signum() {
+                1 => s.p1_wins += 1,
+                0 => s.draws += 1,
+                _ => s.p2_wins += 1,
+            }
+        }
+        s.results = results;
+        s
+    }
+
+    /// Games played.
+    #[must_use]
+    pub fn games(&self) -> u32 {
+        self.results.len() as u32
+    }
+
+    /// `p1`'s points per game (a draw counts 1/2); 0.5 for an empty match.
+    #[must_use]
+    pub fn score_rate(&self) -> f64 {
+        if self.results.is_empty() {
+            return 0.5;
+        }
+        self.results.iter().map(GameResult::p1_points).sum::<f64>() / self.results.len() as f64
+    }
+
+    /// `p1`'s average final margin in seeds.
+    #[must_use]
+    pub fn average_margin(&self) -> f64 {
+        if self.results.is_empty() {
+            return 0.0;
+        }
+        self.results
+            .iter()
+            .map(|r| f64::from(r.p1_margin()))
+            .sum::<f64>()
+            / self.results.len() as f64
+    }
+
+    /// A 95% confidence interval for the score rate: the normal approximation with the
+    /// sample variance of the per-game points, clamped to 0..=1.
+    #[must_use]
+    pub fn confidence_interval(&self) -> (f64, f64) {
+        let n = self.results.len() as f64;
+        if n < 2.0 {
+            return (0.0, 1.0);
+        }
+        let mean = self.score_rate();
+        let var = self
+            .results
+            .iter()
+            .map(|r| (r.p1_points() - mean).powi(2))
+            .sum::<f64>()
+            / (n - 1.0);
+        let half = 1.96 * (var / n).sqrt();
+        ((mean - half).max(0.0), (mean + half).min(1.0))
+    }
+}
+
+/// A well-mixed seed for game `index`, stream `stream`.
+fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
+    let mut x = seed ^ (u64::from(index) << 8 | stream).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 31;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^ x >> 29
+}
+
+/// Plays game `index` of the match.
+///
+/// # Errors
+/// When a player cannot be built (unknown name, bad option, wrong variant, human).
+pub fn play_match_game(config: &MatchConfig, index: u32) -> Result<GameResult, PlayerError> {
+    let p1_side = if config.swap && index % 2 == 1 {
+        Side::North
+    } else {
+        Side::South
+    };
+    let mut p1 = config
+        .p1
+        .build(config.rules, sub_seed(config.seed, index, 1))?;
+    let mut p2 = config
+        .p2
+        .build(config.rules, sub_seed(config.seed, index, 2))?;
+    let pair = if config.swap { index / 2 } else { index };
+    let mut game = Game::new(config.rules);
+    let mut rng = SmallRng::seed_from_u64(sub_seed(config.seed, pair, 3));
+    for _ in 0..config.opening_plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        game.play(mv).expect("a legal move");
+    }
+    while !game.is_over() && game.ply() < MAX_PLIES {
+        let side = game.position().to_move();
+        let player = if side == p1_side { &mut p1 } else { &mut p2 };
+        let choice = player.choose(&game);
+        game.play(choice.mv).map_err(|e| PlayerError::Option {
+            player: player.name(),
+            message: format!("played an illegal move {}: {e}", choice.mv),
+        })?;
+    }
+    let outcome = game
+        .outcome()
+        .unwrap_or_else(|| Outcome::from_scores(game.position().final_scores()));
+    Ok(GameResult {
+        index,
+        p1_side,
+        outcome,
+        plies: game.ply(),
+    })
+}
+
+/// Plays the match: all games in parallel on rayon's thread pool (all cores), calling
+/// `progress` with each finished game and the number finished so far.
+///
+/// # Errors
+/// When a player cannot be built; checked before any game starts.
+///
+/// ```
+/// use mancala_core::Rules;
+/// use mancala_engine::{run_match, MatchConfig};
+/// let config = MatchConfig {
+///     rules: Rules::kalah(6, 4),
+///     p1: "greedy".parse().unwrap(),
+///     p2: "random".parse().unwrap(),
+///     games: 20,
+///     seed: 1,
+///     swap: true,
+///     opening_plies: 0,
+/// };
+/// let stats = run_match(&config, |_, _| {}).unwrap();
+/// assert_eq!(stats.games(), 20);
+/// assert!(stats.score_rate() > 0.5);
+/// ```
+pub fn run_match<F>(config: &MatchConfig, progress: F) -> Result<MatchStats, PlayerError>
+where
+    F: Fn(&GameResult, u32) + Sync,
+{
+    for spec in [&config.p1, &config.p2] {
+        if spec.is_human() {
+            return Err(PlayerError::Option {
+                player: spec.name().to_owned(),
+                message: "a match is between computer players".to_owned(),
+            });
+        }
+        spec.build(config.rules, config.seed)?;
+    }
+    let done = AtomicU32::new(0);
+    let results = (0..config.games)
+        .into_par_iter()
+        .map(|i| {
+            let r = play_match_game(config, i)?;
+            progress(&r, done.fetch_add(1, Ordering::Relaxed) + 1);
+            Ok(r)
+        })
+        .collect::<Result<Vec<_>, PlayerError>>()?;
+    Ok(MatchStats::from_results(results))
+}

@@ -1,0 +1,274 @@
+//! Monte-Carlo tree search (UCT) with uniformly random playouts.
+
+use std::time::{Duration, Instant};
+
+use mancala_core::{Game, Move, Position, Side};
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
+
+use crate::{Choice, Player};
+
+/// The longest random playout; longer ones (possible in Oware variants, whose
+/// repetition rule playouts do not track) end there and share the seeds as a
+/// repetition would: each player takes their own row.
+pub const PLAYOUT_LIMIT: u32 = 1000;
+
+/// The most tree nodes kept; past it the tree stops growing and simulations only play
+/// out from its leaves.
+pub const MAX_TREE_NODES: usize = 4_000_000;
+
+/// When MCTS stops: the first limit reached (at least one simulation is run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MctsLimits {
+    /// Simulations to run.
+    pub sims: Option<u64>,
+    /// Time to think.
+    pub time: Option<Duration>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Sum of the rewards (1 win, 1/2 draw) for the player who made `mv`.
+    wins: f32,
+    visits: u32,
+    first_child: u32,
+    n_children: u8,
+    mv: u8,
+    mover: Side,
+}
+
+/// Monte-Carlo tree search: UCT selection, one node expanded per simulation, one
+/// uniformly random playout to the end of the game per simulation; plays the most
+/// visited move. Seeded, so a game can be reproduced (given a simulation limit).
+///
+/// The tree is rebuilt for every move. Oware's repetition rule is not applied inside
+/// the tree or the playouts (see [`PLAYOUT_LIMIT`]).
+///
+/// ```
+/// use mancala_core::{Game, Rules};
+/// use mancala_engine::{Mcts, MctsLimits, Player};
+/// let game = Game::new(Rules::oware(6, 4));
+/// let limits = MctsLimits { sims: Some(2000), time: None };
+/// let a = Mcts::new(limits, 9).choose(&game);
+/// let b = Mcts::new(limits, 9).choose(&game);
+/// assert_eq!(a, b);
+/// assert!(game.legal_moves().contains(&a.mv));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    limits: MctsLimits,
+    exploration: f32,
+    rng: SmallRng,
+    nodes: Vec<Node>,
+    path: Vec<u32>,
+}
+
+impl Mcts {
+    /// A player with these limits and random seed.
+    #[must_use]
+    pub fn new(limits: MctsLimits, seed: u64) -> Mcts {
+        Mcts {
+            limits,
+            exploration: 1.0,
+            rng: SmallRng::seed_from_u64(seed),
+            nodes: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// The same player with UCT exploration constant `c` (default 1.0; rewards are in
+    /// 0..=1).
+    #[must_use]
+    pub fn with_exploration(self, c: f32) -> Mcts {
+        Mcts {
+            exploration: c,
+            ..self
+        }
+    }
+
+    /// Runs the search from `root` (not over) and returns the most visited move and
+    /// the number of simulations run.
+    ///
+    /// # Panics
+    /// If `root` is over.
+    pub fn search(&mut self, root: &Position) -> (Move, u64, f32) {
+        let moves = root.legal_moves();
+        assert!(!moves.is_empty(), "search of a finished position");
+        let start = Instant::now();
+        self.nodes.clear();
+        self.nodes.push(Node {
+            wins: 0.0,
+            visits: 0,
+            first_child: 0,
+            n_children: 0,
+            mv: 0,
+            mover: root.to_move().opponent(),
+        });
+        let mut sims = 0u64;
+        loop {
+            self.simulate(root);
+            sims += 1;
+            if self.limits.sims.is_some_and(|n| sims >= n) {
+                break;
+            }
+            if sims % 256 == 0 && self.limits.time.is_some_and(|t| start.elapsed() >= t) {
+                break;
+            }
+            if self.limits.sims.is_none() && self.limits.time.is_none() {
+                break;
+            }
+        }
+        let root_node = self.nodes[0];
+        let children =
+            &self.nodes[root_node.first_child as usize..][..usize::from(root_node.n_children)];
+        let best = children
+            .iter()
+            .max_by_key(|c| c.visits)
+            .expect("the root was expanded");
+        let rate = best.wins / best.visits.max(1) as f32;
+        (Move::new(best.mv).expect("a stored move"), sims, rate)
+    }
+
+    fn select(&self, parent: usize) -> usize {
+        let p = self.nodes[parent];
+        let first = p.first_child as usize;
+        let log_n = (p.visits.max(1) as f32).ln();
+        let mut best = first;
+        let mut best_value = f32::NEG_INFINITY;
+        for (i, c) in self.nodes[first..first + usize::from(p.n_children)]
+            .iter()
+            .enumerate()
+        {
+            if c.visits == 0 {
+                return first + i;
+            }
+            let n = c.visits as f32;
+            let v = c.wins / n + self.exploration * (log_n / n).sqrt();
+            if v > best_value {
+                best_value = v;
+                best = first + i;
+            }
+        }
+        best
+    }
+
+    fn simulate(&mut self, root: &Position) {
+        let mut pos = *root;
+        let mut idx = 0usize;
+        self.path.clear();
+        self.path.push(0);
+        while self.nodes[idx].n_children > 0 {
+            idx = self.select(idx);
+            pos.play_unchecked(Move::new(self.nodes[idx].mv).expect("a stored move"));
+            self.path.push(idx as u32);
+        }
+        let moves = pos.legal_moves();
+        if !moves.is_empty()
+            && (idx == 0 || self.nodes[idx].visits > 0)
+            && self.nodes.len() + moves.len() <= MAX_TREE_NODES
+        {
+            let first = self.nodes.len();
+            let mover = pos.to_move();
+            for &mv in &moves {
+                self.nodes.push(Node {
+                    wins: 0.0,
+                    visits: 0,
+                    first_child: 0,
+                    n_children: 0,
+                    mv: mv.house(),
+                    mover,
+                });
+            }
+            let node = &mut self.nodes[idx];
+            node.first_child = first as u32;
+            node.n_children = moves.len() as u8;
+            let k = pick(&mut self.rng, moves.len());
+            idx = first + k;
+            pos.play_unchecked(moves[k]);
+            self.path.push(idx as u32);
+        }
+        let scores = playout(&mut pos, &mut self.rng);
+        let margin = i32::from(scores[0]) - i32::from(scores[1]);
+        let south_reward = match margin.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        };
+        for &i in &self.path {
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            n.wins += if n.mover == Side::South {
+                south_reward
+            } else {
+                1.0 - south_reward
+            };
+        }
+    }
+}
+
+/// A uniform index below `len` (the multiply-shift method; bias below 2^-32).
+#[inline]
+fn pick(rng: &mut SmallRng, len: usize) -> usize {
+    ((u64::from(rng.next_u32()) * len as u64) >> 32) as usize
+}
+
+/// Plays uniformly random moves to the end of the game (or [`PLAYOUT_LIMIT`] plies)
+/// and returns the final scores.
+///
+/// ```
+/// use mancala_core::{Position, Rules};
+/// use mancala_engine::random_playout;
+/// use rand::SeedableRng;
+/// let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+/// let mut p = Position::new(Rules::kalah(6, 4));
+/// let scores = random_playout(&mut p, &mut rng);
+/// assert!(p.is_over());
+/// assert_eq!(scores[0] + scores[1], 48);
+/// ```
+#[inline]
+pub fn random_playout(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] {
+    playout(pos, rng)
+}
+
+#[inline]
+fn playout(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] {
+    let mut plies = 0;
+    loop {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return pos.final_scores();
+        }
+        if plies == PLAYOUT_LIMIT {
+            return [
+                pos.store(Side::South) + pos.row_sum(Side::South),
+                pos.store(Side::North) + pos.row_sum(Side::North),
+            ];
+        }
+        pos.play_unchecked(moves[pick(rng, moves.len())]);
+        plies += 1;
+    }
+}
+
+impl Player for Mcts {
+    fn name(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(n) = self.limits.sims {
+            parts.push(format!("sims={n}"));
+        }
+        if let Some(t) = self.limits.time {
+            parts.push(format!("ms={}", t.as_millis()));
+        }
+        format!("mcts({})", parts.join(","))
+    }
+
+    fn choose(&mut self, game: &Game) -> Choice {
+        let (mv, sims, rate) = self.search(game.position());
+        Choice {
+            mv,
+            reason: Some(format!(
+                "won {:.0}% of its playouts in {sims} simulations",
+                100.0 * rate
+            )),
+        }
+    }
+}

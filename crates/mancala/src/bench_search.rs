@@ -1,0 +1,76 @@
+//! `mancala bench search` and `mancala bench mcts`: the engine's speed as JSON.
+
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+
+use crate::args::RulesArgs;
+
+/// Arguments of `mancala bench search`.
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Plies to search (one sowing per ply)
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=mancala_engine::MAX_DEPTH as i64))]
+    depth: u32,
+}
+
+/// Arguments of `mancala bench mcts`.
+#[derive(Args, Debug)]
+pub struct MctsArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// How long to run, in seconds
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct SearchFigures {
+    nodes: u64,
+    seconds: f64,
+    nodes_per_sec: f64,
+    /// The score for player 1 (see `mancala_engine::Score`: quarter seeds, or
+    /// 30000 + margin for a proven result).
+    value: i32,
+    best_move: u8,
+}
+
+#[derive(Serialize)]
+struct MctsFigures {
+    sims: u64,
+    seconds: f64,
+    sims_per_sec: f64,
+}
+
+/// Runs `bench search` and writes its JSON (without the newline).
+pub fn search(args: &SearchArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let b = mancala_engine::bench_search(args.rules.rules()?, args.depth);
+    let figures = SearchFigures {
+        nodes: b.nodes,
+        seconds: b.seconds,
+        nodes_per_sec: b.nodes_per_sec(),
+        value: b.value.raw(),
+        best_move: b.best_move.house(),
+    };
+    serde_json::to_writer(out, &figures)?;
+    Ok(())
+}
+
+/// Runs `bench mcts` and writes its JSON (without the newline).
+pub fn mcts(args: &MctsArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.seconds.is_finite() && args.seconds > 0.0,
+        "--seconds must be a positive number"
+    );
+    let b = mancala_engine::bench_mcts(args.rules.rules()?, args.seconds);
+    let figures = MctsFigures {
+        sims: b.sims,
+        seconds: b.seconds,
+        sims_per_sec: b.sims_per_sec(),
+    };
+    serde_json::to_writer(out, &figures)?;
+    Ok(())
+}

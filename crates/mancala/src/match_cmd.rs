@@ -1,0 +1,131 @@
+//! `mancala match`: computer players against each other, games in parallel.
+
+use std::io::{IsTerminal, Write};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use mancala_engine::{MatchConfig, MatchStats, PlayerSpec, run_match};
+use serde::Serialize;
+
+use crate::args::RulesArgs;
+
+/// Arguments of `mancala match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// The player the statistics are about, e.g. alphabeta:ms=100 or hard
+    #[arg(long, value_name = "SPEC")]
+    p1: PlayerSpec,
+    /// The opponent
+    #[arg(long, value_name = "SPEC")]
+    p2: PlayerSpec,
+    /// Games to play
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Seed of the players' randomness and the openings
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play half of the games with the seats exchanged
+    #[arg(long)]
+    swap: bool,
+    /// Random plies before the players take over (the same for both games of a
+    /// swapped pair): variety for deterministic players
+    #[arg(long, default_value_t = 0, value_name = "PLIES")]
+    opening_plies: u32,
+    /// Print one JSON object instead of the table
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    games: u32,
+    p1_wins: u32,
+    p2_wins: u32,
+    draws: u32,
+    p1_score_rate: f64,
+}
+
+/// Plays the match and prints the table or the JSON object.
+pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let config = MatchConfig {
+        rules: args.rules.rules()?,
+        p1: args.p1.clone(),
+        p2: args.p2.clone(),
+        games: args.games,
+        seed: args.seed,
+        swap: args.swap,
+        opening_plies: args.opening_plies,
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(u64::from(args.games));
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
+                .expect("a valid template"),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let stats = run_match(&config, |_, _| bar.inc(1))?;
+    bar.finish_and_clear();
+    if args.json {
+        let summary = Summary {
+            games: stats.games(),
+            p1_wins: stats.p1_wins,
+            p2_wins: stats.p2_wins,
+            draws: stats.draws,
+            p1_score_rate: stats.score_rate(),
+        };
+        serde_json::to_writer(&mut *out, &summary)?;
+        writeln!(out)?;
+    } else {
+        write_table(&config, &stats, out)?;
+    }
+    Ok(())
+}
+
+fn write_table(
+    config: &MatchConfig,
+    stats: &MatchStats,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let (lo, hi) = stats.confidence_interval();
+    let rows = [
+        ("rules", config.rules.to_string()),
+        ("p1", config.p1.to_string()),
+        ("p2", config.p2.to_string()),
+        (
+            "games",
+            format!(
+                "{}{}",
+                stats.games(),
+                if config.swap {
+                    " (seats swapped in half)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        ("p1 wins", stats.p1_wins.to_string()),
+        ("draws", stats.draws.to_string()),
+        ("p1 losses", stats.p2_wins.to_string()),
+        (
+            "average margin",
+            format!("{:+.2} seeds", stats.average_margin()),
+        ),
+        (
+            "p1 score rate",
+            format!("{:.1}%", 100.0 * stats.score_rate()),
+        ),
+        (
+            "95% interval",
+            format!("{:.1}% to {:.1}%", 100.0 * lo, 100.0 * hi),
+        ),
+    ];
+    for (k, v) in rows {
+        writeln!(out, "{k:<16} {v}")?;
+    }
+    Ok(())
+}
