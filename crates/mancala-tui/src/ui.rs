@@ -58,6 +58,8 @@ pub struct BoardGeometry {
     pub houses: u16,
     /// Width inside a house's border.
     pub inner: u16,
+    /// Columns between two houses (0 on the widest boards).
+    pub gap: u16,
 }
 
 impl BoardGeometry {
@@ -69,18 +71,25 @@ impl BoardGeometry {
         self.inner + 4
     }
 
-    /// Width of the board's content for `houses` houses with `inner`-wide cells.
-    fn width(houses: u16, inner: u16) -> u16 {
-        2 * (inner + 4) + 2 + houses * (inner + 2) + houses.saturating_sub(1)
+    /// Width of the board's content for `houses` houses with `inner`-wide cells `gap`
+    /// columns apart.
+    fn width(houses: u16, inner: u16, gap: u16) -> u16 {
+        2 * (inner + 4) + 2 + houses * (inner + 2) + houses.saturating_sub(1) * gap
     }
 
     fn left(&self) -> u16 {
-        self.area.x + (self.area.width - Self::width(self.houses, self.inner)) / 2
+        self.area.x + (self.area.width - Self::width(self.houses, self.inner, self.gap)) / 2
     }
 
-    /// Column of the `i`-th house from the left (0-based).
+    /// Column of the `i`-th house from the left (0-based); `houses` gives the column
+    /// of the store on the right.
     fn column(&self, i: u16) -> u16 {
-        self.left() + self.store_w() + 1 + i * (self.cell_w() + 1)
+        let x = self.left() + self.store_w() + 1 + i * (self.cell_w() + self.gap);
+        if i == self.houses && self.gap == 0 {
+            x + 1
+        } else {
+            x
+        }
     }
 
     /// The rectangle of `side`'s house `house`.
@@ -151,22 +160,23 @@ impl GameLayout {
         if area.height < GAME_ROWS {
             return None;
         }
-        let frame_w = |inner| BoardGeometry::width(houses, inner) + 4;
-        let (inner, history) = if area.width > frame_w(5) + HISTORY_W {
-            (5, true)
-        } else if area.width >= frame_w(5) {
-            (5, false)
-        } else if area.width > frame_w(3) + HISTORY_W {
-            (3, true)
-        } else if area.width >= frame_w(3) {
-            (3, false)
-        } else {
-            return None;
-        };
-        let total_w = frame_w(inner) + if history { HISTORY_W + 1 } else { 0 };
+        let frame_w = |inner, gap| BoardGeometry::width(houses, inner, gap) + 4;
+        // The roomiest arrangement that fits: wide houses, the move list, gaps.
+        let (inner, gap, history) = [
+            (5, 1, true),
+            (5, 1, false),
+            (3, 1, true),
+            (3, 1, false),
+            (3, 0, false),
+        ]
+        .into_iter()
+        .find(|&(inner, gap, history)| {
+            frame_w(inner, gap) + if history { HISTORY_W + 1 } else { 0 } <= area.width
+        })?;
+        let total_w = frame_w(inner, gap) + if history { HISTORY_W + 1 } else { 0 };
         let x = area.x + (area.width - total_w) / 2;
         let y = area.y + (area.height - GAME_ROWS) / 2;
-        let frame = Rect::new(x, y + 2, frame_w(inner), BOARD_ROWS + 2);
+        let frame = Rect::new(x, y + 2, frame_w(inner, gap), BOARD_ROWS + 2);
         let board_area = Rect::new(frame.x + 2, frame.y + 1, frame.width - 4, BOARD_ROWS);
         let line = |dy: u16| Rect::new(x, y + dy, total_w, 1);
         Some(GameLayout {
@@ -176,6 +186,7 @@ impl GameLayout {
                 area: board_area,
                 houses,
                 inner,
+                gap,
             },
             history: history
                 .then(|| Rect::new(frame.right() + 1, frame.y, HISTORY_W, frame.height)),
@@ -202,7 +213,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             match GameLayout::new(area, houses) {
                 Some(layout) => draw_game(frame, app, g, &layout),
                 None => {
-                    let need = (BoardGeometry::width(houses as u16, 3) + 4, GAME_ROWS);
+                    let need = (BoardGeometry::width(houses as u16, 3, 0) + 4, GAME_ROWS);
                     too_small(frame, area, need);
                 }
             }
