@@ -133,7 +133,19 @@ impl BoardGeometry {
     }
 }
 
-/// Where everything on the game screen goes, for a terminal area.
+/// Where everything on the game screen goes, for a terminal area. Drawing and mouse
+/// clicks use the same layout, so a click lands on the house drawn under it.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_tui::GameLayout;
+/// use ratatui::layout::Rect;
+/// let layout = GameLayout::new(Rect::new(0, 0, 100, 35), 6).unwrap();
+/// let r = layout.board.house_rect(Side::South, 2);
+/// assert_eq!(layout.board.house_at(r.x + 1, r.y + 1), Some((Side::South, 2)));
+/// assert!(layout.history.is_some());
+/// assert!(GameLayout::new(Rect::new(0, 0, 40, 12), 6).is_none());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameLayout {
     /// The title line.
@@ -363,8 +375,13 @@ fn draw_setup(frame: &mut Frame, area: Rect, form: &SetupForm) {
     if let Some(rules) = rules {
         for i in 0..2 {
             if let Some(p) = player_problem(&s.players[i], rules) {
+                let why = if p.starts_with("unknown player") {
+                    format!("{} is not available in this build", s.players[i])
+                } else {
+                    p
+                };
                 lines.push(Line::from(Span::styled(
-                    format!(" ! player {}: {p}; greedy will play.", i + 1),
+                    format!(" ! player {}: {why}; greedy plays instead.", i + 1),
                     Style::new().fg(Color::LightRed),
                 )));
             }

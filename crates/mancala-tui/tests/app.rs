@@ -489,3 +489,38 @@ fn captures_are_announced_with_the_players_name() {
     }
     assert!(found, "a capture happened");
 }
+
+#[test]
+fn every_terminal_size_draws_without_panicking() {
+    let now = Instant::now();
+    let setup_screen = App::new(Setup::default(), false, now);
+    let mut sowing = App::new(two_people(Variant::Kalah, 16, 64), true, now);
+    press(&mut sowing, KeyCode::Char('1'), now);
+    let mut asking = App::new(two_people(Variant::Oware, 1, 1), true, now);
+    press(&mut asking, KeyCode::Char('q'), now);
+    let mut over = App::new(two_people(Variant::Kalah, 1, 1), true, now);
+    press(&mut over, KeyCode::Char('1'), now);
+    press(&mut over, KeyCode::Char(' '), now);
+    assert!(over.game().unwrap().finished());
+    for w in (0..=130).step_by(9) {
+        for h in (0..=40).step_by(4) {
+            for app in [&setup_screen, &sowing, &asking, &over] {
+                screen(app, w, h);
+            }
+        }
+    }
+}
+
+#[test]
+fn two_digits_choose_a_house_on_big_boards() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 12, 1), true, now);
+    chars(&mut app, "1", now);
+    assert!(show(&app).contains("House 1_: type a second digit, or Enter for house 1."));
+    chars(&mut app, "1 ", now);
+    assert_eq!(app.game().unwrap().session.records()[0].mv.house(), 11);
+    // Player 2: 1 then Enter is house 1.
+    chars(&mut app, "1", now);
+    press(&mut app, KeyCode::Enter, now);
+    assert_eq!(app.game().unwrap().session.records()[1].mv.house(), 1);
+}
