@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, and every test in the workspace.
-# CI runs exactly this (see .ci/run); it needs nothing beyond the Rust toolchain yet.
+# CI runs exactly this (see .ci/run). Beyond the Rust toolchain the end-to-end tests
+# need tmux (the terminal game) and Debian's chromium + chromium-driver (the web game);
+# they are installed here when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+missing=()
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing ${missing[*]} (for the end-to-end tests)"
+  if [ "$(id -u)" = 0 ]; then SUDO=(); else SUDO=(sudo); fi
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" </dev/null
+fi
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check

@@ -4,7 +4,8 @@
 //! into `mancala-core`, `mancala-engine` or a front-end crate.
 //!
 //! ```text
-//! mancala                 play Kalah in the terminal (the line console for now)
+//! mancala                 play in the terminal (the full-screen game; `mancala tui`)
+//! mancala tui             the full-screen game, with its start screen
 //! mancala console         the line console (classic Kalah transcripts, Oware format)
 //! mancala replay          print every position of a list of moves as JSON
 //! mancala perft           count move sequences from the start
@@ -21,6 +22,7 @@ mod match_cmd;
 mod perft_cmd;
 mod replay;
 mod serve_cmd;
+mod tui_cmd;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -37,6 +39,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play the full-screen terminal game (the default when no subcommand is given)
+    Tui(tui_cmd::TuiArgs),
     /// Play in the line console: the classic Kalah format, or the Oware format
     Console(console_cmd::ConsoleArgs),
     /// Print the start position and the position after each move as JSON lines
@@ -52,10 +56,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let mut cli = Cli::parse();
-    if cli.command.is_none() {
-        // The default game: Kalah(6,4) in the line console, two people.
-        cli = Cli::parse_from(["mancala", "console"]);
+    let cli = Cli::parse();
+    // The terminal game owns the screen: it runs before standard output is locked.
+    match &cli.command {
+        None => return tui_cmd::run_default(),
+        Some(Command::Tui(args)) => return tui_cmd::run(args),
+        Some(_) => {}
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -66,7 +72,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => match_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Bench(args)) => bench::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Serve(args)) => serve_cmd::run(args).map(|()| ExitCode::SUCCESS),
-        None => unreachable!("the default command was filled in above"),
+        None | Some(Command::Tui(_)) => unreachable!("the terminal game ran above"),
     };
     let flushed = out.flush();
     match result.and_then(|code| flushed.map(|()| code).map_err(Into::into)) {

@@ -1,0 +1,463 @@
+//! A game in progress: who sits in each seat, their names, a record of every move, and
+//! undo/redo that understands playing against the computer.
+//!
+//! Front ends (the terminal game, the web server) keep one [`Session`] per game. The
+//! session never runs a computer player itself: it says whose seat is to move
+//! ([`Session::computer_to_move`]) and the front end asks the engine, on whatever thread
+//! suits it, then calls [`Session::play`].
+//!
+//! ```
+//! use mancala_core::{Move, Rules, Side};
+//! use mancala_session::{Seat, Session};
+//!
+//! let mut s = Session::new(Rules::kalah(6, 4))
+//!     .with_seat(Side::North, Seat::computer("greedy").unwrap())
+//!     .with_names(["Ann", "Robo"]);
+//! // Ann sows house 3: the last seed lands in her store, so she moves again.
+//! let record = s.play(Move::new(3).unwrap()).unwrap();
+//! assert!(record.report.ended_in_store);
+//! assert_eq!(s.name(Side::South), "Ann");
+//! assert!(s.computer_to_move().is_none());
+//! ```
+
+use mancala_core::{
+    Game, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side, SowStep,
+};
+use mancala_engine::{PlayerError, PlayerSpec};
+
+/// Who plays a seat: a person at the keyboard, or a computer player named by a spec.
+///
+/// ```
+/// use mancala_session::Seat;
+/// assert!(Seat::Human.is_human());
+/// let bot = Seat::computer("random:seed=3").unwrap();
+/// assert_eq!(bot.to_string(), "random:seed=3");
+/// assert_eq!(Seat::computer("human").unwrap(), Seat::Human);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person.
+    Human,
+    /// A computer player, built by the front end from this spec.
+    Computer(PlayerSpec),
+}
+
+impl Seat {
+    /// The seat named by `spec`: `human`, or any [`PlayerSpec`] string.
+    ///
+    /// # Errors
+    /// When `spec` is not a well-formed player spec. Whether the engine knows the name is
+    /// only found out when the front end builds the player.
+    pub fn computer(spec: &str) -> Result<Seat, PlayerError> {
+        let spec: PlayerSpec = spec.parse()?;
+        Ok(Seat::from(spec))
+    }
+
+    /// Whether a person plays this seat.
+    #[must_use]
+    pub fn is_human(&self) -> bool {
+        matches!(self, Seat::Human)
+    }
+
+    /// The computer player's spec, if a computer plays this seat.
+    #[must_use]
+    pub fn spec(&self) -> Option<&PlayerSpec> {
+        match self {
+            Seat::Human => None,
+            Seat::Computer(spec) => Some(spec),
+        }
+    }
+}
+
+impl From<PlayerSpec> for Seat {
+    fn from(spec: PlayerSpec) -> Seat {
+        if spec.is_human() {
+            Seat::Human
+        } else {
+            Seat::Computer(spec)
+        }
+    }
+}
+
+impl std::fmt::Display for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Seat::Human => f.write_str("human"),
+            Seat::Computer(spec) => write!(f, "{spec}"),
+        }
+    }
+}
+
+/// One move as it was played: who, which house, what it did, and the sowing seed by seed.
+///
+/// ```
+/// use mancala_core::{Move, Rules, Side, SowStep};
+/// use mancala_session::Session;
+/// let mut s = Session::new(Rules::kalah(6, 4));
+/// let r = s.play(Move::new(1).unwrap()).unwrap().clone();
+/// assert_eq!(r.side, Side::South);
+/// assert_eq!(r.ply, 0);
+/// assert!(matches!(r.sowing[0], SowStep::Lift { seeds: 4, .. }));
+/// assert_eq!(r.after, *s.position());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// The ply number of this move, counting from 0.
+    pub ply: usize,
+    /// Who moved.
+    pub side: Side,
+    /// The house sown.
+    pub mv: Move,
+    /// Captures and whether the last seed ended in the mover's store.
+    pub report: MoveReport,
+    /// The steps of the move seed by seed, for animation.
+    pub sowing: Vec<SowStep>,
+    /// The position before the move.
+    pub before: Position,
+    /// The position after the move.
+    pub after: Position,
+}
+
+/// A game in progress with its seats, names and records, and undo/redo.
+///
+/// Undo and redo work by *turns*: against a computer, [`Session::undo`] goes back to
+/// the last position where a person was to move, and [`Session::redo`] replays that
+/// person's move and the computer replies that followed it. With people in both seats
+/// (or computers in both) a turn is one move.
+///
+/// ```
+/// use mancala_core::{Move, Rules, Side};
+/// use mancala_session::{Seat, Session};
+/// let mut s = Session::new(Rules::kalah(3, 1))
+///     .with_seat(Side::North, Seat::computer("greedy").unwrap());
+/// let start = s.game().clone();
+/// s.play(Move::new(2).unwrap()).unwrap(); // Ann
+/// s.play(Move::new(1).unwrap()).unwrap(); // the computer replies
+/// assert_eq!(s.undo(), 2);                // back to Ann's turn
+/// assert_eq!(s.game(), &start);
+/// assert_eq!(s.redo(), 2);
+/// assert_eq!(s.records().len(), 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Session {
+    game: Game,
+    seats: [Seat; 2],
+    names: [String; 2],
+    records: Vec<MoveRecord>,
+    /// Moves undone, the next one to redo last.
+    undone: Vec<MoveRecord>,
+}
+
+impl Session {
+    /// A new game under `rules`, people in both seats, named "Player 1" and "Player 2".
+    #[must_use]
+    pub fn new(rules: Rules) -> Session {
+        Session {
+            game: Game::new(rules),
+            seats: [Seat::Human, Seat::Human],
+            names: ["Player 1".to_owned(), "Player 2".to_owned()],
+            records: Vec::new(),
+            undone: Vec::new(),
+        }
+    }
+
+    /// The same session with `seat` playing for `side`.
+    #[must_use]
+    pub fn with_seat(mut self, side: Side, seat: Seat) -> Session {
+        self.seats[side.index()] = seat;
+        self
+    }
+
+    /// The same session with these names, player 1 first.
+    #[must_use]
+    pub fn with_names(mut self, names: [impl Into<String>; 2]) -> Session {
+        self.names = names.map(Into::into);
+        self
+    }
+
+    /// A new game with the same rules, seats and names.
+    ///
+    /// ```
+    /// use mancala_core::{Move, Rules};
+    /// use mancala_session::Session;
+    /// let mut s = Session::new(Rules::kalah(6, 4)).with_names(["A", "B"]);
+    /// s.play(Move::new(1).unwrap()).unwrap();
+    /// let again = s.restarted();
+    /// assert_eq!(again.records().len(), 0);
+    /// assert_eq!(again.names(), s.names());
+    /// ```
+    #[must_use]
+    pub fn restarted(&self) -> Session {
+        Session {
+            game: Game::new(self.rules()),
+            seats: self.seats.clone(),
+            names: self.names.clone(),
+            records: Vec::new(),
+            undone: Vec::new(),
+        }
+    }
+
+    /// The game: start, moves, current position.
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.game.rules()
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// Who plays `side`.
+    #[must_use]
+    pub fn seat(&self, side: Side) -> &Seat {
+        &self.seats[side.index()]
+    }
+
+    /// Both seats, player 1 first.
+    #[must_use]
+    pub fn seats(&self) -> &[Seat; 2] {
+        &self.seats
+    }
+
+    /// `side`'s name.
+    #[must_use]
+    pub fn name(&self, side: Side) -> &str {
+        &self.names[side.index()]
+    }
+
+    /// Both names, player 1 first.
+    #[must_use]
+    pub fn names(&self) -> &[String; 2] {
+        &self.names
+    }
+
+    /// Every move played so far, in order.
+    #[must_use]
+    pub fn records(&self) -> &[MoveRecord] {
+        &self.records
+    }
+
+    /// The player to move, `None` once the game is over.
+    #[must_use]
+    pub fn to_move(&self) -> Option<Side> {
+        self.game.to_move()
+    }
+
+    /// The legal moves for the player to move.
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveList {
+        self.game.legal_moves()
+    }
+
+    /// Whether the game has ended.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// The result once the game has ended.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    /// Whether a person is to move.
+    #[must_use]
+    pub fn human_to_move(&self) -> bool {
+        self.to_move()
+            .is_some_and(|side| self.seat(side).is_human())
+    }
+
+    /// The side and spec of the computer player to move, if a computer is to move.
+    #[must_use]
+    pub fn computer_to_move(&self) -> Option<(Side, &PlayerSpec)> {
+        let side = self.to_move()?;
+        self.seat(side).spec().map(|spec| (side, spec))
+    }
+
+    /// Plays `mv` for the player to move and returns its record.
+    ///
+    /// A new move forgets the moves undone, unless it is the very move that redo would
+    /// replay next.
+    ///
+    /// # Errors
+    /// Why the move is illegal; the session is unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<&MoveRecord, IllegalMove> {
+        let before = *self.game.position();
+        let side = before.to_move();
+        if self.game.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        let (_, report) = before.play_with_report(mv)?;
+        let sowing = before.sowing(mv)?;
+        self.game.play(mv)?;
+        let record = MoveRecord {
+            ply: self.records.len(),
+            side,
+            mv,
+            report,
+            sowing,
+            before,
+            after: *self.game.position(),
+        };
+        match self.undone.last() {
+            Some(next) if next.mv == mv => {
+                self.undone.pop();
+            }
+            _ => self.undone.clear(),
+        }
+        self.records.push(record);
+        Ok(self.records.last().expect("just pushed"))
+    }
+
+    /// Takes back one move, whoever made it; `false` if there is none.
+    pub fn undo_move(&mut self) -> bool {
+        let Some(record) = self.records.pop() else {
+            return false;
+        };
+        self.game.undo();
+        self.undone.push(record);
+        true
+    }
+
+    /// Replays one undone move; `false` if there is none.
+    pub fn redo_move(&mut self) -> bool {
+        let Some(record) = self.undone.pop() else {
+            return false;
+        };
+        self.game
+            .play(record.mv)
+            .expect("an undone move is legal again");
+        self.records.push(record);
+        true
+    }
+
+    /// Whether some seat is played by a person and the other by a computer.
+    fn against_computer(&self) -> bool {
+        self.seats[0].is_human() != self.seats[1].is_human()
+    }
+
+    /// Whether [`Session::undo`] would take anything back.
+    #[must_use]
+    pub fn can_undo(&self) -> bool {
+        if self.against_computer() {
+            self.records.iter().any(|r| self.seat(r.side).is_human())
+        } else {
+            !self.records.is_empty()
+        }
+    }
+
+    /// Whether [`Session::redo`] would replay anything.
+    #[must_use]
+    pub fn can_redo(&self) -> bool {
+        !self.undone.is_empty()
+    }
+
+    /// Takes back one turn and returns the number of moves taken back.
+    ///
+    /// Against a computer, goes back to just before the person's last move (taking
+    /// back the computer's replies after it, and the person's own extra moves are taken
+    /// one turn at a time); nothing is taken back if the person has not moved yet.
+    /// Otherwise one move.
+    pub fn undo(&mut self) -> usize {
+        if !self.against_computer() {
+            return usize::from(self.undo_move());
+        }
+        let Some(last_human) = self
+            .records
+            .iter()
+            .rposition(|r| self.seat(r.side).is_human())
+        else {
+            return 0;
+        };
+        let n = self.records.len() - last_human;
+        for _ in 0..n {
+            self.undo_move();
+        }
+        n
+    }
+
+    /// Replays one undone turn and returns the number of moves replayed: the person's
+    /// move and the computer replies up to the person's next move.
+    pub fn redo(&mut self) -> usize {
+        if !self.against_computer() {
+            return usize::from(self.redo_move());
+        }
+        let mut n = 0;
+        while self.redo_move() {
+            n += 1;
+            match self.undone.last() {
+                Some(next) if self.seat(next.side).is_human() => break,
+                _ => {}
+            }
+        }
+        n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(h: u8) -> Move {
+        Move::new(h).unwrap()
+    }
+
+    #[test]
+    fn a_new_move_keeps_redo_only_when_it_is_the_move_undone() {
+        let mut s = Session::new(Rules::kalah(6, 4));
+        s.play(mv(1)).unwrap();
+        s.play(mv(1)).unwrap();
+        assert_eq!(s.undo(), 1);
+        assert!(s.can_redo());
+        s.play(mv(1)).unwrap();
+        assert!(!s.can_redo());
+        s.undo();
+        s.play(mv(2)).unwrap();
+        assert!(!s.can_redo());
+    }
+
+    #[test]
+    fn undo_against_the_computer_stops_at_the_persons_turn() {
+        let bot = Seat::computer("greedy").unwrap();
+        // The computer moves first: nothing of the person's to take back.
+        let mut s = Session::new(Rules::kalah(6, 4)).with_seat(Side::South, bot);
+        s.play(mv(1)).unwrap();
+        assert!(!s.can_undo());
+        assert_eq!(s.undo(), 0);
+        assert_eq!(s.records().len(), 1);
+        // The person plays; undo takes back just that move.
+        s.play(mv(1)).unwrap(); // North, house 1
+        assert!(s.can_undo());
+        assert_eq!(s.undo(), 1);
+        assert_eq!(s.to_move(), Some(Side::North));
+        assert!(s.human_to_move());
+    }
+
+    #[test]
+    fn illegal_moves_change_nothing() {
+        let mut s = Session::new(Rules::kalah(2, 1));
+        let before = s.game().clone();
+        assert!(s.play(mv(3)).is_err());
+        assert_eq!(s.game(), &before);
+        assert!(s.records().is_empty());
+    }
+
+    #[test]
+    fn the_computer_to_move_is_named() {
+        let s = Session::new(Rules::oware(6, 4))
+            .with_seat(Side::South, Seat::computer("random:seed=1").unwrap());
+        let (side, spec) = s.computer_to_move().unwrap();
+        assert_eq!(side, Side::South);
+        assert_eq!(spec.name(), "random");
+        assert!(!s.human_to_move());
+    }
+}

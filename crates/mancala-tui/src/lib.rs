@@ -1,0 +1,40 @@
+//! The full-screen terminal game: a start screen, the board drawn as a board, sowing
+//! animated seed by seed, computer players thinking on their own thread.
+//!
+//! Built the ratatui way: one [`App`] state struct; [`App::handle_key`],
+//! [`App::handle_mouse`] and [`App::tick`] change it; [`draw`] renders it as a pure
+//! function of the state; [`run`] owns the real terminal. Everything but `run` is
+//! tested on ratatui's `TestBackend`, with a fake clock.
+//!
+//! ```
+//! use std::time::Instant;
+//! use mancala_tui::{App, Setup, draw};
+//! use ratatui::{Terminal, backend::TestBackend};
+//!
+//! let app = App::new(Setup::default(), false, Instant::now());
+//! let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+//! terminal.draw(|frame| draw(frame, &app)).unwrap();
+//! let screen = format!("{:?}", terminal.backend().buffer());
+//! assert!(screen.contains("Mancala · new game"));
+//! ```
+//!
+//! Keys in a game: arrows and Enter, a house number, or a house letter (player 1's
+//! houses are a, b, c, ... and player 2's continue the alphabet), or a click; `u` undo,
+//! `r` redo, `h` hint, `+`/`-` sowing speed, any key skips a sowing, `q` quits (asking
+//! first), Ctrl-C quits at once.
+
+mod app;
+mod setup;
+mod terminal;
+mod ui;
+
+pub use app::{
+    Animation, App, BoardView, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message, MessageKind,
+    SPEEDS_MS, Screen, THINKER_THREAD, house_label, house_letter,
+};
+pub use setup::{
+    FALLBACK_PLAYER, Field, NAME_MAX, PLAYER_CHOICES, Setup, SetupForm, build_player, default_name,
+    player_problem,
+};
+pub use terminal::run;
+pub use ui::{BoardGeometry, GAME_ROWS, GameLayout, SETUP_SIZE, draw};

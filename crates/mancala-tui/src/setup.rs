@@ -1,0 +1,327 @@
+//! What game to play: the settings the start screen edits and the command line fills in.
+
+use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Variant};
+use mancala_engine::{Player, PlayerError, PlayerSpec};
+
+/// The player choices the start screen offers for each seat, in order: a person, the
+/// engine's levels, then the simple bots.
+pub const PLAYER_CHOICES: &[&str] = &[
+    "human", "easy", "medium", "hard", "expert", "greedy", "robot", "random", "fewest", "most",
+];
+
+/// The computer player used when a seat's spec cannot be built for the rules.
+pub const FALLBACK_PLAYER: &str = "greedy";
+
+/// The settings of a game: rules, who plays each seat, and names.
+///
+/// ```
+/// use mancala_core::Variant;
+/// use mancala_tui::Setup;
+/// let setup = Setup { variant: Variant::Oware, ..Setup::default() };
+/// let rules = setup.rules().unwrap();
+/// assert_eq!(rules.total_seeds(), 48);
+/// assert_eq!(setup.players[0], "human");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The variant.
+    pub variant: Variant,
+    /// Houses per side.
+    pub houses: u8,
+    /// Seeds per house at the start.
+    pub seeds: u8,
+    /// Kalah: capture even when the opposite house is empty.
+    pub empty_capture: bool,
+    /// Kalah: when the game ends.
+    pub end_rule: EndRule,
+    /// Player specs, player 1 first: `human` or a computer player such as `medium`.
+    pub players: [String; 2],
+    /// Names, player 1 first.
+    pub names: [String; 2],
+    /// Seed for computer players that use randomness.
+    pub seed: u64,
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup {
+            variant: Variant::Kalah,
+            houses: 6,
+            seeds: 4,
+            empty_capture: false,
+            end_rule: EndRule::default(),
+            players: ["human".to_owned(), "medium".to_owned()],
+            names: ["Player 1".to_owned(), "Medium bot".to_owned()],
+            seed: 1,
+        }
+    }
+}
+
+impl Setup {
+    /// The rules these settings describe.
+    ///
+    /// # Errors
+    /// When the board size is out of range.
+    pub fn rules(&self) -> Result<Rules, mancala_core::RulesError> {
+        let rules = Rules::new(self.variant, self.houses, self.seeds)?;
+        Ok(if self.variant == Variant::Kalah {
+            rules.with_options(RuleOptions {
+                empty_capture: self.empty_capture,
+                end_rule: self.end_rule,
+            })
+        } else {
+            rules
+        })
+    }
+
+    /// Whether seat `i` (0 or 1) is played by a person.
+    #[must_use]
+    pub fn is_human(&self, i: usize) -> bool {
+        self.players[i].trim() == "human"
+    }
+}
+
+/// Builds the computer player named `spec` for `rules`, falling back to
+/// [`FALLBACK_PLAYER`] (then `random`) when it cannot be built. Returns the player, the
+/// spec actually used, and the reason for a fallback.
+///
+/// ```
+/// use mancala_core::Rules;
+/// use mancala_tui::build_player;
+/// let (_, used, why) = build_player("no-such-bot", Rules::kalah(6, 4), 1);
+/// assert_eq!(used, "greedy");
+/// assert!(why.unwrap().contains("no-such-bot"));
+/// let (_, used, why) = build_player("random", Rules::kalah(6, 4), 1);
+/// assert_eq!((used.as_str(), why), ("random", None));
+/// ```
+pub fn build_player(
+    spec: &str,
+    rules: Rules,
+    seed: u64,
+) -> (Box<dyn Player>, String, Option<String>) {
+    let first = try_build(spec, rules, seed);
+    match first {
+        Ok(p) => (p, spec.trim().to_owned(), None),
+        Err(e) => {
+            let why = e.to_string();
+            for fallback in [FALLBACK_PLAYER, "random"] {
+                if let Ok(p) = try_build(fallback, rules, seed) {
+                    return (p, fallback.to_owned(), Some(why));
+                }
+            }
+            unreachable!("the random player plays every variant")
+        }
+    }
+}
+
+fn try_build(spec: &str, rules: Rules, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
+    spec.parse::<PlayerSpec>()?.build(rules, seed)
+}
+
+/// Why `spec` cannot be built for `rules`, if it cannot (shown on the start screen).
+#[must_use]
+pub fn player_problem(spec: &str, rules: Rules) -> Option<String> {
+    if spec.trim() == "human" {
+        return None;
+    }
+    try_build(spec, rules, 0).err().map(|e| e.to_string())
+}
+
+/// One line of the start screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The variant.
+    Variant,
+    /// Houses per side.
+    Houses,
+    /// Seeds per house.
+    Seeds,
+    /// Kalah's empty-capture option.
+    EmptyCapture,
+    /// Kalah's end rule.
+    EndRule,
+    /// Who plays seat 0 or 1.
+    Player(usize),
+    /// The name of seat 0 or 1.
+    Name(usize),
+    /// The start button.
+    Start,
+}
+
+/// The start screen's state: the settings being edited and the focused line.
+#[derive(Clone, Debug)]
+pub struct SetupForm {
+    /// The settings.
+    pub setup: Setup,
+    /// The focused line.
+    pub focus: Field,
+    /// Player choices, [`PLAYER_CHOICES`] plus any spec given on the command line.
+    pub choices: Vec<String>,
+}
+
+impl SetupForm {
+    /// A form editing `setup`, the focus on the start button.
+    #[must_use]
+    pub fn new(setup: Setup) -> SetupForm {
+        let mut choices: Vec<String> = PLAYER_CHOICES.iter().map(|s| (*s).to_owned()).collect();
+        for p in &setup.players {
+            if !choices.contains(p) {
+                choices.push(p.clone());
+            }
+        }
+        SetupForm {
+            setup,
+            focus: Field::Start,
+            choices,
+        }
+    }
+
+    /// The lines shown, in order (Kalah's options only for Kalah).
+    #[must_use]
+    pub fn fields(&self) -> Vec<Field> {
+        let mut f = vec![Field::Variant, Field::Houses, Field::Seeds];
+        if self.setup.variant == Variant::Kalah {
+            f.extend([Field::EmptyCapture, Field::EndRule]);
+        }
+        f.extend([
+            Field::Player(0),
+            Field::Name(0),
+            Field::Player(1),
+            Field::Name(1),
+            Field::Start,
+        ]);
+        f
+    }
+
+    /// Moves the focus `delta` lines down (negative: up), wrapping.
+    pub fn move_focus(&mut self, delta: isize) {
+        let fields = self.fields();
+        let i = fields.iter().position(|f| *f == self.focus).unwrap_or(0) as isize;
+        let n = fields.len() as isize;
+        self.focus = fields[(i + delta).rem_euclid(n) as usize];
+    }
+
+    /// Changes the focused setting by one step (`delta` is +1 or -1).
+    pub fn change(&mut self, delta: i32) {
+        let s = &mut self.setup;
+        match self.focus {
+            Field::Variant => {
+                let i = Variant::ALL
+                    .iter()
+                    .position(|v| *v == s.variant)
+                    .unwrap_or(0);
+                s.variant = Variant::ALL[cycle(i, delta, Variant::ALL.len())];
+            }
+            Field::Houses => s.houses = step(s.houses, delta, 1, MAX_HOUSES as u8),
+            Field::Seeds => s.seeds = step(s.seeds, delta, 1, MAX_SEEDS as u8),
+            Field::EmptyCapture => s.empty_capture = !s.empty_capture,
+            Field::EndRule => {
+                let i = EndRule::ALL
+                    .iter()
+                    .position(|r| *r == s.end_rule)
+                    .unwrap_or(0);
+                s.end_rule = EndRule::ALL[cycle(i, delta, EndRule::ALL.len())];
+            }
+            Field::Player(seat) => {
+                let i = self
+                    .choices
+                    .iter()
+                    .position(|c| *c == s.players[seat])
+                    .unwrap_or(0);
+                let new = self.choices[cycle(i, delta, self.choices.len())].clone();
+                // Keep a name that says who plays, unless the person typed their own.
+                let old_default = default_name(seat, &s.players[seat]);
+                if s.names[seat] == old_default {
+                    s.names[seat] = default_name(seat, &new);
+                }
+                s.players[seat] = new;
+            }
+            Field::Name(_) | Field::Start => {}
+        }
+    }
+
+    /// Types `c` into the focused name.
+    pub fn type_char(&mut self, c: char) {
+        if let Field::Name(seat) = self.focus {
+            if self.setup.names[seat].chars().count() < NAME_MAX && !c.is_control() {
+                self.setup.names[seat].push(c);
+            }
+        }
+    }
+
+    /// Deletes the last character of the focused name.
+    pub fn backspace(&mut self) {
+        if let Field::Name(seat) = self.focus {
+            self.setup.names[seat].pop();
+        }
+    }
+}
+
+/// The longest name the start screen accepts.
+pub const NAME_MAX: usize = 16;
+
+/// The name a seat gets by default: "Player N" for a person, the computer player's
+/// name otherwise.
+///
+/// ```
+/// use mancala_tui::default_name;
+/// assert_eq!(default_name(1, "human"), "Player 2");
+/// assert_eq!(default_name(1, "random:seed=4"), "Random bot");
+/// ```
+#[must_use]
+pub fn default_name(seat: usize, player: &str) -> String {
+    if player == "human" {
+        return format!("Player {}", seat + 1);
+    }
+    let name = player.split(':').next().unwrap_or(player);
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) => format!("{}{} bot", first.to_uppercase(), chars.as_str()),
+        None => "Computer".to_owned(),
+    }
+}
+
+fn cycle(i: usize, delta: i32, n: usize) -> usize {
+    (i as i64 + i64::from(delta)).rem_euclid(n as i64) as usize
+}
+
+fn step(v: u8, delta: i32, lo: u8, hi: u8) -> u8 {
+    (i32::from(v) + delta).clamp(i32::from(lo), i32::from(hi)) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kalah_options_are_hidden_for_oware() {
+        let mut f = SetupForm::new(Setup::default());
+        assert!(f.fields().contains(&Field::EndRule));
+        f.focus = Field::Variant;
+        f.change(1);
+        assert_eq!(f.setup.variant, Variant::Oware);
+        assert!(!f.fields().contains(&Field::EndRule));
+        f.change(-1);
+        f.change(-1);
+        assert_eq!(f.setup.variant, Variant::OwareSimplified);
+    }
+
+    #[test]
+    fn sizes_stay_in_range_and_names_follow_the_seat() {
+        let mut f = SetupForm::new(Setup::default());
+        f.focus = Field::Houses;
+        for _ in 0..40 {
+            f.change(1);
+        }
+        assert_eq!(f.setup.houses, MAX_HOUSES as u8);
+        f.focus = Field::Player(0);
+        f.setup.names[0] = default_name(0, "human");
+        f.change(1);
+        assert_eq!(f.setup.players[0], "easy");
+        assert_eq!(f.setup.names[0], "Easy bot");
+        f.focus = Field::Name(0);
+        f.backspace();
+        f.type_char('!');
+        assert_eq!(f.setup.names[0], "Easy bo!");
+    }
+}

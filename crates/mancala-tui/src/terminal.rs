@@ -1,0 +1,115 @@
+//! The real terminal: raw mode, the alternate screen, mouse capture, the event loop,
+//! and putting the terminal back on every way out (normal exit, error, panic, Ctrl-C).
+
+use std::io::{self, Stdout};
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind,
+};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+
+use crate::app::{App, THINKER_THREAD};
+use crate::setup::Setup;
+use crate::ui;
+
+/// How often the screen is refreshed when nothing happens.
+const TICK: Duration = Duration::from_millis(25);
+
+/// Puts the terminal back as it was. Safe to call more than once.
+fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
+}
+
+/// Restores the terminal when dropped, so `?` and early returns restore it too.
+struct Guard;
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Restores the terminal before a panic message is printed, so the message is readable.
+/// A panic in a computer player's thread is caught there and reported by the game, so
+/// the screen is left alone for those.
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().name() != Some(THINKER_THREAD) {
+            restore();
+        }
+        previous(info);
+    }));
+}
+
+/// Plays in the terminal until the player quits.
+///
+/// Shows the start screen filled in with `setup`, or goes straight to the game when
+/// `skip_start`.
+///
+/// # Errors
+/// When the terminal cannot be set up or written, or a computer player fails.
+pub fn run(setup: Setup, skip_start: bool) -> io::Result<()> {
+    install_panic_hook();
+    enable_raw_mode()?;
+    let guard = Guard;
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    terminal.clear()?;
+    let result = event_loop(&mut terminal, setup, skip_start);
+    drop(terminal);
+    drop(guard);
+    result
+}
+
+fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    setup: Setup,
+    skip_start: bool,
+) -> io::Result<()> {
+    let mut app = App::new(setup, skip_start, Instant::now());
+    let size = terminal.size()?;
+    app.resize(size.width, size.height);
+    loop {
+        terminal.draw(|frame| ui::draw(frame, &app))?;
+        if app.should_quit() {
+            return Ok(());
+        }
+        if let Some(failure) = app.failure() {
+            return Err(io::Error::other(failure.to_owned()));
+        }
+        if event::poll(TICK)? {
+            // Take every event waiting, then draw once.
+            loop {
+                let now = Instant::now();
+                match event::read()? {
+                    Event::Key(key) if key.kind != KeyEventKind::Release => {
+                        app.handle_key(key, now);
+                    }
+                    Event::Mouse(mouse) => app.handle_mouse(mouse, now),
+                    Event::Resize(w, h) => {
+                        app.resize(w, h);
+                        terminal.autoresize()?;
+                    }
+                    _ => {}
+                }
+                if app.should_quit() || !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+        app.tick(Instant::now());
+    }
+}

@@ -1,0 +1,526 @@
+//! The terminal game without a terminal: scripted keys, clicks and a fake clock on the
+//! [`App`], checked on what ratatui's `TestBackend` shows.
+
+use std::time::{Duration, Instant};
+
+use mancala_core::{Side, Variant};
+use mancala_tui::{App, GameLayout, Setup, draw};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+
+const W: u16 = 100;
+const H: u16 = 35;
+
+/// The screen as text, one line per row, trailing spaces cut.
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| draw(f, app)).unwrap();
+    let buf = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let line: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn show(app: &App) -> String {
+    screen(app, W, H)
+}
+
+fn press(app: &mut App, code: KeyCode, now: Instant) {
+    app.handle_key(KeyEvent::from(code), now);
+}
+
+fn chars(app: &mut App, s: &str, now: Instant) {
+    for c in s.chars() {
+        press(app, KeyCode::Char(c), now);
+    }
+}
+
+fn two_people(variant: Variant, houses: u8, seeds: u8) -> Setup {
+    Setup {
+        variant,
+        houses,
+        seeds,
+        players: ["human".into(), "human".into()],
+        names: ["Ann".into(), "Bob".into()],
+        ..Setup::default()
+    }
+}
+
+fn against(bot: &str, houses: u8, seeds: u8) -> Setup {
+    Setup {
+        houses,
+        seeds,
+        players: ["human".into(), bot.into()],
+        names: ["Ann".into(), "Robo".into()],
+        ..Setup::default()
+    }
+}
+
+/// Ticks a fake clock (and lets the thinker threads run) until `done`.
+fn run_until(app: &mut App, now: &mut Instant, done: impl Fn(&App) -> bool) {
+    for _ in 0..5000 {
+        if done(app) {
+            return;
+        }
+        *now += Duration::from_millis(50);
+        app.tick(*now);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("timed out; screen:\n{}", show(app));
+}
+
+/// The rows of the board's frame.
+fn board_rows(s: &str) -> String {
+    s.lines()
+        .filter(|l| {
+            l.trim_start().starts_with('│')
+                || l.trim_start().starts_with('╭')
+                || l.trim_start().starts_with('╰')
+        })
+        .map(|l| l.trim_end().to_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn start_screen_lists_the_choices_and_enter_starts() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    let s = show(&app);
+    for want in [
+        "Mancala · new game",
+        "◂ Kalah ▸",
+        "Houses per side",
+        "◂ 6 ▸",
+        "Empty capture",
+        "Player 1 (moves first)",
+        "◂ human ▸",
+        "◂ medium ▸",
+        "Start the game",
+        "Enter start",
+    ] {
+        assert!(s.contains(want), "{want:?} missing from\n{s}");
+    }
+    // Up from Start to the second name, type over it; up twice more to the variant.
+    press(&mut app, KeyCode::Up, now);
+    for _ in 0..20 {
+        press(&mut app, KeyCode::Backspace, now);
+    }
+    chars(&mut app, "Zoe", now);
+    for _ in 0..8 {
+        press(&mut app, KeyCode::Up, now);
+    }
+    press(&mut app, KeyCode::Right, now);
+    let s = show(&app);
+    assert!(s.contains("◂ Oware (Abapa) ▸"), "{s}");
+    assert!(
+        !s.contains("Empty capture"),
+        "Kalah's options hidden for Oware:\n{s}"
+    );
+    assert!(s.contains("Zoe"), "{s}");
+    press(&mut app, KeyCode::Enter, now);
+    let s = show(&app);
+    assert!(s.contains("Oware · 6 houses × 4 seeds"), "{s}");
+    assert!(s.contains("Zoe"), "{s}");
+    assert!(s.contains("taken"), "Oware shows the seeds taken:\n{s}");
+}
+
+#[test]
+fn the_board_is_drawn_as_a_board() {
+    let now = Instant::now();
+    let app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    let s = show(&app);
+    let expected = "\
+        ╭─────────────────────────────────────────────────────────────────────╮ ╭───────── Moves ─────────╮
+        │                          ◀  Bob  player 2                           │ │ no moves yet            │
+        │             l6      k5      j4      i3      h2      g1              │ │                         │
+        │ ╭───────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭───────╮ │ │                         │
+        │ │       │ │  4  │ │  4  │ │  4  │ │  4  │ │  4  │ │  4  │ │       │ │ │                         │
+        │ │ store │ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ │ store │ │ │                         │
+        │ │   0   │        ⟲ end in your store to move again        │   0   │ │ │                         │
+        │ │       │ ┏━━━━━┓ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ │       │ │ │                         │
+        │ │       │ ┃  4  ┃ │  4  │ │  4  │ │  4  │ │  4  │ │  4  │ │       │ │ │                         │
+        │ ╰───────╯ ┗━━━━━┛ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ ╰───────╯ │ │                         │
+        │             a1      b2      c3      d4      e5      f6              │ │                         │
+        │                      Ann  player 1 ▶  ● to move                     │ │                         │
+        ╰─────────────────────────────────────────────────────────────────────╯ ╰─────────────────────────╯";
+    let expected: Vec<&str> = expected.lines().map(str::trim_start).collect();
+    assert_eq!(board_rows(&s), expected.join("\n"), "\n{s}");
+    assert!(s.contains("MANCALA  Kalah · 6 houses × 4 seeds"), "{s}");
+    assert!(
+        s.contains("Ann, choose a house: ←→ + Enter, 1-6, a-f or click"),
+        "{s}"
+    );
+    assert!(s.contains("u undo  r redo  h hint  +/- speed"), "{s}");
+}
+
+#[test]
+fn a_move_is_sown_seed_by_seed_then_announced() {
+    let mut now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    press(&mut app, KeyCode::Char('3'), now);
+    let step = app.step_time();
+    let s = show(&app);
+    assert!(s.contains("Ann sows house c3   (space skips)"), "{s}");
+    // One step: the four seeds are lifted.
+    now += step;
+    app.tick(now);
+    let s = show(&app);
+    assert!(s.contains("in hand ●●●● 4"), "{s}");
+    assert!(
+        s.contains("║  0  ║"),
+        "the origin house is empty and marked:\n{s}"
+    );
+    // Two more: houses d4 and e5 have one seed more, two seeds left in hand.
+    now += step * 2;
+    app.tick(now);
+    let s = show(&app);
+    assert!(s.contains("in hand ●● 2"), "{s}");
+    assert_eq!(app.game().unwrap().board().houses[0], [4, 4, 0, 5, 5, 4]);
+    // The rest: the last seed in the store, an extra turn.
+    now += step * 3;
+    app.tick(now);
+    let g = app.game().unwrap();
+    assert!(g.anim.is_none());
+    let s = show(&app);
+    assert!(s.contains("Ann gets an extra turn!"), "{s}");
+    assert!(s.contains("1 Ann        c3  ↻"), "the move list:\n{s}");
+    assert!(s.contains("Ann, choose a house"), "{s}");
+}
+
+#[test]
+fn any_key_skips_the_sowing_and_plus_minus_change_the_speed() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    let speed = app.speed;
+    press(&mut app, KeyCode::Char('+'), now);
+    assert_eq!(app.speed, speed + 1);
+    press(&mut app, KeyCode::Char('-'), now);
+    press(&mut app, KeyCode::Char('-'), now);
+    assert_eq!(app.speed, speed - 1);
+    assert!(show(&app).contains(&format!("Sowing speed {} of 7.", speed)));
+    press(&mut app, KeyCode::Char('1'), now);
+    assert!(app.game().unwrap().anim.is_some());
+    // Speed keys during a sowing do not skip it.
+    press(&mut app, KeyCode::Char('+'), now);
+    assert!(app.game().unwrap().anim.is_some());
+    press(&mut app, KeyCode::Char(' '), now);
+    let g = app.game().unwrap();
+    assert!(g.anim.is_none());
+    assert_eq!(g.session.to_move(), Some(Side::North));
+    assert!(show(&app).contains("Ann sowed house a1."));
+    assert!(show(&app).contains("Bob, choose a house: ←→ + Enter, 1-6, g-l or click"));
+}
+
+#[test]
+fn illegal_keys_get_a_message_and_change_nothing() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    press(&mut app, KeyCode::Char('9'), now);
+    assert!(show(&app).contains("There is no house 9: houses are 1 to 6."));
+    press(&mut app, KeyCode::Char('j'), now);
+    assert!(
+        show(&app).contains("House j4 is Bob's. Ann, choose one of yours (a1 to f6)."),
+        "{}",
+        show(&app)
+    );
+    press(&mut app, KeyCode::Char('!'), now);
+    assert!(show(&app).contains("The key '!' does nothing here"));
+    press(&mut app, KeyCode::Char('z'), now);
+    assert!(show(&app).contains("No house is lettered 'z'"));
+    assert!(app.game().unwrap().session.records().is_empty());
+    // c3 ends in the store; then c3 is empty.
+    press(&mut app, KeyCode::Char('c'), now);
+    press(&mut app, KeyCode::Enter, now);
+    press(&mut app, KeyCode::Char('3'), now);
+    assert!(show(&app).contains("House c3 is empty: choose a house with seeds."));
+    assert_eq!(app.game().unwrap().session.records().len(), 1);
+}
+
+#[test]
+fn arrows_and_enter_follow_the_row_on_screen() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    press(&mut app, KeyCode::Right, now);
+    press(&mut app, KeyCode::Right, now);
+    assert_eq!(app.game().unwrap().cursor, 3);
+    press(&mut app, KeyCode::Left, now);
+    press(&mut app, KeyCode::Enter, now);
+    press(&mut app, KeyCode::Esc, now);
+    let g = app.game().unwrap();
+    assert_eq!(g.session.records()[0].mv.house(), 2);
+    // Player 2's row runs right to left on screen: Right goes to lower numbers.
+    assert_eq!(g.session.to_move(), Some(Side::North));
+    press(&mut app, KeyCode::End, now);
+    assert_eq!(app.game().unwrap().cursor, 1);
+    press(&mut app, KeyCode::Left, now);
+    assert_eq!(app.game().unwrap().cursor, 2);
+}
+
+#[test]
+fn a_click_on_a_house_plays_it() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    app.resize(W, H);
+    let layout = GameLayout::new(Rect::new(0, 0, W, H), 6).unwrap();
+    let r = layout.board.house_rect(Side::South, 5);
+    let click = |x, y| MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: x,
+        row: y,
+        modifiers: KeyModifiers::NONE,
+    };
+    let opp = layout.board.house_rect(Side::North, 5);
+    app.handle_mouse(click(opp.x + 2, opp.y + 1), now);
+    assert!(show(&app).contains("House k5 is Bob's."), "{}", show(&app));
+    app.handle_mouse(click(r.x + 3, r.y + 1), now);
+    let g = app.game().unwrap();
+    assert_eq!(g.session.records().len(), 1);
+    assert_eq!(g.session.records()[0].mv.house(), 5);
+}
+
+#[test]
+fn undo_and_redo_against_the_computer_go_by_turns() {
+    let mut now = Instant::now();
+    let mut app = App::new(against("greedy", 6, 4), true, now);
+    press(&mut app, KeyCode::Char('1'), now);
+    press(&mut app, KeyCode::Char(' '), now);
+    // The computer thinks on its own thread, then sows.
+    run_until(&mut app, &mut now, |a| {
+        a.game().unwrap().session.human_to_move() && a.game().unwrap().anim.is_none()
+    });
+    let n = app.game().unwrap().session.records().len();
+    assert!(n >= 2, "the computer replied");
+    assert!(show(&app).contains("Robo"));
+    press(&mut app, KeyCode::Char('u'), now);
+    let s = show(&app);
+    assert!(
+        s.contains(&format!("Took back {n} moves: Ann to move. (r: redo)")),
+        "{s}"
+    );
+    assert!(app.game().unwrap().session.records().is_empty());
+    assert!(s.contains("no moves yet"), "{s}");
+    press(&mut app, KeyCode::Char('u'), now);
+    assert!(show(&app).contains("Nothing to take back."));
+    press(&mut app, KeyCode::Char('r'), now);
+    assert_eq!(app.game().unwrap().session.records().len(), n);
+    assert!(show(&app).contains(&format!("Replayed {n} moves.")));
+    press(&mut app, KeyCode::Char('r'), now);
+    assert!(show(&app).contains("Nothing to redo."));
+}
+
+#[test]
+fn the_hint_comes_from_the_engine() {
+    let mut now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    press(&mut app, KeyCode::Char('h'), now);
+    assert!(show(&app).contains("Looking for a hint..."));
+    run_until(&mut app, &mut now, |a| !a.game().unwrap().hint_pending);
+    let s = show(&app);
+    assert!(s.contains("Hint ("), "{s}");
+    assert!(s.contains("Enter plays it."), "{s}");
+    // The cursor is on the hinted house; Enter plays it.
+    let cursor = app.game().unwrap().cursor;
+    press(&mut app, KeyCode::Enter, now);
+    assert_eq!(app.game().unwrap().session.records()[0].mv.house(), cursor);
+}
+
+#[test]
+fn a_player_that_cannot_be_built_is_replaced_and_said_so() {
+    let mut now = Instant::now();
+    let mut app = App::new(against("deep-blue", 6, 4), true, now);
+    let s = show(&app);
+    assert!(
+        s.contains("Robo plays greedy: unknown player \"deep-blue\""),
+        "{s}"
+    );
+    press(&mut app, KeyCode::Char('2'), now);
+    press(&mut app, KeyCode::Char(' '), now);
+    run_until(&mut app, &mut now, |a| {
+        a.game().unwrap().session.records().len() >= 2
+    });
+}
+
+#[test]
+fn the_end_screen_names_the_winner_and_offers_another_game() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 2, 1), true, now);
+    // Play the first legal house each turn, skipping the sowing.
+    let mut guard = 0;
+    while !app.game().unwrap().finished() {
+        press(&mut app, KeyCode::Enter, now);
+        press(&mut app, KeyCode::Char(' '), now);
+        guard += 1;
+        assert!(guard < 50);
+    }
+    let g = app.game().unwrap();
+    let outcome = g.session.outcome().unwrap();
+    let s = show(&app);
+    assert!(s.contains("Game over"), "{s}");
+    assert!(s.contains("Play again? (y/n)"), "{s}");
+    let [a, b] = outcome.scores;
+    let headline = match outcome.winner {
+        Some(Side::South) => format!("Ann wins {} to {}.", a.max(b), a.min(b)),
+        Some(Side::North) => format!("Bob wins {} to {}.", a.max(b), a.min(b)),
+        None => format!("Tie game! {a} to {b}."),
+    };
+    assert!(s.contains(&headline), "{headline:?} in\n{s}");
+    press(&mut app, KeyCode::Char('y'), now);
+    let g = app.game().unwrap();
+    assert!(g.session.records().is_empty());
+    assert!(!app.should_quit());
+    // Again to the end, then n quits.
+    while !app.game().unwrap().finished() {
+        press(&mut app, KeyCode::Enter, now);
+        press(&mut app, KeyCode::Char(' '), now);
+    }
+    press(&mut app, KeyCode::Char('n'), now);
+    assert!(app.should_quit());
+}
+
+#[test]
+fn two_computers_play_a_whole_game_on_the_clock() {
+    let mut now = Instant::now();
+    let setup = Setup {
+        variant: Variant::Oware,
+        houses: 3,
+        seeds: 2,
+        players: ["random:seed=3".into(), "greedy".into()],
+        names: ["R".into(), "G".into()],
+        ..Setup::default()
+    };
+    let mut app = App::new(setup, true, now);
+    run_until(&mut app, &mut now, |a| {
+        a.game().unwrap().thinking().is_some() || a.game().unwrap().anim.is_some()
+    });
+    assert!(show(&app).contains("is thinking...") || app.game().unwrap().anim.is_some());
+    run_until(&mut app, &mut now, |a| a.game().unwrap().finished());
+    assert!(show(&app).contains("Play again? (y/n)"));
+}
+
+#[test]
+fn q_asks_first_and_ctrl_c_quits_at_once() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    press(&mut app, KeyCode::Char('q'), now);
+    assert!(show(&app).contains("Quit it? (y/n)"));
+    press(&mut app, KeyCode::Char('3'), now);
+    assert!(
+        app.game().unwrap().session.records().is_empty(),
+        "keys wait for the answer"
+    );
+    press(&mut app, KeyCode::Char('n'), now);
+    assert!(!show(&app).contains("Quit it?"));
+    assert!(!app.should_quit());
+    press(&mut app, KeyCode::Char('q'), now);
+    press(&mut app, KeyCode::Char('y'), now);
+    assert!(app.should_quit());
+
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    app.handle_key(
+        KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+        now,
+    );
+    assert!(app.should_quit());
+    // On the start screen q quits without asking.
+    let mut app = App::new(Setup::default(), false, now);
+    press(&mut app, KeyCode::Char('q'), now);
+    assert!(app.should_quit());
+}
+
+#[test]
+fn a_terminal_too_small_gets_a_clear_message() {
+    let now = Instant::now();
+    let app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    let s = screen(&app, 40, 12);
+    assert!(s.contains("too small"), "{s}");
+    assert!(s.contains("It is 40x12; this screen needs"), "{s}");
+    assert!(!s.contains("store"), "no garbled board:\n{s}");
+    // A narrower terminal still fits six houses, without the move list.
+    let s = screen(&app, 72, 22);
+    assert!(s.contains("a1") && !s.contains("Moves"), "{s}");
+    // Sixteen houses fit in 100 columns with narrow houses.
+    let app = App::new(two_people(Variant::Kalah, 16, 4), true, now);
+    let s = show(&app);
+    assert!(s.contains("p16") && !s.contains("too small"), "{s}");
+    let app = App::new(Setup::default(), false, now);
+    assert!(screen(&app, 50, 15).contains("too small"));
+}
+
+#[test]
+fn captures_are_announced_with_the_players_name() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    let mut found = false;
+    for _ in 0..200 {
+        let g = app.game().unwrap();
+        if g.finished() {
+            break;
+        }
+        // Play the first legal house whose sowing ends in a capture, else the first.
+        let p = *g.session.position();
+        let legal = g.session.legal_moves();
+        let pick = legal
+            .iter()
+            .copied()
+            .find(|m| p.play_with_report(*m).unwrap().1.captured > 0)
+            .unwrap_or(legal[0]);
+        let capture = p.play_with_report(pick).unwrap().1.captured > 0;
+        let who = g.session.name(p.to_move()).to_owned();
+        press(&mut app, KeyCode::Char((b'0' + pick.house()) as char), now);
+        press(&mut app, KeyCode::Char(' '), now);
+        if capture {
+            let s = show(&app);
+            assert!(
+                s.contains(&format!("{who} captured the contents of houses")),
+                "{s}"
+            );
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "a capture happened");
+}
+
+#[test]
+fn every_terminal_size_draws_without_panicking() {
+    let now = Instant::now();
+    let setup_screen = App::new(Setup::default(), false, now);
+    let mut sowing = App::new(two_people(Variant::Kalah, 16, 64), true, now);
+    press(&mut sowing, KeyCode::Char('1'), now);
+    let mut asking = App::new(two_people(Variant::Oware, 1, 1), true, now);
+    press(&mut asking, KeyCode::Char('q'), now);
+    let mut over = App::new(two_people(Variant::Kalah, 1, 1), true, now);
+    press(&mut over, KeyCode::Char('1'), now);
+    press(&mut over, KeyCode::Char(' '), now);
+    assert!(over.game().unwrap().finished());
+    for w in (0..=130).step_by(9) {
+        for h in (0..=40).step_by(4) {
+            for app in [&setup_screen, &sowing, &asking, &over] {
+                screen(app, w, h);
+            }
+        }
+    }
+}
+
+#[test]
+fn two_digits_choose_a_house_on_big_boards() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 12, 1), true, now);
+    chars(&mut app, "1", now);
+    assert!(show(&app).contains("House 1_: type a second digit, or Enter for house 1."));
+    chars(&mut app, "1 ", now);
+    assert_eq!(app.game().unwrap().session.records()[0].mv.house(), 11);
+    // Player 2: 1 then Enter is house 1.
+    chars(&mut app, "1", now);
+    press(&mut app, KeyCode::Enter, now);
+    assert_eq!(app.game().unwrap().session.records()[1].mv.house(), 1);
+}

@@ -1,0 +1,150 @@
+//! `mancala tui` (and `mancala` with no subcommand): the full-screen terminal game.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Args;
+use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Variant};
+use mancala_engine::PlayerSpec;
+use mancala_tui::{Setup, default_name};
+
+/// Arguments of `mancala tui`. Any of them skips the start screen; the others keep
+/// their defaults (Kalah, 6 houses, 4 seeds, a person against `medium`).
+#[derive(Args, Debug, Default)]
+pub struct TuiArgs {
+    /// Game to play: kalah, oware (Abapa rules) or oware-simplified
+    #[arg(long, value_name = "VARIANT")]
+    variant: Option<Variant>,
+
+    /// Houses per side
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_HOUSES as i64))]
+    houses: Option<u8>,
+
+    /// Seeds per house at the start
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64))]
+    seeds: Option<u8>,
+
+    /// Kalah: capture even when the opposite house is empty
+    #[arg(long)]
+    empty_capture: bool,
+
+    /// Kalah: when the game ends: mover-cannot-move or either-side-empty
+    #[arg(long, value_name = "RULE")]
+    end_rule: Option<EndRule>,
+
+    /// Player 1: human, or a computer player (easy, medium, hard, expert, greedy, random, ...)
+    #[arg(long, value_name = "PLAYER")]
+    p1: Option<PlayerSpec>,
+
+    /// Player 2: human, or a computer player (easy, medium, hard, expert, greedy, random, ...)
+    #[arg(long, value_name = "PLAYER")]
+    p2: Option<PlayerSpec>,
+
+    /// Player 1's name
+    #[arg(long)]
+    name1: Option<String>,
+
+    /// Player 2's name
+    #[arg(long)]
+    name2: Option<String>,
+
+    /// Seed for computer players that use randomness (default: from the clock)
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+impl TuiArgs {
+    /// Whether any game setting was given, so the start screen is skipped.
+    fn any_setting(&self) -> bool {
+        self.variant.is_some()
+            || self.houses.is_some()
+            || self.seeds.is_some()
+            || self.empty_capture
+            || self.end_rule.is_some()
+            || self.p1.is_some()
+            || self.p2.is_some()
+            || self.name1.is_some()
+            || self.name2.is_some()
+    }
+
+    fn setup(&self) -> anyhow::Result<Setup> {
+        let mut s = Setup::default();
+        if let Some(v) = self.variant {
+            s.variant = v;
+        }
+        if s.variant != Variant::Kalah && (self.empty_capture || self.end_rule.is_some()) {
+            anyhow::bail!(
+                "--empty-capture and --end-rule are Kalah rule options; {} does not take them",
+                s.variant
+            );
+        }
+        s.houses = self.houses.unwrap_or(s.houses);
+        s.seeds = self.seeds.unwrap_or(s.seeds);
+        s.empty_capture = self.empty_capture;
+        s.end_rule = self.end_rule.unwrap_or_default();
+        for (i, (spec, name)) in [(&self.p1, &self.name1), (&self.p2, &self.name2)]
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(spec) = spec {
+                s.players[i] = spec.to_string();
+            }
+            s.names[i] = match name {
+                Some(n) => n.clone(),
+                None => default_name(i, &s.players[i]),
+            };
+        }
+        s.seed = self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_secs())
+        });
+        s.rules()?;
+        Ok(s)
+    }
+}
+
+/// Runs `mancala tui`.
+pub fn run(args: &TuiArgs) -> ExitCode {
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        eprintln!("error: mancala tui needs a terminal for its input and output.");
+        eprintln!("{PIPES}");
+        return ExitCode::from(2);
+    }
+    let setup = match args.setup() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    match mancala_tui::run(setup, args.any_setting()) {
+        Ok(()) => {
+            println!("Thanks for playing!");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+const PIPES: &str = "\
+For a game over pipes or files use the line console, which reads moves from standard input:
+  printf '3\\n6\\nq\\n' | mancala console
+  mancala console --p2 robot < moves.txt
+See `mancala console --help`.";
+
+/// `mancala` with no subcommand: the terminal game on a terminal, otherwise a note on
+/// how to play over pipes.
+pub fn run_default() -> ExitCode {
+    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        return run(&TuiArgs::default());
+    }
+    eprintln!(
+        "mancala: standard input or output is not a terminal, so the full-screen game cannot start."
+    );
+    eprintln!("{PIPES}");
+    ExitCode::from(2)
+}

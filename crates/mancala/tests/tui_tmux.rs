@@ -1,0 +1,164 @@
+//! The terminal game end to end: the real binary in a real (tmux) terminal, driven by
+//! keys sent to it and checked on the screen it draws.
+//!
+//! Needs `tmux`; `scripts/test.sh` installs it when missing. Under `CI=true` a missing
+//! tmux fails the test; elsewhere the test is skipped with a note.
+
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A tmux server of our own (its own socket), killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "game"]).stdout)
+            .into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "game"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    /// Waits for `want` on the screen, doing `meanwhile` with each screen that lacks it.
+    fn wait_for(&self, want: &str, limit: Duration, mut meanwhile: impl FnMut(&str)) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(want) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "{want:?} did not appear within {limit:?}; the screen:\n{screen}"
+            );
+            meanwhile(&screen);
+            std::thread::sleep(Duration::from_millis(60));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+fn tmux_available() -> bool {
+    Command::new("tmux")
+        .arg("-V")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn a_short_game_against_the_computer_in_a_real_terminal() {
+    if !tmux_available() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(
+            !ci,
+            "tmux is missing: scripts/test.sh installs it (apt-get install tmux)"
+        );
+        eprintln!("SKIPPED: tmux is not installed; run scripts/test.sh to install it");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let tmux = Tmux {
+        socket: format!("mancala-e2e-{}", std::process::id()),
+    };
+    let cmd = format!(
+        "{bin} tui --houses 3 --seeds 2 --p2 greedy --name1 Ann --name2 Robo --seed 7; \
+         echo EXIT=$?; sleep 60"
+    );
+    let started = tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "game",
+        "-x",
+        "100",
+        "-y",
+        "35",
+        &cmd,
+    ]);
+    assert!(started.status.success(), "{started:?}");
+
+    // The flags skip the start screen: straight to the board.
+    let screen = tmux.wait_for("Ann, choose a house", Duration::from_secs(10), |_| {});
+    for want in [
+        "Kalah · 3 houses × 2 seeds",
+        "a1",
+        "c3",
+        "d1",
+        "f3",
+        "store",
+        "Robo",
+    ] {
+        assert!(screen.contains(want), "{want:?} missing from\n{screen}");
+    }
+    // The fastest sowing, then a bad key, then play the highlighted house each turn.
+    for _ in 0..7 {
+        tmux.keys(&["+"]);
+    }
+    tmux.keys(&["9"]);
+    tmux.wait_for("There is no house 9", Duration::from_secs(5), |_| {});
+    let end = tmux.wait_for("Play again? (y/n)", Duration::from_secs(20), |screen| {
+        if screen.contains("Ann, choose a house") {
+            tmux.keys(&["Enter"]);
+        }
+    });
+    assert!(end.contains("Game over"), "{end}");
+    assert!(
+        end.contains("Ann wins") || end.contains("Robo wins") || end.contains("Tie game!"),
+        "{end}"
+    );
+    assert!(end.contains("Moves"), "the move list:\n{end}");
+    // n ends the program and gives the terminal back.
+    tmux.keys(&["n"]);
+    let after = tmux.wait_for("EXIT=0", Duration::from_secs(5), |_| {});
+    assert!(after.contains("Thanks for playing!"), "{after}");
+    assert!(
+        !after.contains("Play again?"),
+        "the alternate screen is left:\n{after}"
+    );
+}
+
+#[test]
+fn without_a_terminal_mancala_explains_the_console() {
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a terminal"), "{err}");
+    assert!(err.contains("mancala console"), "{err}");
+    assert!(out.stdout.is_empty());
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .arg("tui")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("mancala console"));
+}
