@@ -349,8 +349,14 @@ impl Games {
             .and_then(|mv| game.position().check(mv).map(|()| mv))
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
         self.commit(&row.id, game.ply(), mv).await?;
-        let view = self.publish_id(id).await.ok_or(GameError::NotFound)?;
-        self.schedule_computer(id);
+        // The stored game is the loaded one plus this move: no need to read it back.
+        let mut row = row;
+        row.moves.push(mv.house());
+        let view = GameView::of(&row)?;
+        self.publish(id, &view);
+        if row.opponent != "human" {
+            self.schedule_computer(id);
+        }
         Ok(view)
     }
 
@@ -408,6 +414,12 @@ impl Games {
     /// Sends the current view of game `id` to its watchers, and returns it.
     async fn publish_id(&self, id: &str) -> Option<GameView> {
         let view = self.view(id).await.ok()?;
+        self.publish(id, &view);
+        Some(view)
+    }
+
+    /// Sends `view` to game `id`'s watchers, if any.
+    fn publish(&self, id: &str, view: &GameView) {
         let tx = self
             .inner
             .live
@@ -418,7 +430,6 @@ impl Games {
         if let Some(tx) = tx {
             let _ = tx.send(Arc::new(view.clone()));
         }
-        Some(view)
     }
 
     /// If the computer is to move in game `id`, lets it think on the blocking pool and

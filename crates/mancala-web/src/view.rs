@@ -1,10 +1,11 @@
 //! The JSON shape of a game as the API serves it.
 
-use mancala_core::{Game, Pit, ResultView, SowStep, StateView};
+use mancala_core::{Game, Move, Pit, Position, ResultView, SowStep, StateView};
 use serde::Serialize;
 
-use crate::games::{GameError, replay};
+use crate::games::{GameError, rules_of};
 use crate::store::GameRow;
+use crate::store::StoreError;
 
 /// A game as `GET /api/games/{id}` and the live stream show it: the keys of
 /// `mancala replay` (`houses`, `stores`, `to_move`, `ply`, `over`, `result`) plus the
@@ -116,13 +117,10 @@ fn pit_id(pit: Pit) -> String {
     }
 }
 
-fn last_move(game: &Game) -> Option<LastMove> {
-    let mv = *game.moves().last()?;
-    let mut before = game.clone();
-    before.undo();
-    let p = *before.position();
-    let (after, report) = p.play_with_report(mv).ok()?;
-    let steps = p
+/// The last move, from the position it was played in.
+fn last_move(before: &Position, mv: Move) -> Option<LastMove> {
+    let (after, report) = before.play_with_report(mv).ok()?;
+    let steps = before
         .sowing(mv)
         .ok()?
         .into_iter()
@@ -145,10 +143,10 @@ fn last_move(game: &Game) -> Option<LastMove> {
         })
         .collect();
     Some(LastMove {
-        seat: p.to_move().number(),
+        seat: before.to_move().number(),
         house: mv.house(),
         captured: report.captured,
-        again: !after.is_over() && after.to_move() == p.to_move(),
+        again: !after.is_over() && after.to_move() == before.to_move(),
         steps,
     })
 }
@@ -159,21 +157,23 @@ impl GameView {
     /// # Errors
     /// When the stored game does not replay.
     pub fn of(row: &GameRow) -> Result<GameView, GameError> {
-        let game = replay(row)?;
+        // One replay gives the game, who moved at each ply, and the position before
+        // the last move.
+        let mut game = Game::new(rules_of(row)?);
+        let mut history = Vec::with_capacity(row.moves.len());
+        let mut before_last = None;
+        for (ply, &h) in row.moves.iter().enumerate() {
+            let corrupt = || StoreError::Corrupt(format!("game {} ply {ply}", row.id));
+            let mv = Move::new(h).ok_or_else(corrupt)?;
+            let before = *game.position();
+            game.play(mv).map_err(|_| corrupt())?;
+            history.push(HistoryEntry {
+                seat: before.to_move().number(),
+                house: h,
+            });
+            before_last = Some((before, mv));
+        }
         let state = StateView::of(&game);
-        let mut walk = Game::new(game.rules());
-        let history = game
-            .moves()
-            .iter()
-            .map(|&mv| {
-                let seat = walk.position().to_move().number();
-                walk.play(mv).expect("replayed moves are legal");
-                HistoryEntry {
-                    seat,
-                    house: mv.house(),
-                }
-            })
-            .collect();
         let computer = row.opponent != "human";
         Ok(GameView {
             id: row.id.clone(),
@@ -207,7 +207,7 @@ impl GameView {
                 end_rule: row.end_rule.clone(),
             },
             legal_moves: game.legal_moves().iter().map(|m| m.house()).collect(),
-            last_move: last_move(&game),
+            last_move: before_last.and_then(|(p, mv)| last_move(&p, mv)),
             repetition: game.ended_by_repetition(),
             rematch: row.rematch.clone(),
         })

@@ -17,6 +17,7 @@
 mod args;
 mod bench;
 mod bench_search;
+mod bench_web;
 mod console_cmd;
 mod match_cmd;
 mod perft_cmd;
