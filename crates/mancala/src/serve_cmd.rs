@@ -19,6 +19,10 @@ pub struct ServeArgs {
     /// $XDG_DATA_HOME/mancala or ~/.local/share/mancala)
     #[arg(long, value_name = "PATH")]
     db: Option<PathBuf>,
+
+    /// Log one JSON object per line instead of text
+    #[arg(long)]
+    log_json: bool,
 }
 
 fn default_db() -> anyhow::Result<PathBuf> {
@@ -31,14 +35,17 @@ fn default_db() -> anyhow::Result<PathBuf> {
 
 /// Serves until Ctrl-C or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "info,tower_http=info".into()),
         )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+        .with_writer(std::io::stderr);
+    if args.log_json {
+        logs.json().init();
+    } else {
+        logs.with_ansi(std::io::stderr().is_terminal()).init();
+    }
     let db = match &args.db {
         Some(p) => p.clone(),
         None => default_db()?,
