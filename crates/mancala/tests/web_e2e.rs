@@ -110,6 +110,68 @@ async fn page_state(c: &Client) -> Value {
     .unwrap_or(Value::Null)
 }
 
+async fn click(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Sets the sowing animation speed (milliseconds per seed, 0 for none).
+async fn set_speed(c: &Client, ms: u32) {
+    c.execute(
+        &format!("const s = document.getElementById('speed'); s.value = '{ms}'; s.dispatchEvent(new Event('change'));"),
+        vec![],
+    )
+    .await
+    .unwrap();
+}
+
+/// The `value` of an input.
+async fn value(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+}
+
+/// A server with a fresh database, chromedriver, and `n` independent browsers.
+struct Harness {
+    _dir: tempfile::TempDir,
+    server: Server,
+    _driver: Driver,
+    browsers: Vec<Client>,
+}
+
+impl Harness {
+    async fn start(path: &str, n: usize) -> Harness {
+        let dir = tempfile::tempdir().unwrap();
+        let server = Server::start(&dir.path().join("games.sqlite"));
+        let driver = start_driver(path);
+        let mut browsers = Vec::new();
+        for i in 0..n {
+            browsers.push(browser(&driver, &dir.path().join(format!("profile{i}"))).await);
+        }
+        Harness {
+            _dir: dir,
+            server,
+            _driver: driver,
+            browsers,
+        }
+    }
+
+    async fn close(self) {
+        for b in self.browsers {
+            b.close().await.unwrap();
+        }
+    }
+}
+
 async fn text(c: &Client, id: &str) -> String {
     c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
 }
@@ -123,19 +185,14 @@ async fn new_game(
 ) -> String {
     c.goto(base).await.unwrap();
     // The fastest visible animation, so sowing is still exercised.
-    c.execute("const s = document.getElementById('speed'); s.value = '60'; s.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
+    set_speed(c, 60).await;
     for (id, v) in [("houses", houses), ("seeds", seeds)] {
         let input = c.find(Locator::Id(id)).await.unwrap();
         input.clear().await.unwrap();
         input.send_keys(&v.to_string()).await.unwrap();
     }
     if let Some(level) = opponent {
-        c.find(Locator::Id("against-computer"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(c, "against-computer").await;
         c.execute(
             &format!("document.getElementById('level').value = '{level}';"),
             vec![],
@@ -143,12 +200,7 @@ async fn new_game(
         .await
         .unwrap();
     }
-    c.find(Locator::Id("start"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "start").await;
     let url = wait_for(
         c,
         "location.pathname.startsWith('/g/') && location.pathname",
@@ -156,6 +208,16 @@ async fn new_game(
     )
     .await;
     url.as_str().unwrap().trim_start_matches("/g/").to_owned()
+}
+
+/// Waits until the page's status line starts with `prefix`.
+async fn wait_status(c: &Client, prefix: &str) {
+    wait_for(
+        c,
+        &format!("document.getElementById('status').textContent.startsWith({prefix:?})"),
+        &format!("the status {prefix:?}"),
+    )
+    .await;
 }
 
 /// Plays the first legal house whenever it is this browser's turn; true if it moved.
@@ -181,78 +243,43 @@ async fn game_over(c: &Client) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_people_play_a_whole_game_in_two_browsers() {
     let Some(path) = chromedriver() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("games.sqlite"));
-    let driver = start_driver(path);
-    let a = browser(&driver, &dir.path().join("a")).await;
-    let b = browser(&driver, &dir.path().join("b")).await;
+    let h = Harness::start(path, 2).await;
+    let (a, b, server) = (&h.browsers[0], &h.browsers[1], &h.server);
 
-    let id = new_game(&a, &server.base, 3, 2, None).await;
-    wait_for(
-        &a,
-        "document.getElementById('status').textContent.includes('Waiting for your friend')",
-        "the share prompt",
-    )
-    .await;
-    let link = a
-        .find(Locator::Id("share-link"))
-        .await
-        .unwrap()
-        .prop("value")
-        .await
-        .unwrap()
-        .unwrap();
+    let id = new_game(a, &server.base, 3, 2, None).await;
+    wait_status(a, "Waiting for your friend").await;
+    let link = value(a, "share-link").await;
     assert_eq!(link, format!("{}/g/{id}", server.base));
 
     b.goto(&link).await.unwrap();
-    b.execute("const s = document.getElementById('speed'); s.value = '0'; s.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
+    set_speed(b, 0).await;
     wait_for(
-        &b,
+        b,
         "!document.getElementById('join-box').hidden",
         "the join button",
     )
     .await;
-    b.find(Locator::Id("join"))
-        .await
-        .unwrap()
-        .click()
+    click(b, "join").await;
+    wait_status(b, "Waiting for player 1").await;
+    // Player 1's page hears of the join live and asks for a move.
+    wait_status(a, "Your turn").await;
+    let first = a
+        .find(Locator::Css("#board button.house.legal"))
         .await
         .unwrap();
-    wait_for(
-        &b,
-        "document.getElementById('status').textContent.includes('Waiting for player 1')",
-        "player 2 seated",
-    )
-    .await;
-    // Player 1's page hears of the join live and asks for a move.
-    wait_for(
-        &a,
-        "document.getElementById('status').textContent.startsWith('Your turn')",
-        "player 1's turn",
-    )
-    .await;
-    assert_eq!(
-        a.find(Locator::Css("#board button.house.legal"))
-            .await
-            .unwrap()
-            .attr("id")
-            .await
-            .unwrap()
-            .as_deref(),
-        Some("h1-1")
-    );
+    assert_eq!(first.attr("id").await.unwrap().as_deref(), Some("h1-1"));
 
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut moves = 0;
-    while !(game_over(&a).await && game_over(&b).await) {
+    while !(game_over(a).await && game_over(b).await) {
         if Instant::now() > deadline {
             panic!(
                 "the game did not finish; pages: {} {}",
-                page_state(&a).await,
-                page_state(&b).await
+                page_state(a).await,
+                page_state(b).await
             );
         }
-        for c in [&a, &b] {
+        for c in [a, b] {
             if take_turn(c).await {
                 moves += 1;
             }
@@ -267,12 +294,8 @@ async fn two_people_play_a_whole_game_in_two_browsers() {
         moves,
         "every click made exactly one move"
     );
-    let [p1, p2] = [
-        view["result"]["scores"][0].as_u64().unwrap(),
-        view["result"]["scores"][1].as_u64().unwrap(),
-    ];
-    let result_a = text(&a, "result").await;
-    let result_b = text(&b, "result").await;
+    let score = |i: usize| view["result"]["scores"][i].as_u64().unwrap();
+    let (p1, p2) = (score(0), score(1));
     let expected = match view["result"]["winner"].as_u64() {
         Some(1) => (
             format!("You win, {p1} to {p2}."),
@@ -287,19 +310,16 @@ async fn two_people_play_a_whole_game_in_two_browsers() {
             format!("A draw, {p1} to {p2}."),
         ),
     };
-    assert_eq!((result_a, result_b), expected);
-    let history = a.find_all(Locator::Css("#history li")).await.unwrap();
-    assert_eq!(history.len(), moves);
+    assert_eq!((text(a, "result").await, text(b, "result").await), expected);
+    assert_eq!(
+        a.find_all(Locator::Css("#history li")).await.unwrap().len(),
+        moves
+    );
 
     // A rematch: player 2 asks, player 1 follows into the same new game.
-    b.find(Locator::Id("rematch"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(b, "rematch").await;
     let new_id = wait_for(
-        &b,
+        b,
         &format!("location.pathname !== '/g/{id}' && location.pathname.slice(3)"),
         "the rematch page",
     )
@@ -307,58 +327,31 @@ async fn two_people_play_a_whole_game_in_two_browsers() {
     let new_id = new_id.as_str().unwrap().to_owned();
     assert_ne!(new_id, id);
     wait_for(
-        &a,
+        a,
         "document.getElementById('rematch').textContent === 'Join the rematch'",
         "the rematch offer",
     )
     .await;
-    a.find(Locator::Id("rematch"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(a, "rematch").await;
     wait_for(
-        &a,
+        a,
         &format!("location.pathname === '/g/{new_id}'"),
         "player 1 in the rematch",
     )
     .await;
-    wait_for(
-        &b,
-        "document.getElementById('status').textContent.startsWith('Your turn')",
-        "the rematch's first move",
-    )
-    .await;
-    a.close().await.unwrap();
-    b.close().await.unwrap();
+    wait_status(b, "Your turn").await;
+    h.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_person_plays_the_computer_while_someone_watches() {
     let Some(path) = chromedriver() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("games.sqlite"));
-    let driver = start_driver(path);
-    let a = browser(&driver, &dir.path().join("a")).await;
-    let w = browser(&driver, &dir.path().join("w")).await;
+    let h = Harness::start(path, 2).await;
+    let (a, w, server) = (&h.browsers[0], &h.browsers[1], &h.server);
 
-    let id = new_game(&a, &server.base, 4, 2, Some("greedy")).await;
-    let watch = a
-        .find(Locator::Id("watch-link"))
-        .await
-        .unwrap()
-        .prop("value")
-        .await
-        .unwrap()
-        .unwrap();
-    w.goto(&watch).await.unwrap();
-    wait_for(
-        &w,
-        "document.getElementById('status').textContent.startsWith('Watching.')",
-        "the spectator view",
-    )
-    .await;
+    let id = new_game(a, &server.base, 4, 2, Some("greedy")).await;
+    w.goto(&value(a, "watch-link").await).await.unwrap();
+    wait_status(w, "Watching.").await;
     assert!(
         w.find(Locator::Css("#board button.house.legal"))
             .await
@@ -367,14 +360,14 @@ async fn one_person_plays_the_computer_while_someone_watches() {
     );
 
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !game_over(&a).await {
+    while !game_over(a).await {
         if Instant::now() > deadline {
             panic!(
                 "the game against the computer did not finish; page: {}",
-                page_state(&a).await
+                page_state(a).await
             );
         }
-        take_turn(&a).await;
+        take_turn(a).await;
         tokio::time::sleep(Duration::from_millis(40)).await;
     }
     let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
@@ -388,7 +381,7 @@ async fn one_person_plays_the_computer_while_someone_watches() {
     );
     // The spectator followed the whole game live.
     wait_for(
-        &w,
+        w,
         "!document.getElementById('end-box').hidden",
         "the spectator's end screen",
     )
@@ -396,10 +389,9 @@ async fn one_person_plays_the_computer_while_someone_watches() {
     let seen = w.find_all(Locator::Css("#history li")).await.unwrap().len();
     assert_eq!(seen, view["moves"].as_array().unwrap().len());
     assert!(
-        text(&w, "history")
+        text(w, "history")
             .await
             .contains("Computer (greedy): house")
     );
-    a.close().await.unwrap();
-    w.close().await.unwrap();
+    h.close().await;
 }
