@@ -559,7 +559,7 @@ fn draw_game(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
             vec![
                 Line::from("A game is in progress."),
                 Line::from(vec![
-                    text("Quit it? ("),
+                    text("Quit the game? ("),
                     key("y"),
                     text("/"),
                     key("n"),

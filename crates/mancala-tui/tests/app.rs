@@ -411,14 +411,14 @@ fn q_asks_first_and_ctrl_c_quits_at_once() {
     let now = Instant::now();
     let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
     press(&mut app, KeyCode::Char('q'), now);
-    assert!(show(&app).contains("Quit it? (y/n)"));
+    assert!(show(&app).contains("Quit the game? (y/n)"));
     press(&mut app, KeyCode::Char('3'), now);
     assert!(
         app.game().unwrap().session.records().is_empty(),
         "keys wait for the answer"
     );
     press(&mut app, KeyCode::Char('n'), now);
-    assert!(!show(&app).contains("Quit it?"));
+    assert!(!show(&app).contains("Quit the game?"));
     assert!(!app.should_quit());
     press(&mut app, KeyCode::Char('q'), now);
     press(&mut app, KeyCode::Char('y'), now);
