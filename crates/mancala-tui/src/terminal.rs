@@ -1,7 +1,10 @@
 //! The real terminal: raw mode, the alternate screen, mouse capture, the event loop,
-//! and putting the terminal back on every way out (normal exit, error, panic, Ctrl-C).
+//! and putting the terminal back on every way out (normal exit, error, panic, Ctrl-C,
+//! and SIGTERM, SIGHUP or SIGINT sent from outside).
 
 use std::io::{self, Stdout};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
@@ -63,12 +66,22 @@ fn install_panic_hook() {
 /// When the terminal cannot be set up or written, or a computer player fails.
 pub fn run(setup: Setup, skip_start: bool) -> io::Result<()> {
     install_panic_hook();
+    // A signal from outside (the terminal closing, `kill`) ends the loop at the next
+    // tick, and the guard below restores the terminal on the way out.
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
+        signal_hook::flag::register(signal, Arc::clone(&stop))?;
+    }
     enable_raw_mode()?;
     let guard = Guard;
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
-    let result = event_loop(&mut terminal, setup, skip_start);
+    let result = event_loop(&mut terminal, setup, skip_start, &stop);
     drop(terminal);
     drop(guard);
     result
@@ -78,13 +91,14 @@ fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     setup: Setup,
     skip_start: bool,
+    stop: &AtomicBool,
 ) -> io::Result<()> {
     let mut app = App::new(setup, skip_start, Instant::now());
     let size = terminal.size()?;
     app.resize(size.width, size.height);
     loop {
         terminal.draw(|frame| ui::draw(frame, &app))?;
-        if app.should_quit() {
+        if app.should_quit() || stop.load(Ordering::Relaxed) {
             return Ok(());
         }
         if let Some(failure) = app.failure() {

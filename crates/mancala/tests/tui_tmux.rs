@@ -142,6 +142,70 @@ fn a_short_game_against_the_computer_in_a_real_terminal() {
 }
 
 #[test]
+fn a_termination_signal_gives_the_terminal_back() {
+    if !tmux_available() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(
+            !ci,
+            "tmux is missing: scripts/test.sh installs it (apt-get install tmux)"
+        );
+        eprintln!("SKIPPED: tmux is not installed; run scripts/test.sh to install it");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let tmux = Tmux {
+        socket: format!("mancala-e2e-signal-{}", std::process::id()),
+    };
+    // The shell reports the exit status and whether the terminal is back in canonical
+    // (line) mode: raw mode shows as `-icanon`.
+    let cmd = format!(
+        "{bin} tui --p2 greedy --name1 Sigterm; echo EXIT=$?; \
+         stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 60"
+    );
+    let started = tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "game",
+        "-x",
+        "100",
+        "-y",
+        "35",
+        &cmd,
+    ]);
+    assert!(started.status.success(), "{started:?}");
+    tmux.wait_for("Sigterm, choose a house", Duration::from_secs(10), |_| {});
+    // The game's own process: its command line starts with the binary (the shell's and
+    // tmux's contain it later).
+    let pid = Command::new("pgrep")
+        .args(["-f", &format!("^{bin} tui --p2 greedy --name1 Sigterm")])
+        .output()
+        .expect("pgrep runs");
+    let pid = String::from_utf8_lossy(&pid.stdout).trim().to_owned();
+    assert!(
+        !pid.is_empty() && !pid.contains('\n'),
+        "one game process, got {pid:?}"
+    );
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let after = tmux.wait_for("MODE=", Duration::from_secs(5), |_| {});
+    assert!(after.contains("EXIT=0"), "{after}");
+    assert!(
+        after.contains("MODE=icanon"),
+        "the terminal is left in raw mode:\n{after}"
+    );
+    assert!(
+        !after.contains("choose a house"),
+        "the alternate screen is left:\n{after}"
+    );
+}
+
+#[test]
 fn without_a_terminal_mancala_explains_the_console() {
     let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
         .stdin(Stdio::piped())
