@@ -1,6 +1,5 @@
 //! `mancala solve` through the real binary.
 
-#[allow(dead_code)]
 mod spec;
 
 use serde_json::Value;
