@@ -4,19 +4,22 @@
 ///
 /// Each level is meant to score at least 75% against the one below it; node and
 /// depth limits (not time) keep a level's strength the same on every machine.
-/// Measured by `scripts/ladder.sh`, results in `docs/ladder.md`.
+/// Measured by `scripts/ladder.sh`, results in `docs/ladder.md`. `perfect` plays
+/// perfectly when the exact solver finishes within its time budget (1 s by default)
+/// and falls back to `expert` otherwise (see [`Perfect`](crate::Perfect)).
 ///
 /// ```
 /// use mancala_engine::{level_spec, LEVELS};
-/// assert_eq!(LEVELS.len(), 4);
+/// assert_eq!(LEVELS.len(), 5);
 /// assert!(level_spec("expert").unwrap().starts_with("alphabeta"));
 /// assert_eq!(level_spec("grandmaster"), None);
 /// ```
-pub const LEVELS: [(&str, &str); 4] = [
+pub const LEVELS: [(&str, &str); 5] = [
     ("easy", "mcts:sims=100"),
     ("medium", "alphabeta:depth=5"),
     ("hard", "alphabeta:nodes=4000"),
     ("expert", "alphabeta:nodes=400000"),
+    ("perfect", "perfect"),
 ];
 
 /// The player spec behind level `name`, if it is one.

@@ -30,7 +30,8 @@
 //! search.rs     iterative-deepening PVS (Searcher, Limits)
 //! alphabeta.rs  the alphabeta player
 //! mcts.rs       Monte-Carlo tree search with random playouts
-//! levels.rs     easy, medium, hard, expert
+//! levels.rs     easy, medium, hard, expert, perfect
+//! solver/       the exact solver (Kalah, small Oware) and the perfect player
 //! matches.rs    bot-against-bot matches in parallel, statistics
 //! bench.rs      search and MCTS benchmarks
 //! ```
@@ -46,6 +47,7 @@ mod player;
 mod score;
 mod search;
 mod simple;
+mod solver;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
@@ -59,4 +61,8 @@ pub use player::{Choice, Player, PlayerError, PlayerSpec};
 pub use score::Score;
 pub use search::{Limits, MAX_DEPTH, SearchResult, Searcher, repetition_score};
 pub use simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
+pub use solver::{
+    Estimate, KALAH_MAX_POSITIONS, OWARE_MAX_SEEDS, Perfect, Progress, Solution, SolveConfig,
+    SolveError, Solver,
+};
 pub use tt::{Bound, Entry, TranspositionTable, position_key};

@@ -7,7 +7,7 @@ use mancala_core::{Game, Move, Rules, Variant};
 use std::time::Duration;
 
 use crate::simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
-use crate::{AlphaBeta, Limits, Mcts, MctsLimits, Weights, level_spec};
+use crate::{AlphaBeta, Limits, Mcts, MctsLimits, Perfect, Weights, level_spec};
 
 /// A move chosen by a computer player, with its reason when the player gives one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,6 +100,7 @@ impl PlayerSpec {
         "medium",
         "hard",
         "expert",
+        "perfect",
     ];
 
     /// The player's name.
@@ -237,6 +238,17 @@ impl PlayerSpec {
                 }
                 let c = self.parsed_option("c", 1.0f32)?;
                 Box::new(Mcts::new(limits, seed).with_exploration(c))
+            }
+            "perfect" => {
+                self.expect_options(&["ms", "hash", "seed"])?;
+                let ms = self.positive_option("ms")?.unwrap_or(1000u64);
+                let hash = self.positive_option("hash")?.unwrap_or(64usize);
+                let expert: PlayerSpec = level_spec("expert")
+                    .expect("the expert level")
+                    .parse()
+                    .expect("level specs parse");
+                let fallback = expert.build(rules, seed)?;
+                Box::new(Perfect::new(Duration::from_millis(ms), hash, fallback))
             }
             level if level_spec(level).is_some() => {
                 self.expect_options(&["seed"])?;

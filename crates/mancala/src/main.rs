@@ -12,6 +12,7 @@
 //! mancala match           bot-against-bot games and their statistics
 //! mancala bench           speed figures as JSON lines
 //! mancala serve           the web game: browser UI and JSON API
+//! mancala solve           the exact value of a position under perfect play
 //! ```
 
 mod args;
@@ -23,6 +24,7 @@ mod match_cmd;
 mod perft_cmd;
 mod replay;
 mod serve_cmd;
+mod solve_cmd;
 mod tui_cmd;
 
 use std::io::{self, Write};
@@ -54,6 +56,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Serve the web game: the browser UI at / and the JSON API under /api
     Serve(serve_cmd::ServeArgs),
+    /// Solve a position exactly: its value under perfect play and every move's value
+    Solve(solve_cmd::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => match_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Bench(args)) => bench::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Serve(args)) => serve_cmd::run(args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Solve(args)) => solve_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         None | Some(Command::Tui(_)) => unreachable!("the terminal game ran above"),
     };
     let flushed = out.flush();

@@ -1,0 +1,609 @@
+//! The exact solver: the final margin under perfect play by both players.
+//!
+//! Values are *margins*: player 1's final score minus player 2's, when both play
+//! perfectly from the position. Kalah is solved by MTD(f) null-window alpha-beta on the
+//! seeds still to be won (see `kalah.rs`), with a lock-free table of exact bounds keyed
+//! by a collision-free position number; Oware by alpha-beta over whole positions with
+//! the path since the last capture, which the repetition rule needs (see `oware.rs`),
+//! and only on small boards.
+//!
+//! ```
+//! use mancala_core::{Game, Move, Rules};
+//! use mancala_engine::{SolveConfig, Solver};
+//!
+//! let mut solver = Solver::new(SolveConfig::default());
+//! let game = Game::new(Rules::kalah(3, 2));
+//! let solution = solver.solve(&game).unwrap();
+//! // The value is the best of the moves' values for player 1 (who moves first).
+//! let best = solution.move_values.iter().map(|&(_, v)| v).max().unwrap();
+//! assert_eq!(solution.value, best);
+//! assert!(solution.best_moves.iter().all(|m| solution.value_of(*m) == Some(best)));
+//! ```
+
+mod kalah;
+mod oware;
+mod perfect;
+mod table;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use mancala_core::{Game, Move, Position, Rules, Side, Variant};
+
+pub use perfect::Perfect;
+
+use kalah::{Endgame, KalahSearch, Shape, positions_bound, sign};
+use oware::OwareSearch;
+use table::Table;
+
+/// Kalah problems with more boards than this (see [`Estimate::positions`]) are refused
+/// unless [`SolveConfig::force`] is set: about Kalah(6,5) from the start.
+pub const KALAH_MAX_POSITIONS: u64 = 20_000_000_000_000;
+
+/// Oware positions with more seeds in play than this are refused unless forced: the
+/// repetition rule leaves the solver without a table between captures.
+pub const OWARE_MAX_SEEDS: u16 = 18;
+
+/// The endgame database holds boards of at most this many seeds: it is filled on
+/// demand by full-width search, and beyond about 12 seeds that costs more than the
+/// alpha-beta it saves (measured on Kalah(6,3): 12 seeds 18% fewer nodes, 18 seeds
+/// four times more).
+const ENDGAME_SEEDS: usize = 12;
+
+/// Bytes an Oware table entry takes, roughly (position, bounds, hash-map overhead).
+const OWARE_ENTRY_BYTES: usize = 96;
+
+/// How a solve may use the machine.
+///
+/// ```
+/// use mancala_engine::SolveConfig;
+/// let c = SolveConfig::default().with_table_mb(64);
+/// assert_eq!(c.table_bytes, 64 << 20);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveConfig {
+    /// Memory for the transposition table, in bytes.
+    pub table_bytes: usize,
+    /// Give up after this long (the answer is then [`SolveError::OutOfTime`]).
+    pub time_limit: Option<Duration>,
+    /// Solve even problems [`Solver::estimate`] judges too large.
+    pub force: bool,
+}
+
+impl Default for SolveConfig {
+    /// A 256 MiB table, no time limit.
+    fn default() -> Self {
+        SolveConfig {
+            table_bytes: 256 << 20,
+            time_limit: None,
+            force: false,
+        }
+    }
+}
+
+impl SolveConfig {
+    /// The same configuration with a table of `mb` MiB.
+    #[must_use]
+    pub fn with_table_mb(self, mb: usize) -> SolveConfig {
+        SolveConfig {
+            table_bytes: mb << 20,
+            ..self
+        }
+    }
+
+    /// The same configuration with a time limit.
+    #[must_use]
+    pub fn with_time_limit(self, limit: Duration) -> SolveConfig {
+        SolveConfig {
+            time_limit: Some(limit),
+            ..self
+        }
+    }
+}
+
+/// Why a position was not solved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// The solver does not handle this variant.
+    #[error("the solver does not handle {0} (it solves kalah and oware)")]
+    Unsupported(Variant),
+    /// The problem is too large to solve on this machine.
+    #[error("{0}")]
+    TooLarge(String),
+    /// The time limit ran out (or the solve was stopped).
+    #[error("the solve ran out of time")]
+    OutOfTime,
+}
+
+/// How big a problem is, judged before any search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// Seeds still in play.
+    pub seeds_in_play: u16,
+    /// Boards that hold at most that many seeds: a bound on the positions met
+    /// (`u64::MAX` when it does not fit).
+    pub positions: u64,
+    /// Memory the solve will hold, in bytes (the table; the rest is small).
+    pub memory_bytes: usize,
+}
+
+/// A progress report during a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The root move being solved, or `None` for the position itself.
+    pub mv: Option<Move>,
+    /// The margin is proved to be at least this...
+    pub lower: i32,
+    /// ... and at most this (for player 1, like every value here).
+    pub upper: i32,
+    /// Nodes searched so far in this solve.
+    pub nodes: u64,
+}
+
+/// The answer of [`Solver::solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The margin (player 1's final score minus player 2's) under perfect play.
+    pub value: i32,
+    /// Each legal move with the margin after it under perfect play, in house order.
+    pub move_values: Vec<(Move, i32)>,
+    /// The moves that achieve [`Solution::value`], in house order.
+    pub best_moves: Vec<Move>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// Memory held by the solver's table, in bytes.
+    pub memory_bytes: usize,
+}
+
+impl Solution {
+    /// The margin after `mv`, if it is legal.
+    #[must_use]
+    pub fn value_of(&self, mv: Move) -> Option<i32> {
+        self.move_values
+            .iter()
+            .find(|&&(m, _)| m == mv)
+            .map(|&(_, v)| v)
+    }
+}
+
+/// The Kalah solver's state kept between solves: the shape its table's keys use.
+struct KalahState {
+    rules: Rules,
+    shape: Shape,
+    table: Table,
+    endgame: Option<Endgame>,
+}
+
+/// An exact solver, keeping its table between solves of the same game (so the
+/// positions of a game in progress get faster to solve).
+///
+/// ```
+/// use mancala_core::{Game, Rules};
+/// use mancala_engine::{SolveConfig, Solver};
+/// let mut solver = Solver::new(SolveConfig::default().with_table_mb(16));
+/// // Oware on one house per side: no capture is possible (it would take the whole
+/// // row), so the game ends by repetition and each keeps their own row.
+/// let v = solver.value(&Game::new(Rules::oware(1, 2))).unwrap();
+/// assert!(v.abs() <= 4);
+/// ```
+pub struct Solver {
+    config: SolveConfig,
+    kalah: Option<KalahState>,
+    oware: HashMap<Position, (i32, i32)>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Solver {
+    /// A solver with `config`; the table is allocated on the first solve.
+    #[must_use]
+    pub fn new(config: SolveConfig) -> Solver {
+        Solver {
+            config,
+            kalah: None,
+            oware: HashMap::new(),
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> SolveConfig {
+        self.config
+    }
+
+    /// Changes the time limit for later solves.
+    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.config.time_limit = limit;
+    }
+
+    /// Judges the size of solving `pos` before any work: an error if the variant is
+    /// not handled, or the problem is beyond the limits ([`KALAH_MAX_POSITIONS`],
+    /// [`OWARE_MAX_SEEDS`]) and not forced, or cannot be numbered at all.
+    ///
+    /// # Errors
+    /// [`SolveError::Unsupported`] or [`SolveError::TooLarge`], with a message for
+    /// people.
+    ///
+    /// ```
+    /// use mancala_core::{Position, Rules};
+    /// use mancala_engine::{SolveConfig, Solver};
+    /// let config = SolveConfig::default();
+    /// assert!(Solver::estimate(&Position::new(Rules::kalah(6, 4)), config).is_ok());
+    /// assert!(Solver::estimate(&Position::new(Rules::kalah(6, 10)), config).is_err());
+    /// ```
+    pub fn estimate(pos: &Position, config: SolveConfig) -> Result<Estimate, SolveError> {
+        let rules = pos.rules();
+        let seeds = pos.seeds_in_play();
+        let cells = 2 * rules.houses();
+        let positions = positions_bound(cells, usize::from(seeds)).unwrap_or(u64::MAX);
+        match rules.variant() {
+            Variant::Kalah => {
+                if !config.force && positions > KALAH_MAX_POSITIONS {
+                    return Err(SolveError::TooLarge(format!(
+                        "{rules} with {seeds} seeds in play is too large to solve: up to {positions:.3e} \
+                         positions, the limit is {KALAH_MAX_POSITIONS:.1e} (about Kalah(6,5)); \
+                         use a smaller board or fewer seeds",
+                        positions = positions as f64,
+                        KALAH_MAX_POSITIONS = KALAH_MAX_POSITIONS as f64,
+                    )));
+                }
+                if Shape::new(rules, usize::from(seeds)).is_none() {
+                    return Err(SolveError::TooLarge(format!(
+                        "{rules} with {seeds} seeds in play cannot be solved: its positions \
+                         cannot be numbered in 62 bits (at most 255 seeds in play)"
+                    )));
+                }
+                Ok(Estimate {
+                    seeds_in_play: seeds,
+                    positions,
+                    memory_bytes: Table::bytes_for(config.table_bytes),
+                })
+            }
+            Variant::Oware => {
+                if !config.force && seeds > OWARE_MAX_SEEDS {
+                    return Err(SolveError::TooLarge(format!(
+                        "{rules} with {seeds} seeds in play is too large to solve: the repetition \
+                         rule makes Oware solvable here only with at most {OWARE_MAX_SEEDS} seeds in play"
+                    )));
+                }
+                Ok(Estimate {
+                    seeds_in_play: seeds,
+                    positions,
+                    memory_bytes: config.table_bytes,
+                })
+            }
+            v @ Variant::OwareSimplified => Err(SolveError::Unsupported(v)),
+        }
+    }
+
+    /// Solves `game`'s current position: its value and the value of every legal move.
+    ///
+    /// # Errors
+    /// As [`Solver::estimate`], or [`SolveError::OutOfTime`].
+    pub fn solve(&mut self, game: &Game) -> Result<Solution, SolveError> {
+        self.solve_with_progress(game, |_| {})
+    }
+
+    /// Like [`Solver::solve`], calling `progress` after every null-window test.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn solve_with_progress(
+        &mut self,
+        game: &Game,
+        mut progress: impl FnMut(Progress),
+    ) -> Result<Solution, SolveError> {
+        let started = Instant::now();
+        let pos = *game.position();
+        if let Some(o) = game.outcome() {
+            return Ok(Solution {
+                value: i32::from(o.scores[0]) - i32::from(o.scores[1]),
+                move_values: Vec::new(),
+                best_moves: Vec::new(),
+                nodes: 0,
+                elapsed: started.elapsed(),
+                memory_bytes: 0,
+            });
+        }
+        Solver::estimate(&pos, self.config)?;
+        let deadline = self.config.time_limit.map(|t| started + t);
+        let (move_values, nodes) = match pos.variant() {
+            Variant::Kalah => self.kalah_moves(&pos, deadline, &mut progress)?,
+            Variant::Oware => self.oware_moves(game, deadline, &mut progress)?,
+            v @ Variant::OwareSimplified => return Err(SolveError::Unsupported(v)),
+        };
+        let value = if pos.to_move() == Side::South {
+            move_values.iter().map(|&(_, v)| v).max()
+        } else {
+            move_values.iter().map(|&(_, v)| v).min()
+        }
+        .expect("a position that is not over has a legal move");
+        let best_moves = move_values
+            .iter()
+            .filter(|&&(_, v)| v == value)
+            .map(|&(m, _)| m)
+            .collect();
+        Ok(Solution {
+            value,
+            move_values,
+            best_moves,
+            nodes,
+            elapsed: started.elapsed(),
+            memory_bytes: self.memory_bytes(),
+        })
+    }
+
+    /// The value of `game`'s current position only (cheaper than [`Solver::solve`]).
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn value(&mut self, game: &Game) -> Result<i32, SolveError> {
+        self.best_move(game).map(|(_, v)| v.value)
+    }
+
+    /// A best move of `game`'s current position and the value; `None` for the move once
+    /// the game is over.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn best_move(&mut self, game: &Game) -> Result<(Option<Move>, Solution), SolveError> {
+        let started = Instant::now();
+        let pos = *game.position();
+        if game.is_over() {
+            return self.solve(game).map(|s| (None, s));
+        }
+        Solver::estimate(&pos, self.config)?;
+        let deadline = self.config.time_limit.map(|t| started + t);
+        let (mv, value, nodes) = match pos.variant() {
+            Variant::Kalah => self.kalah_best(&pos, deadline)?,
+            Variant::Oware => {
+                // Oware boards are small: solving every move costs little more.
+                let s = self.solve(game)?;
+                return Ok((s.best_moves.first().copied(), s));
+            }
+            v @ Variant::OwareSimplified => return Err(SolveError::Unsupported(v)),
+        };
+        Ok((
+            Some(mv),
+            Solution {
+                value,
+                move_values: vec![(mv, value)],
+                best_moves: vec![mv],
+                nodes,
+                elapsed: started.elapsed(),
+                memory_bytes: self.memory_bytes(),
+            },
+        ))
+    }
+
+    /// Memory held by the solver's tables, in bytes.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.kalah.as_ref().map_or(0, |k| {
+            k.table.bytes() + k.endgame.as_ref().map_or(0, Endgame::bytes)
+        }) + self.oware.len() * OWARE_ENTRY_BYTES
+    }
+
+    /// The Kalah state for `pos`, rebuilt when the rules change or more seeds are in
+    /// play than its numbering covers.
+    fn kalah_state(&mut self, pos: &Position) -> &KalahState {
+        let seeds = usize::from(pos.seeds_in_play());
+        let rules = pos.rules();
+        let fits = self
+            .kalah
+            .as_ref()
+            .is_some_and(|k| k.rules == rules && k.shape.covers(seeds));
+        if !fits {
+            self.kalah = None; // free the old table first
+            let cells = 2 * rules.houses();
+            // Up to an eighth of the memory for the endgame database, the rest for the
+            // table.
+            let db_bytes = self.config.table_bytes / 8;
+            let db_seeds =
+                Endgame::seeds_for(cells, db_bytes, seeds.saturating_sub(1).min(ENDGAME_SEEDS));
+            self.kalah = Some(KalahState {
+                rules,
+                shape: Shape::new(rules, seeds).expect("estimate checked the numbering"),
+                table: Table::new(self.config.table_bytes - db_bytes),
+                endgame: Endgame::new(cells, db_seeds, db_bytes).filter(|_| db_seeds >= 4),
+            });
+        }
+        self.kalah.as_ref().expect("just built")
+    }
+
+    fn kalah_moves(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+        progress: &mut impl FnMut(Progress),
+    ) -> Result<(Vec<(Move, i32)>, u64), SolveError> {
+        let stop = Arc::clone(&self.stop);
+        let state = self.kalah_state(pos);
+        let shape = &state.shape;
+        let mut search = KalahSearch {
+            shape,
+            table: &state.table,
+            endgame: state.endgame.as_ref(),
+            nodes: 0,
+            deadline,
+            stop: &stop,
+            aborted: false,
+        };
+        let me = pos.to_move();
+        let sgn = sign(me);
+        let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
+        let board = shape.board(pos);
+        let seeds = i32::from(pos.seeds_in_play());
+        let mut values = Vec::new();
+        let mut best_rel = 0;
+        // Extra turns first: they are often best, and a good first value is the guess
+        // for the others.
+        let mut order: Vec<usize> = (0..shape.h).filter(|&i| board.cells[i] > 0).collect();
+        order.sort_by_key(|&i| !shape.play(&board, i).extra);
+        for (k, i) in order.into_iter().enumerate() {
+            let step = shape.play(&board, i);
+            let mv = Move::from_index(i);
+            let rel = match shape.terminal(&step.board) {
+                Some(t) if step.extra => step.gain + t,
+                Some(t) => step.gain - t,
+                None => {
+                    let (extra, gain) = (step.extra, step.gain);
+                    let to_abs =
+                        |child: i32| base + sgn * if extra { gain + child } else { gain - child };
+                    let guess = if extra {
+                        best_rel - gain
+                    } else {
+                        gain - best_rel
+                    };
+                    let child = search
+                        .solve(&step.board, seeds - gain, guess, |lo, hi, nodes| {
+                            let (a, b) = (to_abs(lo), to_abs(hi));
+                            progress(Progress {
+                                mv: Some(mv),
+                                lower: a.min(b),
+                                upper: a.max(b),
+                                nodes,
+                            });
+                        })
+                        .ok_or(SolveError::OutOfTime)?;
+                    if extra { gain + child } else { gain - child }
+                }
+            };
+            if k == 0 || rel > best_rel {
+                best_rel = rel;
+            }
+            values.push((mv, base + sgn * rel));
+        }
+        values.sort_by_key(|&(m, _)| m);
+        Ok((values, search.nodes))
+    }
+
+    fn kalah_best(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<(Move, i32, u64), SolveError> {
+        let stop = Arc::clone(&self.stop);
+        let state = self.kalah_state(pos);
+        let shape = &state.shape;
+        let mut search = KalahSearch {
+            shape,
+            table: &state.table,
+            endgame: state.endgame.as_ref(),
+            nodes: 0,
+            deadline,
+            stop: &stop,
+            aborted: false,
+        };
+        let sgn = sign(pos.to_move());
+        let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
+        let board = shape.board(pos);
+        let seeds = i32::from(pos.seeds_in_play());
+        let value = search
+            .solve(&board, seeds, 0, |_, _, _| {})
+            .ok_or(SolveError::OutOfTime)?;
+        // A move proving "at least `value`" (one exists, and the table makes the tests
+        // cheap).
+        for i in (0..shape.h).filter(|&i| board.cells[i] > 0) {
+            let step = shape.play(&board, i);
+            let rest = seeds - step.gain;
+            let reaches = match shape.terminal(&step.board) {
+                Some(t) if step.extra => step.gain + t >= value,
+                Some(t) => step.gain - t >= value,
+                None if step.extra => {
+                    let need = value - step.gain;
+                    search.search(&step.board, rest, need - 1, need) >= need
+                }
+                None => {
+                    // gain - child >= value  <=>  child <= gain - value
+                    let most = step.gain - value;
+                    search.search(&step.board, rest, most, most + 1) <= most
+                }
+            };
+            if search.aborted {
+                return Err(SolveError::OutOfTime);
+            }
+            if reaches {
+                return Ok((Move::from_index(i), base + sgn * value, search.nodes));
+            }
+        }
+        unreachable!("some move reaches the value of the position")
+    }
+
+    fn oware_moves(
+        &mut self,
+        game: &Game,
+        deadline: Option<Instant>,
+        progress: &mut impl FnMut(Progress),
+    ) -> Result<(Vec<(Move, i32)>, u64), SolveError> {
+        let pos = *game.position();
+        let mut path = since_capture(game);
+        let mut search = OwareSearch {
+            table: std::mem::take(&mut self.oware),
+            max_entries: self.config.table_bytes / OWARE_ENTRY_BYTES,
+            nodes: 0,
+            deadline,
+            stop: &self.stop,
+            aborted: false,
+        };
+        let sgn = sign(pos.to_move());
+        let seg = 0;
+        let mut values = Vec::new();
+        let mut result = Ok(());
+        for mv in pos.legal_moves() {
+            // Exact value of the move by null-window tests on the move alone.
+            let s = i32::from(pos.seeds_in_play());
+            let me = pos.to_move();
+            let diff = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
+            let (mut lo, mut hi) = (diff - s, diff + s);
+            let mut g = diff;
+            while lo < hi {
+                let beta = if g <= lo { lo + 1 } else { g };
+                let v = search.child_value(&pos, mv, &mut path, seg, beta - 1, beta);
+                if search.aborted {
+                    break;
+                }
+                if v >= beta {
+                    lo = v;
+                } else {
+                    hi = v;
+                }
+                g = v;
+                let (a, b) = (sgn * lo, sgn * hi);
+                progress(Progress {
+                    mv: Some(mv),
+                    lower: a.min(b),
+                    upper: a.max(b),
+                    nodes: search.nodes,
+                });
+            }
+            if search.aborted {
+                result = Err(SolveError::OutOfTime);
+                break;
+            }
+            values.push((mv, sgn * lo));
+        }
+        let nodes = search.nodes;
+        self.oware = search.table;
+        result.map(|()| (values, nodes))
+    }
+}
+
+/// The positions of `game` since its last capture, ending with the current one.
+fn since_capture(game: &Game) -> Vec<Position> {
+    let mut p = *game.start();
+    let mut path = vec![p];
+    for &mv in game.moves() {
+        let before = p.stores();
+        p.play_unchecked(mv);
+        if p.stores() != before {
+            path.clear();
+        }
+        path.push(p);
+    }
+    path
+}

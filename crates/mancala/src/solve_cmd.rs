@@ -1,0 +1,211 @@
+//! `mancala solve`: the exact value of a position under perfect play.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use mancala_core::{Game, Move, Side};
+use mancala_engine::{Progress, Solution, SolveConfig, Solver};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+
+use crate::args::RulesArgs;
+
+/// The largest table `--hash-mb` accepts, whatever the machine.
+const MAX_HASH_MB: usize = 16 << 10;
+
+/// Arguments of `mancala solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    rules: RulesArgs,
+
+    /// Solve the position after these moves (house numbers as the mover sees them)
+    #[arg(long, value_name = "M", num_args = 1.., allow_hyphen_values = true)]
+    moves: Vec<String>,
+
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    json: bool,
+
+    /// Memory for the transposition table, in MiB
+    #[arg(long, default_value_t = 1024, value_name = "MB")]
+    hash_mb: usize,
+
+    /// Give up after this many seconds
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
+
+    /// Solve even a problem judged too large to finish
+    #[arg(long)]
+    force: bool,
+}
+
+/// The JSON answer: the documented keys first.
+#[derive(Serialize)]
+struct Report<'a> {
+    value: i32,
+    best_moves: Vec<u8>,
+    move_values: MoveValues<'a>,
+    nodes: u64,
+    seconds: f64,
+    memory_bytes: usize,
+    rules: String,
+    to_move: Option<u8>,
+}
+
+/// Move values as an object `{"1": v1, ...}`.
+struct MoveValues<'a>(&'a [(Move, i32)]);
+
+impl Serialize for MoveValues<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (mv, v) in self.0 {
+            map.serialize_entry(&mv.house().to_string(), v)?;
+        }
+        map.end()
+    }
+}
+
+/// Solves the position and prints the answer.
+pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let rules = args.rules.rules()?;
+    let mut game = Game::new(rules);
+    for (i, text) in args.moves.iter().enumerate() {
+        let mv: Move = text
+            .trim()
+            .parse()
+            .map_err(|_| anyhow::anyhow!("move {} ({text:?}) is not a house number", i + 1))?;
+        game.play(mv)
+            .map_err(|e| anyhow::anyhow!("move {} ({text}): {e}", i + 1))?;
+    }
+    anyhow::ensure!(args.hash_mb >= 1, "--hash-mb must be at least 1");
+    anyhow::ensure!(
+        args.hash_mb <= MAX_HASH_MB,
+        "--hash-mb {} is more than the {MAX_HASH_MB} MiB this command allows",
+        args.hash_mb
+    );
+    if let Some(available) = available_memory() {
+        let asked = args.hash_mb << 20;
+        anyhow::ensure!(
+            asked <= available / 10 * 8,
+            "--hash-mb {} needs {} MiB but only {} MiB of memory is available; ask for less",
+            args.hash_mb,
+            args.hash_mb,
+            available >> 20
+        );
+    }
+    let mut config = SolveConfig {
+        force: args.force,
+        ..SolveConfig::default().with_table_mb(args.hash_mb)
+    };
+    if let Some(t) = args.time_limit {
+        anyhow::ensure!(
+            t.is_finite() && t > 0.0,
+            "--time-limit must be a positive number of seconds"
+        );
+        config = config.with_time_limit(Duration::from_secs_f64(t));
+    }
+    // Judge the size before any work (and before allocating the table).
+    Solver::estimate(game.position(), config)?;
+
+    let mut solver = Solver::new(config);
+    let solution = if std::io::stderr().is_terminal() {
+        let started = Instant::now();
+        let mut last = started;
+        let result = solver.solve_with_progress(&game, |p: Progress| {
+            if last.elapsed() >= Duration::from_millis(200) {
+                last = Instant::now();
+                let what =
+                    p.mv.map_or_else(|| "position".to_owned(), |m| format!("move {m}"));
+                eprint!(
+                    "\r\x1b[K{what}: margin {} to {}, {:.1} M nodes, {:.1} s",
+                    p.lower,
+                    p.upper,
+                    p.nodes as f64 / 1e6,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        });
+        eprint!("\r\x1b[K");
+        result?
+    } else {
+        solver.solve(&game)?
+    };
+    print_solution(&game, &solution, args.json, out)
+}
+
+fn print_solution(
+    game: &Game,
+    s: &Solution,
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let to_move = game.to_move();
+    if json {
+        let report = Report {
+            value: s.value,
+            best_moves: s.best_moves.iter().map(|m| m.house()).collect(),
+            move_values: MoveValues(&s.move_values),
+            nodes: s.nodes,
+            seconds: s.elapsed.as_secs_f64(),
+            memory_bytes: s.memory_bytes,
+            rules: game.rules().to_string(),
+            to_move: to_move.map(|side| side.index() as u8 + 1),
+        };
+        serde_json::to_writer(&mut *out, &report)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let after = if game.moves().is_empty() {
+        "from the start".to_owned()
+    } else {
+        let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
+        format!("after {}", moves.join(" "))
+    };
+    writeln!(out, "{} {after}", game.rules())?;
+    let verdict = match s.value {
+        0 => "a draw".to_owned(),
+        v if v > 0 => format!("player 1 wins by {v}"),
+        v => format!("player 2 wins by {}", -v),
+    };
+    writeln!(
+        out,
+        "value: {:+} (player 1's final score minus player 2's under perfect play: {verdict})",
+        s.value
+    )?;
+    match to_move {
+        None => writeln!(out, "the game is over")?,
+        Some(side) => {
+            let player = if side == Side::South { 1 } else { 2 };
+            let best: Vec<String> = s.best_moves.iter().map(ToString::to_string).collect();
+            writeln!(
+                out,
+                "player {player} to move; best move(s): {}",
+                best.join(" ")
+            )?;
+            let values: Vec<String> = s
+                .move_values
+                .iter()
+                .map(|(m, v)| format!("{m}: {v:+}"))
+                .collect();
+            writeln!(out, "move values: {}", values.join("  "))?;
+        }
+    }
+    writeln!(
+        out,
+        "nodes: {}  time: {:.3} s  memory: {} MiB",
+        s.nodes,
+        s.elapsed.as_secs_f64(),
+        s.memory_bytes >> 20
+    )?;
+    Ok(())
+}
+
+/// Memory the system says is available (Linux `/proc/meminfo`), in bytes.
+fn available_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb << 10)
+}

@@ -1,0 +1,108 @@
+//! `mancala solve` through the real binary.
+
+mod spec;
+
+use serde_json::Value;
+
+fn solve_json(args: &[&str]) -> Value {
+    let mut all = vec!["solve", "--json", "--hash-mb", "16"];
+    all.extend_from_slice(args);
+    let (ok, out, err) = spec::run_binary(&all, "");
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().count(), 1, "one JSON object: {out}");
+    serde_json::from_str(&out).expect("JSON")
+}
+
+#[test]
+fn json_has_the_documented_keys_in_order_and_consistent_values() {
+    let (ok, out, err) =
+        spec::run_binary(&["solve", "--houses", "3", "--seeds", "2", "--json"], "");
+    assert!(ok, "{err}");
+    let keys = [
+        "\"value\":",
+        "\"best_moves\":",
+        "\"move_values\":",
+        "\"nodes\":",
+        "\"seconds\":",
+    ];
+    let at: Vec<usize> = keys.iter().map(|k| out.find(k).expect(k)).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let values = v["move_values"].as_object().unwrap();
+    assert_eq!(values.len(), 3);
+    let best = values.values().map(|x| x.as_i64().unwrap()).max().unwrap();
+    assert_eq!(v["value"].as_i64().unwrap(), best);
+    for m in v["best_moves"].as_array().unwrap() {
+        assert_eq!(values[&m.to_string()].as_i64().unwrap(), best);
+    }
+}
+
+#[test]
+fn the_value_after_a_move_is_that_moves_value() {
+    let start = solve_json(&["--houses", "4", "--seeds", "2", "--empty-capture"]);
+    for (mv, value) in start["move_values"].as_object().unwrap() {
+        let after = solve_json(&[
+            "--houses",
+            "4",
+            "--seeds",
+            "2",
+            "--empty-capture",
+            "--moves",
+            mv,
+        ]);
+        assert_eq!(&after["value"], value, "after move {mv}");
+    }
+}
+
+#[test]
+fn text_output_names_the_value_moves_and_costs() {
+    let (ok, out, err) = spec::run_binary(
+        &[
+            "solve",
+            "--variant",
+            "oware",
+            "--houses",
+            "2",
+            "--seeds",
+            "2",
+            "--hash-mb",
+            "16",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("oware(2,2) from the start\nvalue: "),
+        "{out}"
+    );
+    for word in [
+        "best move(s):",
+        "move values: 1: ",
+        "nodes: ",
+        "time: ",
+        "memory: ",
+    ] {
+        assert!(out.contains(word), "{word} in {out}");
+    }
+}
+
+#[test]
+fn bad_problems_are_refused_with_a_message_before_any_work() {
+    for (args, expected) in [
+        (
+            &["solve", "--houses", "6", "--seeds", "8"][..],
+            "too large to solve",
+        ),
+        (&["solve", "--variant", "oware"][..], "too large to solve"),
+        (
+            &["solve", "--variant", "oware-simplified"][..],
+            "does not handle",
+        ),
+        (&["solve", "--hash-mb", "100000"][..], "--hash-mb"),
+        (&["solve", "--houses", "3", "--moves", "4"][..], "move 1"),
+    ] {
+        let (ok, out, err) = spec::run_binary(args, "");
+        assert!(!ok, "{args:?} succeeded: {out}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
