@@ -54,7 +54,7 @@ pub use eval::{Weights, evaluate, evaluate_with};
 pub use levels::{LEVELS, level_spec};
 pub use matches::{GameResult, MAX_PLIES, MatchConfig, MatchStats, play_match_game, run_match};
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
-pub use ordering::{History, order_key};
+pub use ordering::{History, order_key, predict};
 pub use player::{Choice, Player, PlayerError, PlayerSpec};
 pub use score::Score;
 pub use search::{Limits, MAX_DEPTH, SearchResult, Searcher, repetition_score};
