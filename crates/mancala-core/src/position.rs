@@ -423,7 +423,7 @@ impl Position {
 
     /// The seeds on each row, counted from the cells.
     #[inline]
-    fn counted_rows(&self) -> [u16; 2] {
+    pub(crate) fn counted_rows(&self) -> [u16; 2] {
         let h = self.rules.houses();
         [
             self.cells[..h].iter().sum(),

@@ -93,7 +93,8 @@ impl RuleSet for Kalah {
             }
             pos.to_move = me.opponent();
         }
-        pos.refresh_over();
+        debug_assert_eq!(pos.rows, pos.counted_rows(), "stale row counts\n{pos}");
+        pos.over = Kalah::is_over(pos);
         report
     }
 
