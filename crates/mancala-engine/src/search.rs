@@ -120,7 +120,9 @@ pub struct Searcher {
     limits: Limits,
     start: Instant,
     /// Oware: the positions since the last capture, along the game and the line.
-    path: Vec<Position>,
+    /// Each with its key, so that the scan compares one word per position and whole
+    /// positions only when the keys match.
+    path: Vec<(u64, Position)>,
     cap_start: usize,
     repetition: bool,
     root_best: Option<Move>,
@@ -174,13 +176,13 @@ impl Searcher {
         assert!(!game.is_over(), "search of a finished game");
         self.path.clear();
         let mut p = *game.start();
-        self.path.push(p);
+        self.path.push((position_key(&p), p));
         for &mv in game.moves() {
             let next = p.play(mv).expect("the game's moves are legal");
             if next.stores() != p.stores() {
                 self.path.clear();
             }
-            self.path.push(next);
+            self.path.push((position_key(&next), next));
             p = next;
         }
         self.run(game.position(), limits)
@@ -192,7 +194,7 @@ impl Searcher {
     /// If the position is over.
     pub fn search_position(&mut self, root: &Position, limits: Limits) -> SearchResult {
         self.path.clear();
-        self.path.push(*root);
+        self.path.push((position_key(root), *root));
         self.run(root, limits)
     }
 
@@ -299,16 +301,21 @@ impl Searcher {
             return self.negamax(pos, depth, alpha, beta, ply);
         }
         let saved = self.cap_start;
-        let last = self.path.last().expect("the root is on the path");
+        let last = &self.path.last().expect("the root is on the path").1;
+        let key = position_key(pos);
         if last.stores() == pos.stores() {
-            if !pos.is_over() && self.path[self.cap_start..].contains(pos) {
+            if !pos.is_over()
+                && self.path[self.cap_start..]
+                    .iter()
+                    .any(|(k, p)| *k == key && p == pos)
+            {
                 self.nodes += 1;
                 return repetition_score(pos);
             }
         } else {
             self.cap_start = self.path.len();
         }
-        self.path.push(*pos);
+        self.path.push((key, *pos));
         let v = self.negamax(pos, depth, alpha, beta, ply);
         self.path.pop();
         self.cap_start = saved;

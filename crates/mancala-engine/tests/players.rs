@@ -268,6 +268,7 @@ fn deeper_search_beats_greedy() {
         seed: 2,
         swap: true,
         opening_plies: 2,
+        balanced: None,
     };
     let stats = run_match(&config, |_, _| {}).unwrap();
     assert_eq!(stats.games(), 8);
