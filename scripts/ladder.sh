@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The strength ladder: each level against the one below it, and alpha-beta at 100 ms a
 # move against greedy, 200 games each with seats swapped, printed as a Markdown table.
-# Every game pair starts with the same 2 random plies (--opening-plies), so that
-# deterministic players do not replay one game 100 times.
-# Usage: scripts/ladder.sh [GAMES] > docs/ladder.md   (run by hand: about 20 minutes on 2 cores)
+# Both games of a pair start from the same balanced opening: 4 random plies, redrawn
+# until a 12-ply search scores the position within 2 seeds either way (--balanced 2),
+# so that deterministic players do not replay one game 100 times and no pair starts
+# from a position one seat wins whoever sits there. See docs/ladder.md.
+# Usage: scripts/ladder.sh [GAMES]   (run by hand: about 20 minutes on 2 idle cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games="${1:-200}"
@@ -14,7 +16,7 @@ row() { # variant p1 p2 target
   local variant=$1 p1=$2 p2=$3 target=$4 start json rate
   start=$(date +%s)
   json=$("$bin" match --variant "$variant" --houses 6 --seeds 4 --p1 "$p1" --p2 "$p2" \
-    --games "$games" --swap --seed 1 --opening-plies 2 --json)
+    --games "$games" --swap --seed 1 --opening-plies 4 --balanced 2 --json)
   rate=$(sed 's/.*"p1_score_rate":\([0-9.e-]*\).*/\1/' <<<"$json")
   local w=$(sed 's/.*"p1_wins":\([0-9]*\).*/\1/' <<<"$json")
   local l=$(sed 's/.*"p2_wins":\([0-9]*\).*/\1/' <<<"$json")

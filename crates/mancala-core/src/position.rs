@@ -53,6 +53,9 @@ pub struct Position {
     pub(crate) cells: [u16; 2 * MAX_HOUSES],
     /// Seeds banked by each player: the store in Kalah, captures in Oware.
     pub(crate) stores: [u16; 2],
+    /// Seeds on each player's row (a function of `cells`, cached by every constructor
+    /// and every move: end tests and evaluations read it instead of summing the rows).
+    pub(crate) rows: [u16; 2],
     pub(crate) rules: Rules,
     pub(crate) to_move: Side,
     /// Cached result of the variant's end test, kept up to date by every constructor
@@ -133,10 +136,12 @@ impl Position {
         let mut p = Position {
             cells,
             stores: [0; 2],
+            rows: [0; 2],
             rules,
             to_move: Side::South,
             over: false,
         };
+        p.recount_rows();
         p.over = p.compute_over();
         p
     }
@@ -186,10 +191,12 @@ impl Position {
         let mut p = Position {
             cells,
             stores,
+            rows: [0; 2],
             rules,
             to_move,
             over: false,
         };
+        p.recount_rows();
         p.over = p.compute_over();
         if rules.variant() == Variant::OwareSimplified && !p.over && p.row_sum(to_move) == 0 {
             return Err(SetupError::MoverSkipped(to_move));
@@ -254,14 +261,14 @@ impl Position {
     #[inline]
     #[must_use]
     pub fn row_sum(&self, side: Side) -> u16 {
-        self.houses(side).iter().sum()
+        self.rows[side.index()]
     }
 
     /// Seeds still on the board (in houses, not stores).
     #[inline]
     #[must_use]
     pub fn seeds_in_play(&self) -> u16 {
-        self.cells[..2 * self.rules.houses()].iter().sum()
+        self.rows[0] + self.rows[1]
     }
 
     /// The player whose turn it is; once the game is over, the player who would have
@@ -406,10 +413,58 @@ impl Position {
         }
     }
 
-    /// Recomputes the cached end flag after a move has changed the board.
+    /// Recomputes the cached end flag after a move has changed the board (and the row
+    /// counts with it).
     #[inline]
     pub(crate) fn refresh_over(&mut self) {
+        debug_assert_eq!(self.rows, self.counted_rows(), "stale row counts\n{self}");
         self.over = self.compute_over();
+    }
+
+    /// The seeds on each row, counted from the cells.
+    #[inline]
+    pub(crate) fn counted_rows(&self) -> [u16; 2] {
+        let h = self.rules.houses();
+        [
+            self.cells[..h].iter().sum(),
+            self.cells[h..2 * h].iter().sum(),
+        ]
+    }
+
+    /// Adds one seed to each of the `len` houses from cell `start` on, round the ring
+    /// of both rows (player 1's houses, then player 2's, then player 1's again), and
+    /// to the row counts; `start` may be the ring's length (meaning cell 0) and `len`
+    /// at most the ring's length. One branch-free pass over all cells, instead of
+    /// loops of a few iterations whose lengths the processor cannot predict.
+    #[inline]
+    pub(crate) fn sow_ring(&mut self, start: usize, len: usize) {
+        let h = self.rules.houses();
+        let ring = 2 * h;
+        debug_assert!(start <= ring && len <= ring);
+        let start = if start >= ring { start - ring } else { start };
+        let end = start + len;
+        // The cells `start..b` and `0..c`, with no overlap since `len <= ring`.
+        let (b, c) = (end.min(ring), end.saturating_sub(ring));
+        let south = b.min(h).saturating_sub(start) + c.min(h);
+        self.rows[0] += south as u16;
+        self.rows[1] += (len - south) as u16;
+        let (a, b, c) = (start as u16, b as u16, c as u16);
+        // Boards of up to 8 houses use the first 16 cells only: half the work.
+        let used = if ring <= MAX_HOUSES {
+            &mut self.cells[..MAX_HOUSES]
+        } else {
+            &mut self.cells[..]
+        };
+        for (k, cell) in used.iter_mut().enumerate() {
+            let k = k as u16;
+            *cell += u16::from(k >= a) & u16::from(k < b) | u16::from(k < c);
+        }
+    }
+
+    /// Recounts the cached row counts from the cells.
+    #[inline]
+    pub(crate) fn recount_rows(&mut self) {
+        self.rows = self.counted_rows();
     }
 }
 

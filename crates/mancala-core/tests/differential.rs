@@ -78,6 +78,9 @@ proptest! {
             let total = u32::from(p.seeds_in_play()) + p.stores().iter().map(|&s| u32::from(s)).sum::<u32>();
             prop_assert_eq!(total, u32::from(rules.total_seeds()));
             let legal = p.legal_moves();
+            for side in Side::BOTH {
+                prop_assert_eq!(p.row_sum(side), p.houses(side).iter().sum::<u16>());
+            }
             for house in 1..=16u8 {
                 let mv = Move::new(house).unwrap();
                 prop_assert_eq!(p.play(mv).is_ok(), legal.contains(&mv), "house {} in\n{}", house, p);

@@ -54,9 +54,12 @@ pub use alphabeta::AlphaBeta;
 pub use bench::{MctsBench, SearchBench, bench_mcts, bench_search};
 pub use eval::{Weights, evaluate, evaluate_with};
 pub use levels::{LEVELS, level_spec};
-pub use matches::{GameResult, MAX_PLIES, MatchConfig, MatchStats, play_match_game, run_match};
+pub use matches::{
+    BALANCE_DEPTH, BALANCE_TRIES, GameResult, MAX_PLIES, MatchConfig, MatchStats, opening,
+    play_match_game, run_match,
+};
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
-pub use ordering::{History, order_key};
+pub use ordering::{History, order_key, predict};
 pub use player::{Choice, Player, PlayerError, PlayerSpec};
 pub use score::Score;
 pub use search::{Limits, MAX_DEPTH, SearchResult, Searcher, repetition_score};

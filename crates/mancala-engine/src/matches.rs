@@ -7,7 +7,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use crate::{PlayerError, PlayerSpec};
+use crate::{Limits, PlayerError, PlayerSpec, Score, Searcher};
 
 /// Games longer than this many plies are stopped and scored by
 /// [`Position::final_scores`](mancala_core::Position::final_scores) as they stand
@@ -32,7 +32,19 @@ pub struct MatchConfig {
     /// Random plies played before the players take over, the same for both games of a
     /// swapped pair: variety for deterministic players (0 for none).
     pub opening_plies: u32,
+    /// Balanced openings: redraw a random opening until a search of
+    /// [`BALANCE_DEPTH`] plies scores it within this many seeds either way, so that
+    /// no pair of games starts from a position one seat wins whoever sits there
+    /// (`None`: take the first opening drawn).
+    pub balanced: Option<u32>,
 }
+
+/// The depth of the search that judges whether an opening is balanced.
+pub const BALANCE_DEPTH: u32 = 12;
+
+/// Openings drawn at most per game pair; if none is balanced, the most balanced one
+/// seen is played.
+pub const BALANCE_TRIES: u32 = 200;
 
 /// One finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +180,71 @@ fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
     x ^ x >> 29
 }
 
+/// The opening of game pair `pair`: `opening_plies` random plies, redrawn until
+/// balanced when the match asks for it.
+///
+/// ```
+/// use mancala_core::Rules;
+/// use mancala_engine::{opening, MatchConfig, Score, Searcher, Limits, BALANCE_DEPTH};
+/// let config = MatchConfig {
+///     rules: Rules::kalah(6, 4),
+///     p1: "greedy".parse().unwrap(),
+///     p2: "random".parse().unwrap(),
+///     games: 2,
+///     seed: 1,
+///     swap: true,
+///     opening_plies: 4,
+///     balanced: Some(1),
+/// };
+/// let game = opening(&config, 0);
+/// assert_eq!(game.ply(), 4);
+/// let r = Searcher::new(1).search(&game, Limits::depth(BALANCE_DEPTH));
+/// assert!(r.score.raw().abs() <= Score::SEED);
+/// ```
+#[must_use]
+pub fn opening(config: &MatchConfig, pair: u32) -> Game {
+    let mut rng = SmallRng::seed_from_u64(sub_seed(config.seed, pair, 3));
+    let draw = |rng: &mut SmallRng| {
+        let mut game = Game::new(config.rules);
+        for _ in 0..config.opening_plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            game.play(mv).expect("a legal move");
+        }
+        game
+    };
+    let Some(margin) = config.balanced else {
+        return draw(&mut rng);
+    };
+    let limit = i32::try_from(margin)
+        .unwrap_or(i32::MAX / Score::SEED)
+        .saturating_mul(Score::SEED);
+    let mut searcher = Searcher::new(1);
+    let mut best: Option<(i32, Game)> = None;
+    for _ in 0..BALANCE_TRIES {
+        let game = draw(&mut rng);
+        if game.is_over() {
+            continue;
+        }
+        searcher.clear();
+        let value = searcher
+            .search(&game, Limits::depth(BALANCE_DEPTH))
+            .score
+            .raw()
+            .abs();
+        if value <= limit {
+            return game;
+        }
+        if best.as_ref().is_none_or(|(v, _)| value < *v) {
+            best = Some((value, game));
+        }
+    }
+    best.map_or_else(|| draw(&mut rng), |(_, game)| game)
+}
+
 /// Plays game `index` of the match.
 ///
 /// # Errors
@@ -185,16 +262,7 @@ pub fn play_match_game(config: &MatchConfig, index: u32) -> Result<GameResult, P
         .p2
         .build(config.rules, sub_seed(config.seed, index, 2))?;
     let pair = if config.swap { index / 2 } else { index };
-    let mut game = Game::new(config.rules);
-    let mut rng = SmallRng::seed_from_u64(sub_seed(config.seed, pair, 3));
-    for _ in 0..config.opening_plies {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.random_range(0..moves.len())];
-        game.play(mv).expect("a legal move");
-    }
+    let mut game = opening(config, pair);
     while !game.is_over() && game.ply() < MAX_PLIES {
         let side = game.position().to_move();
         let player = if side == p1_side { &mut p1 } else { &mut p2 };
@@ -232,6 +300,7 @@ pub fn play_match_game(config: &MatchConfig, index: u32) -> Result<GameResult, P
 ///     seed: 1,
 ///     swap: true,
 ///     opening_plies: 0,
+///     balanced: None,
 /// };
 /// let stats = run_match(&config, |_, _| {}).unwrap();
 /// assert_eq!(stats.games(), 20);

@@ -18,7 +18,11 @@ use mancala_core::{Game, Move, Position, Side, Variant};
 
 use crate::{
     Bound, History, Score, TranspositionTable, Weights, evaluate_with, order_key, position_key,
+    predict,
 };
+
+/// Nodes this deep or shallower (in plies left) neither probe nor fill the table.
+const TT_MIN_DEPTH: u32 = 3;
 
 /// The deepest iteration the search will start.
 pub const MAX_DEPTH: u32 = 127;
@@ -95,12 +99,6 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
-#[derive(Clone, Copy)]
-struct Child {
-    pos: Position,
-    mv: Move,
-}
-
 /// The alpha-beta searcher: its transposition table and history survive between
 /// searches, so a player that keeps one searcher benefits from earlier moves' work.
 ///
@@ -121,20 +119,15 @@ pub struct Searcher {
     can_stop: bool,
     limits: Limits,
     start: Instant,
-    kids: Vec<Vec<Child>>,
     /// Oware: the positions since the last capture, along the game and the line.
-    path: Vec<Position>,
+    /// Each with its key, so that the scan compares one word per position and whole
+    /// positions only when the keys match.
+    path: Vec<(u64, Position)>,
     cap_start: usize,
     repetition: bool,
     root_best: Option<Move>,
     weights: Option<Weights>,
     active_weights: Weights,
-}
-
-impl std::fmt::Debug for Child {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.mv)
-    }
 }
 
 impl Searcher {
@@ -149,7 +142,6 @@ impl Searcher {
             can_stop: false,
             limits: Limits::default(),
             start: Instant::now(),
-            kids: Vec::new(),
             path: Vec::new(),
             cap_start: 0,
             repetition: false,
@@ -184,13 +176,13 @@ impl Searcher {
         assert!(!game.is_over(), "search of a finished game");
         self.path.clear();
         let mut p = *game.start();
-        self.path.push(p);
+        self.path.push((position_key(&p), p));
         for &mv in game.moves() {
             let next = p.play(mv).expect("the game's moves are legal");
             if next.stores() != p.stores() {
                 self.path.clear();
             }
-            self.path.push(next);
+            self.path.push((position_key(&next), next));
             p = next;
         }
         self.run(game.position(), limits)
@@ -202,7 +194,7 @@ impl Searcher {
     /// If the position is over.
     pub fn search_position(&mut self, root: &Position, limits: Limits) -> SearchResult {
         self.path.clear();
-        self.path.push(*root);
+        self.path.push((position_key(root), *root));
         self.run(root, limits)
     }
 
@@ -273,10 +265,32 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> i32 {
+        if depth == 0 && !self.repetition {
+            // A leaf: what `negamax` does at depth 0, without the call.
+            let v = self.leaf(c);
+            return if c.to_move() == parent { v } else { -v };
+        }
         if c.to_move() == parent {
             self.node(c, depth, alpha, beta, ply)
         } else {
             -self.node(c, depth, -beta, -alpha, ply)
+        }
+    }
+
+    /// Counts a node and returns its static value: the exact result if the game is
+    /// over, the evaluation otherwise (0 once the search is stopped).
+    #[inline]
+    fn leaf(&mut self, pos: &Position) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 && self.can_stop {
+            self.check_limits();
+        }
+        if self.stopped {
+            0
+        } else if pos.is_over() {
+            Score::final_for(pos, pos.to_move()).raw()
+        } else {
+            evaluate_with(pos, self.active_weights).raw()
         }
     }
 
@@ -287,16 +301,21 @@ impl Searcher {
             return self.negamax(pos, depth, alpha, beta, ply);
         }
         let saved = self.cap_start;
-        let last = self.path.last().expect("the root is on the path");
+        let last = &self.path.last().expect("the root is on the path").1;
+        let key = position_key(pos);
         if last.stores() == pos.stores() {
-            if !pos.is_over() && self.path[self.cap_start..].contains(pos) {
+            if !pos.is_over()
+                && self.path[self.cap_start..]
+                    .iter()
+                    .any(|(k, p)| *k == key && p == pos)
+            {
                 self.nodes += 1;
                 return repetition_score(pos);
             }
         } else {
             self.cap_start = self.path.len();
         }
-        self.path.push(*pos);
+        self.path.push((key, *pos));
         let v = self.negamax(pos, depth, alpha, beta, ply);
         self.path.pop();
         self.cap_start = saved;
@@ -311,6 +330,9 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> i32 {
+        if depth == 0 || pos.is_over() {
+            return self.leaf(pos);
+        }
         self.nodes += 1;
         if self.nodes & 1023 == 0 && self.can_stop {
             self.check_limits();
@@ -318,15 +340,13 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        if pos.is_over() {
-            return Score::final_for(pos, pos.to_move()).raw();
-        }
-        if depth == 0 {
-            return evaluate_with(pos, self.active_weights).raw();
-        }
-        let key = position_key(pos);
+        // Nodes one ply above the leaves skip the table: their subtrees cost less than
+        // the table's cache misses.
+        let use_tt = depth > TT_MIN_DEPTH;
+        let key = if use_tt { position_key(pos) } else { 0 };
         let mut tt_move = None;
-        if let Some(e) = self.tt.probe(key) {
+        let entry = if use_tt { self.tt.probe(key) } else { None };
+        if let Some(e) = entry {
             tt_move = e.mv;
             if ply > 0 && u32::from(e.depth) >= depth {
                 let s = e.score.raw();
@@ -345,92 +365,74 @@ impl Searcher {
         let mut best = -Score::INFINITY.raw();
         let mut best_mv = None;
 
-        // The table's move first, before the other moves are even played: when it
-        // cuts off, they never are.
-        let tt_move = tt_move.filter(|m| legal.contains(m));
-        if let Some(mv) = tt_move {
+        // The table's move first, before the others are even looked at: when it cuts
+        // off, they never are. Then the others by ordering key, best first: extra
+        // turns, captures by size, history, from arithmetic on the board (`predict`),
+        // so that a move is only played when it is searched. The low 5 bits of a key
+        // hold the move's index in `legal`.
+        let tt_index = tt_move.and_then(|m| legal.iter().position(|&x| x == m));
+        let skip = usize::from(tt_index.is_some());
+        let mut keys = [0u64; mancala_core::MAX_HOUSES];
+        let mut keyed = 0;
+        for step in 0..legal.len() {
+            let mv = match tt_index {
+                Some(t) if step == 0 => legal[t],
+                _ => {
+                    if step == skip {
+                        for (k, &mv) in legal.iter().enumerate() {
+                            if Some(k) != tt_index {
+                                let report = predict(pos, mv);
+                                let key =
+                                    order_key(report, false, self.history.get(me.index(), mv));
+                                keys[keyed] = key << 5 | k as u64;
+                                keyed += 1;
+                            }
+                        }
+                    }
+                    // Pick the best remaining move: cutoffs usually come early, so a
+                    // full sort would be wasted.
+                    let i = step - skip;
+                    let mut bi = i;
+                    for j in i + 1..keyed {
+                        if keys[j] > keys[bi] {
+                            bi = j;
+                        }
+                    }
+                    keys.swap(i, bi);
+                    legal[(keys[i] & 31) as usize]
+                }
+            };
             let mut c = *pos;
             c.play_unchecked(mv);
-            let v = self.child(me, &c, depth - 1, alpha, beta, ply + 1);
-            if self.stopped {
-                return 0;
-            }
-            best = v;
-            best_mv = Some(mv);
-            if ply == 0 {
-                self.root_best = Some(mv);
-            }
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    self.history.reward(me.index(), mv, depth);
-                    self.tt
-                        .store(key, Score::from_raw(best), depth, Bound::Lower, best_mv);
-                    return best;
-                }
-            }
-        }
-
-        if self.kids.len() <= ply {
-            self.kids
-                .resize_with(ply + 1, || Vec::with_capacity(mancala_core::MAX_HOUSES));
-        }
-        let mut kids = std::mem::take(&mut self.kids[ply]);
-        kids.clear();
-        let mut keys = [0u64; mancala_core::MAX_HOUSES];
-        for mv in legal {
-            if Some(mv) == tt_move {
-                continue;
-            }
-            let mut c = *pos;
-            let report = c.play_unchecked(mv);
-            let k = order_key(report, false, self.history.get(me.index(), mv));
-            keys[kids.len()] = k << 5 | kids.len() as u64;
-            kids.push(Child { pos: c, mv });
-        }
-        let n = kids.len();
-
-        for i in 0..n {
-            // Pick the best remaining move: cutoffs usually come early, so a full sort
-            // would be wasted.
-            let mut bi = i;
-            for j in i + 1..n {
-                if keys[j] > keys[bi] {
-                    bi = j;
-                }
-            }
-            keys.swap(i, bi);
-            let c = kids[(keys[i] & 31) as usize];
             let v = if best_mv.is_none() {
-                self.child(me, &c.pos, depth - 1, alpha, beta, ply + 1)
+                self.child(me, &c, depth - 1, alpha, beta, ply + 1)
             } else {
-                let v = self.child(me, &c.pos, depth - 1, alpha, alpha + 1, ply + 1);
-                if v > alpha && v < beta && !self.stopped {
-                    self.child(me, &c.pos, depth - 1, alpha, beta, ply + 1)
+                let v = self.child(me, &c, depth - 1, alpha, alpha + 1, ply + 1);
+                // A leaf's value is exact whatever the window: no re-search.
+                if v > alpha && v < beta && depth > 1 && !self.stopped {
+                    self.child(me, &c, depth - 1, alpha, beta, ply + 1)
                 } else {
                     v
                 }
             };
             if self.stopped {
-                self.kids[ply] = kids;
                 return 0;
             }
             if v > best {
                 best = v;
-                best_mv = Some(c.mv);
+                best_mv = Some(mv);
                 if ply == 0 {
-                    self.root_best = Some(c.mv);
+                    self.root_best = Some(mv);
                 }
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
-                        self.history.reward(me.index(), c.mv, depth);
+                        self.history.reward(me.index(), mv, depth);
                         break;
                     }
                 }
             }
         }
-        self.kids[ply] = kids;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha0 {
@@ -438,8 +440,10 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, Score::from_raw(best), depth, bound, best_mv);
+        if use_tt {
+            self.tt
+                .store(key, Score::from_raw(best), depth, bound, best_mv);
+        }
         best
     }
 }

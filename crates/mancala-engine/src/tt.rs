@@ -161,10 +161,18 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
         let check = (key >> 32) as u32;
-        self.slots[b..b + 2]
-            .iter()
-            .filter_map(|&bits| Entry::unpack(bits))
-            .find(|e| e.check == check)
+        // Compare the check bits before unpacking (an empty slot is 0 and unpacks to
+        // `None`, so a zero check never matches it).
+        let [deep, recent] = [self.slots[b], self.slots[b + 1]];
+        if deep as u32 == check {
+            if let Some(e) = Entry::unpack(deep) {
+                return Some(e);
+            }
+        }
+        if recent as u32 == check {
+            return Entry::unpack(recent);
+        }
+        None
     }
 
     /// Stores a result for `key` (depth saturates at 255).

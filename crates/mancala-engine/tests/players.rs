@@ -268,6 +268,7 @@ fn deeper_search_beats_greedy() {
         seed: 2,
         swap: true,
         opening_plies: 2,
+        balanced: None,
     };
     let stats = run_match(&config, |_, _| {}).unwrap();
     assert_eq!(stats.games(), 8);
@@ -306,4 +307,42 @@ proptest! {
         prop_assert_eq!(Score::from_margin(margin).margin(), Some(margin));
         prop_assert_eq!(-Score::from_margin(margin), Score::from_margin(-margin));
     }
+}
+
+#[test]
+fn predicted_reports_match_played_moves() {
+    // `predict` (move ordering without playing) says exactly what playing says, on
+    // random positions of every variant, size and Kalah rule option.
+    let mut rng = SmallRng::seed_from_u64(21);
+    let mut checked = 0;
+    let mut nonzero = 0;
+    for base in all_rules() {
+        for empty_capture in [false, true] {
+            let rules = base.with_options(mancala_core::RuleOptions {
+                empty_capture,
+                ..mancala_core::RuleOptions::default()
+            });
+            for _ in 0..40 {
+                let plies = rng.random_range(0..60);
+                let Some(game) = random_game(rules, plies, &mut rng) else {
+                    continue;
+                };
+                let pos = *game.position();
+                for mv in pos.legal_moves() {
+                    let (_, report) = pos.play_with_report(mv).unwrap();
+                    assert_eq!(
+                        mancala_engine::predict(&pos, mv),
+                        report,
+                        "{rules} move {mv} at\n{pos}"
+                    );
+                    checked += 1;
+                    nonzero += usize::from(report != mancala_core::MoveReport::default());
+                }
+            }
+        }
+    }
+    assert!(
+        checked > 2000 && nonzero > 200,
+        "{checked} moves, {nonzero} with a report"
+    );
 }

@@ -33,6 +33,10 @@ pub struct MatchArgs {
     /// swapped pair): variety for deterministic players
     #[arg(long, default_value_t = 0, value_name = "PLIES")]
     opening_plies: u32,
+    /// Balanced openings: redraw each random opening until a 12-ply search scores it
+    /// within this many seeds either way
+    #[arg(long, value_name = "SEEDS")]
+    balanced: Option<u32>,
     /// Print one JSON object instead of the table
     #[arg(long)]
     json: bool,
@@ -57,6 +61,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         seed: args.seed,
         swap: args.swap,
         opening_plies: args.opening_plies,
+        balanced: args.balanced,
     };
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(u64::from(args.games));

@@ -22,13 +22,6 @@ use crate::{EndRule, Move, MoveList, MoveReport, Position, Side, Variant};
 #[derive(Clone, Copy, Debug)]
 pub struct Kalah;
 
-/// Where the last seed of a sowing landed, from the mover's point of view.
-enum Landing {
-    OwnHouse(usize),
-    Store,
-    OpponentHouse,
-}
-
 impl RuleSet for Kalah {
     const VARIANT: Variant = Variant::Kalah;
 
@@ -47,77 +40,68 @@ impl RuleSet for Kalah {
         let me = pos.to_move;
         let own = me.index() * h;
         let opp = h - own;
-        let origin = mv.index();
-        let mut left = usize::from(pos.cells[own + origin]);
-        pos.cells[own + origin] = 0;
+        let i = mv.index();
+        let n = pos.cells[own + i];
+        pos.cells[own + i] = 0;
+        pos.rows[me.index()] -= n;
 
-        // One lap is the own houses, the own store and the opponent's houses.
+        // One lap is the own houses, the own store and the opponent's houses; full
+        // laps refill the origin too.
         let lap = 2 * h + 1;
-        let mut landing = Landing::OwnHouse(origin);
+        let mut left = usize::from(n);
         if left >= lap {
             let full = (left / lap) as u16;
             for c in &mut pos.cells[..2 * h] {
                 *c += full;
             }
             pos.stores[me.index()] += full;
+            let per_row = full * h as u16;
+            pos.rows[0] += per_row;
+            pos.rows[1] += per_row;
             left %= lap;
         }
+        // The last seed, counted along the lap from own house 1: own houses `0..h`,
+        // the store `h`, the opponent's houses `h + 1..=2h`, then own houses again.
+        // With no partial lap it is the origin, the end of the last full lap.
+        let mut last = i + left;
         if left > 0 {
-            // At most one partial lap remains: own houses after the origin, the store,
-            // the opponent's houses, then own houses up to and including the origin.
-            let k = left.min(h - 1 - origin);
-            for c in &mut pos.cells[own + origin + 1..][..k] {
-                *c += 1;
-            }
-            left -= k;
-            landing = Landing::OwnHouse(origin + k);
-            if left > 0 {
-                pos.stores[me.index()] += 1;
-                left -= 1;
-                landing = Landing::Store;
-            }
-            if left > 0 {
-                let k = left.min(h);
-                for c in &mut pos.cells[opp..][..k] {
-                    *c += 1;
-                }
-                left -= k;
-                landing = Landing::OpponentHouse;
-            }
-            if left > 0 {
-                for c in &mut pos.cells[own..][..left] {
-                    *c += 1;
-                }
-                landing = Landing::OwnHouse(left - 1);
+            // The partial lap: the houses after the origin round the board, with the
+            // store's seed taken out when the sowing passes it.
+            let passes_store = left > h - 1 - i;
+            pos.stores[me.index()] += u16::from(passes_store);
+            pos.sow_ring(own + i + 1, left - usize::from(passes_store));
+            if last >= lap {
+                last -= lap;
             }
         }
 
         let mut report = MoveReport::default();
-        match landing {
-            Landing::Store => report.ended_in_store = true,
-            Landing::OwnHouse(i) => {
-                if pos.cells[own + i] == 1 {
-                    let facing = opp + h - 1 - i;
-                    let taken = pos.cells[facing];
-                    if taken > 0 || pos.rules.options().empty_capture {
-                        pos.stores[me.index()] += taken + 1;
-                        report.captured = taken + 1;
-                        pos.cells[facing] = 0;
-                        pos.cells[own + i] = 0;
-                    }
+        if last == h {
+            report.ended_in_store = true;
+        } else {
+            if last < h && pos.cells[own + last] == 1 {
+                let facing = opp + h - 1 - last;
+                let taken = pos.cells[facing];
+                if taken > 0 || pos.rules.options().empty_capture {
+                    pos.stores[me.index()] += taken + 1;
+                    report.captured = taken + 1;
+                    pos.cells[facing] = 0;
+                    pos.cells[own + last] = 0;
+                    pos.rows[me.index()] -= 1;
+                    pos.rows[me.opponent().index()] -= taken;
                 }
-                pos.to_move = me.opponent();
             }
-            Landing::OpponentHouse => pos.to_move = me.opponent(),
+            pos.to_move = me.opponent();
         }
-        pos.refresh_over();
+        debug_assert_eq!(pos.rows, pos.counted_rows(), "stale row counts\n{pos}");
+        pos.over = Kalah::is_over(pos);
         report
     }
 
     #[inline]
     fn is_over(pos: &Position) -> bool {
         match pos.rules.options().end_rule {
-            EndRule::MoverCannotMove => pos.row_sum(pos.to_move) == 0,
+            EndRule::MoverCannotMove => pos.rows[pos.to_move.index()] == 0,
             EndRule::EitherSideEmpty => {
                 pos.row_sum(Side::South) == 0 || pos.row_sum(Side::North) == 0
             }

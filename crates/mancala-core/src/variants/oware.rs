@@ -57,40 +57,26 @@ impl RuleSet for Oware {
         let origin = me.index() * h + mv.index();
         let n = usize::from(pos.cells[origin]);
         pos.cells[origin] = 0;
+        pos.rows[me.index()] -= n as u16;
 
-        let last = if n < ring {
-            let end = origin + n;
-            if end < ring {
-                for c in &mut pos.cells[origin + 1..=end] {
-                    *c += 1;
-                }
-                end
-            } else {
-                for c in &mut pos.cells[origin + 1..ring] {
-                    *c += 1;
-                }
-                for c in &mut pos.cells[..=end - ring] {
-                    *c += 1;
-                }
-                end - ring
-            }
-        } else {
-            // Laps skip the origin: every other house gets `full`, then `rem` more seeds
-            // go to the houses after the origin (never reaching it again).
-            let lap = ring - 1;
-            let (full, rem) = ((n / lap) as u16, n % lap);
+        // Laps skip the origin: every other house gets `full`, then `rem` more seeds go
+        // to the houses after the origin (never reaching it again).
+        let lap = ring - 1;
+        let (full, rem) = (n / lap, n % lap);
+        if full > 0 {
+            let full = full as u16;
             for (i, c) in pos.cells[..ring].iter_mut().enumerate() {
                 if i != origin {
                     *c += full;
                 }
             }
-            for k in 1..=rem {
-                pos.cells[(origin + k) % ring] += 1;
-            }
-            // With no partial lap the last seed is in the house just before the origin.
-            let steps = if rem == 0 { lap } else { rem };
-            (origin + steps) % ring
-        };
+            pos.rows[me.index()] += full * (h as u16 - 1);
+            pos.rows[me.opponent().index()] += full * h as u16;
+        }
+        pos.sow_ring(origin + 1, rem);
+        // With no partial lap the last seed is in the house just before the origin.
+        let steps = if rem == 0 { lap } else { rem };
+        let last = (origin + steps) % ring;
 
         let mut report = MoveReport::default();
         if opp.contains(&last) && (2..=3).contains(&pos.cells[last]) {
@@ -100,10 +86,11 @@ impl RuleSet for Oware {
                 first -= 1;
                 taken += pos.cells[first];
             }
-            let opponent_row: u16 = pos.cells[opp.clone()].iter().sum();
+            let opponent_row = pos.rows[me.opponent().index()];
             if taken < opponent_row {
                 pos.cells[first..=last].fill(0);
                 pos.stores[me.index()] += taken;
+                pos.rows[me.opponent().index()] -= taken;
                 report.captured = taken;
             }
         }

@@ -46,16 +46,23 @@ impl RuleSet for OwareSimplified {
         let mut at = me.index() * h + mv.index();
         let n = pos.cells[at];
         pos.cells[at] = 0;
+        pos.rows[me.index()] -= n;
         let mut report = MoveReport::default();
+        let mut south_drops = 0;
         for _ in 0..n {
             at = if at + 1 == ring { 0 } else { at + 1 };
             pos.cells[at] += 1;
+            south_drops += u16::from(at < h);
             if pos.cells[at] == 2 && opp.contains(&at) {
                 pos.cells[at] = 0;
                 pos.stores[me.index()] += 2;
                 report.captured += 2;
             }
         }
+        // Captures take seeds from the opponent's row only.
+        pos.rows[0] += south_drops;
+        pos.rows[1] += n - south_drops;
+        pos.rows[me.opponent().index()] -= report.captured;
         if pos.row_sum(me.opponent()) > 0 {
             pos.to_move = me.opponent();
         }
