@@ -5,6 +5,9 @@
 use std::io::{self, Stdout};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
@@ -23,6 +26,9 @@ use crate::ui;
 
 /// How often the screen is refreshed when nothing happens.
 const TICK: Duration = Duration::from_millis(25);
+
+/// How long the event loop has to end by itself after a signal.
+const SIGNAL_GRACE: Duration = Duration::from_millis(500);
 
 /// Puts the terminal back as it was. Safe to call more than once.
 fn restore() {
@@ -67,15 +73,22 @@ fn install_panic_hook() {
 pub fn run(setup: Setup, skip_start: bool) -> io::Result<()> {
     install_panic_hook();
     // A signal from outside (the terminal closing, `kill`) ends the loop at the next
-    // tick, and the guard below restores the terminal on the way out.
+    // tick, and the guard below restores the terminal on the way out. If the loop does
+    // not get back to check (its input is gone with the terminal, and reading it never
+    // returns), the signal thread restores what it can and ends the process itself.
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGINT,
-    ] {
-        signal_hook::flag::register(signal, Arc::clone(&stop))?;
-    }
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT])?;
+    let flag = Arc::clone(&stop);
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                flag.store(true, Ordering::Relaxed);
+                std::thread::sleep(SIGNAL_GRACE);
+                restore();
+                std::process::exit(128 + signal);
+            }
+        })?;
     enable_raw_mode()?;
     let guard = Guard;
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;

@@ -205,6 +205,64 @@ fn a_termination_signal_gives_the_terminal_back() {
     );
 }
 
+/// Whether process `pid` has ended (gone, or a zombie nobody has reaped yet).
+fn ended(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/status")).map_or(true, |s| {
+        s.lines()
+            .any(|l| l.starts_with("State:") && l.contains('Z'))
+    })
+}
+
+#[test]
+fn the_game_ends_when_its_terminal_goes_away() {
+    if !tmux_available() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(
+            !ci,
+            "tmux is missing: scripts/test.sh installs it (apt-get install tmux)"
+        );
+        eprintln!("SKIPPED: tmux is not installed; run scripts/test.sh to install it");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let tmux = Tmux {
+        socket: format!("mancala-e2e-hangup-{}", std::process::id()),
+    };
+    let cmd = format!("{bin} tui --p2 greedy --name1 Hangup");
+    let started = tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "game",
+        "-x",
+        "100",
+        "-y",
+        "35",
+        &cmd,
+    ]);
+    assert!(started.status.success(), "{started:?}");
+    tmux.wait_for("Hangup, choose a house", Duration::from_secs(10), |_| {});
+    let pid = Command::new("pgrep")
+        .args(["-f", &format!("^{bin} tui --p2 greedy --name1 Hangup")])
+        .output()
+        .expect("pgrep runs");
+    let pid = String::from_utf8_lossy(&pid.stdout).trim().to_owned();
+    assert!(
+        !pid.is_empty() && !pid.contains('\n'),
+        "one game process, got {pid:?}"
+    );
+    // The terminal disappears under the game (a closed window, a dropped ssh session).
+    assert!(tmux.run(&["kill-server"]).status.success());
+    let start = Instant::now();
+    while !ended(&pid) {
+        if start.elapsed() > Duration::from_secs(5) {
+            let _ = Command::new("kill").args(["-9", &pid]).status();
+            panic!("the game was still running 5 s after its terminal went away");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn without_a_terminal_mancala_explains_the_console() {
     let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
