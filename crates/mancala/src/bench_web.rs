@@ -42,6 +42,17 @@ struct ClientResult {
     latencies: Vec<Duration>,
     games_finished: u64,
     errors: u64,
+    /// The first few error messages, for the report.
+    first_errors: Vec<String>,
+}
+
+impl ClientResult {
+    fn error(&mut self, what: &str, e: &str) {
+        self.errors += 1;
+        if self.first_errors.len() < 3 {
+            self.first_errors.push(format!("{what}: {e}"));
+        }
+    }
 }
 
 fn post(agent: &ureq::Agent, url: &str, token: Option<&str>, body: Value) -> Result<Value, String> {
@@ -66,26 +77,33 @@ fn client(base: &str, deadline: Instant, seed: u64) -> ClientResult {
         latencies: Vec::new(),
         games_finished: 0,
         errors: 0,
+        first_errors: Vec::new(),
     };
     'games: while Instant::now() < deadline {
-        let Ok(created) = post(
+        let created = match post(
             &agent,
             &format!("{base}/api/games"),
             None,
             json!({"variant": "kalah"}),
-        ) else {
-            result.errors += 1;
-            continue;
+        ) {
+            Ok(v) => v,
+            Err(e) => {
+                result.error("create", &e);
+                continue;
+            }
         };
         let id = created["id"].as_str().unwrap_or_default().to_owned();
-        let Ok(joined) = post(
+        let joined = match post(
             &agent,
             &format!("{base}/api/games/{id}/join"),
             None,
             json!({}),
-        ) else {
-            result.errors += 1;
-            continue;
+        ) {
+            Ok(v) => v,
+            Err(e) => {
+                result.error("join", &e);
+                continue;
+            }
         };
         let tokens = [
             created["token"].as_str().unwrap_or_default().to_owned(),
@@ -100,7 +118,7 @@ fn client(base: &str, deadline: Instant, seed: u64) -> ClientResult {
             let seat = view["to_move"].as_u64().unwrap_or(1) as usize;
             let legal = view["legal_moves"].as_array().cloned().unwrap_or_default();
             if legal.is_empty() {
-                result.errors += 1;
+                result.error("move", "a game in progress offered no legal move");
                 continue 'games;
             }
             let house = &legal[rng.random_range(0..legal.len())];
@@ -115,8 +133,8 @@ fn client(base: &str, deadline: Instant, seed: u64) -> ClientResult {
                     result.latencies.push(started.elapsed());
                     view = next;
                 }
-                Err(_) => {
-                    result.errors += 1;
+                Err(e) => {
+                    result.error("move", &e);
                     continue 'games;
                 }
             }
@@ -166,6 +184,9 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebFigures> {
         latencies.extend(r.latencies);
         games_finished += r.games_finished;
         errors += r.errors;
+        for e in r.first_errors {
+            eprintln!("error: {e}");
+        }
     }
     let seconds = clock.elapsed().as_secs_f64();
     latencies.sort_unstable();
