@@ -45,3 +45,14 @@ pub trait RuleSet {
     /// The final scores of a finished game, player 1 first.
     fn final_scores(pos: &Position) -> [u16; 2];
 }
+
+/// Every non-empty house of the player to move, in house order: the legal moves of
+/// Kalah and simplified Oware, and of Oware while the opponent has seeds.
+#[inline]
+pub(crate) fn nonempty_houses(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    for (i, &n) in pos.houses(pos.to_move).iter().enumerate() {
+        list.push_if(Move::from_index(i), n > 0);
+    }
+    list
+}

@@ -32,18 +32,15 @@ impl RuleSet for Oware {
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
         let me = pos.to_move;
+        if pos.row_sum(me.opponent()) > 0 {
+            return super::nonempty_houses(pos);
+        }
+        // Must feed: seeds from house i reach the opponent's row from the (h - i)-th
+        // seed on.
         let h = pos.rules.houses();
         let mut list = MoveList::new();
-        if pos.row_sum(me.opponent()) == 0 {
-            // Must feed: seeds from house i reach the opponent's row from the
-            // (h - i)-th seed on.
-            for (i, &n) in pos.houses(me).iter().enumerate() {
-                list.push_if(Move::from_index(i), usize::from(n) >= h - i);
-            }
-        } else {
-            for (i, &n) in pos.houses(me).iter().enumerate() {
-                list.push_if(Move::from_index(i), n > 0);
-            }
+        for (i, &n) in pos.houses(me).iter().enumerate() {
+            list.push_if(Move::from_index(i), usize::from(n) >= h - i);
         }
         list
     }

@@ -31,11 +31,7 @@ impl RuleSet for OwareSimplified {
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
-        let mut list = MoveList::new();
-        for (i, &n) in pos.houses(pos.to_move).iter().enumerate() {
-            list.push_if(Move::from_index(i), n > 0);
-        }
-        list
+        super::nonempty_houses(pos)
     }
 
     fn play(pos: &mut Position, mv: Move) -> MoveReport {
