@@ -69,8 +69,9 @@ fn tmux_available() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-#[test]
-fn a_short_game_against_the_computer_in_a_real_terminal() {
+/// A tmux server of our own named after the test, or `None` (with a note) when tmux is
+/// missing; under `CI=true` a missing tmux fails the test instead.
+fn tmux_or_skip(test: &str) -> Option<Tmux> {
     if !tmux_available() {
         let ci = std::env::var("CI").is_ok_and(|v| v == "true");
         assert!(
@@ -78,28 +79,57 @@ fn a_short_game_against_the_computer_in_a_real_terminal() {
             "tmux is missing: scripts/test.sh installs it (apt-get install tmux)"
         );
         eprintln!("SKIPPED: tmux is not installed; run scripts/test.sh to install it");
-        return;
+        return None;
     }
+    Some(Tmux {
+        socket: format!("mancala-e2e-{test}-{}", std::process::id()),
+    })
+}
+
+impl Tmux {
+    /// Runs the shell command `cmd` in a 100x35 session named `game`.
+    fn start(&self, cmd: &str) {
+        let started = self.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            "game",
+            "-x",
+            "100",
+            "-y",
+            "35",
+            cmd,
+        ]);
+        assert!(started.status.success(), "{started:?}");
+    }
+}
+
+/// The pid of the one game process started as `mancala <args>`: its command line starts
+/// with the binary (the shell's and tmux's contain it later).
+fn game_pid(args: &str) -> String {
     let bin = env!("CARGO_BIN_EXE_mancala");
-    let tmux = Tmux {
-        socket: format!("mancala-e2e-{}", std::process::id()),
+    let out = Command::new("pgrep")
+        .args(["-f", &format!("^{bin} {args}")])
+        .output()
+        .expect("pgrep runs");
+    let pid = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(
+        !pid.is_empty() && !pid.contains('\n'),
+        "one game process, got {pid:?}"
+    );
+    pid
+}
+
+#[test]
+fn a_short_game_against_the_computer_in_a_real_terminal() {
+    let Some(tmux) = tmux_or_skip("game") else {
+        return;
     };
-    let cmd = format!(
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    tmux.start(&format!(
         "{bin} tui --houses 3 --seeds 2 --p2 greedy --name1 Ann --name2 Robo --seed 7; \
          echo EXIT=$?; sleep 60"
-    );
-    let started = tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "game",
-        "-x",
-        "100",
-        "-y",
-        "35",
-        &cmd,
-    ]);
-    assert!(started.status.success(), "{started:?}");
+    ));
 
     // The flags skip the start screen: straight to the board.
     let screen = tmux.wait_for("Ann, choose a house", Duration::from_secs(10), |_| {});
@@ -143,49 +173,18 @@ fn a_short_game_against_the_computer_in_a_real_terminal() {
 
 #[test]
 fn a_termination_signal_gives_the_terminal_back() {
-    if !tmux_available() {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        assert!(
-            !ci,
-            "tmux is missing: scripts/test.sh installs it (apt-get install tmux)"
-        );
-        eprintln!("SKIPPED: tmux is not installed; run scripts/test.sh to install it");
+    let Some(tmux) = tmux_or_skip("signal") else {
         return;
-    }
-    let bin = env!("CARGO_BIN_EXE_mancala");
-    let tmux = Tmux {
-        socket: format!("mancala-e2e-signal-{}", std::process::id()),
     };
+    let bin = env!("CARGO_BIN_EXE_mancala");
     // The shell reports the exit status and whether the terminal is back in canonical
     // (line) mode: raw mode shows as `-icanon`.
-    let cmd = format!(
+    tmux.start(&format!(
         "{bin} tui --p2 greedy --name1 Sigterm; echo EXIT=$?; \
          stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 60"
-    );
-    let started = tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "game",
-        "-x",
-        "100",
-        "-y",
-        "35",
-        &cmd,
-    ]);
-    assert!(started.status.success(), "{started:?}");
+    ));
     tmux.wait_for("Sigterm, choose a house", Duration::from_secs(10), |_| {});
-    // The game's own process: its command line starts with the binary (the shell's and
-    // tmux's contain it later).
-    let pid = Command::new("pgrep")
-        .args(["-f", &format!("^{bin} tui --p2 greedy --name1 Sigterm")])
-        .output()
-        .expect("pgrep runs");
-    let pid = String::from_utf8_lossy(&pid.stdout).trim().to_owned();
-    assert!(
-        !pid.is_empty() && !pid.contains('\n'),
-        "one game process, got {pid:?}"
-    );
+    let pid = game_pid("tui --p2 greedy --name1 Sigterm");
     assert!(
         Command::new("kill")
             .args(["-TERM", &pid])
@@ -215,42 +214,13 @@ fn ended(pid: &str) -> bool {
 
 #[test]
 fn the_game_ends_when_its_terminal_goes_away() {
-    if !tmux_available() {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        assert!(
-            !ci,
-            "tmux is missing: scripts/test.sh installs it (apt-get install tmux)"
-        );
-        eprintln!("SKIPPED: tmux is not installed; run scripts/test.sh to install it");
+    let Some(tmux) = tmux_or_skip("hangup") else {
         return;
-    }
-    let bin = env!("CARGO_BIN_EXE_mancala");
-    let tmux = Tmux {
-        socket: format!("mancala-e2e-hangup-{}", std::process::id()),
     };
-    let cmd = format!("{bin} tui --p2 greedy --name1 Hangup");
-    let started = tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "game",
-        "-x",
-        "100",
-        "-y",
-        "35",
-        &cmd,
-    ]);
-    assert!(started.status.success(), "{started:?}");
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    tmux.start(&format!("{bin} tui --p2 greedy --name1 Hangup"));
     tmux.wait_for("Hangup, choose a house", Duration::from_secs(10), |_| {});
-    let pid = Command::new("pgrep")
-        .args(["-f", &format!("^{bin} tui --p2 greedy --name1 Hangup")])
-        .output()
-        .expect("pgrep runs");
-    let pid = String::from_utf8_lossy(&pid.stdout).trim().to_owned();
-    assert!(
-        !pid.is_empty() && !pid.contains('\n'),
-        "one game process, got {pid:?}"
-    );
+    let pid = game_pid("tui --p2 greedy --name1 Hangup");
     // The terminal disappears under the game (a closed window, a dropped ssh session).
     assert!(tmux.run(&["kill-server"]).status.success());
     let start = Instant::now();
