@@ -52,7 +52,7 @@ enum Command {
     Perft(perft_cmd::PerftArgs),
     /// Play computer players against each other and print the statistics
     Match(match_cmd::MatchArgs),
-    /// Measure speed: random playouts, perft, search or MCTS, one JSON line
+    /// Measure speed: playouts, perft, search, MCTS or web server load, one JSON line
     Bench(bench::BenchArgs),
     /// Serve the web game: the browser UI at / and the JSON API under /api
     Serve(serve_cmd::ServeArgs),
