@@ -178,6 +178,22 @@ struct KalahState {
     endgame: Option<Endgame>,
 }
 
+impl KalahState {
+    /// A fresh search over this state's table, stopping at `deadline` or when `stop`
+    /// is set.
+    fn search<'a>(&'a self, deadline: Option<Instant>, stop: &'a AtomicBool) -> KalahSearch<'a> {
+        KalahSearch {
+            shape: &self.shape,
+            table: &self.table,
+            endgame: self.endgame.as_ref(),
+            nodes: 0,
+            deadline,
+            stop,
+            aborted: false,
+        }
+    }
+}
+
 /// An exact solver, keeping its table between solves of the same game (so the
 /// positions of a game in progress get faster to solve).
 ///
@@ -424,15 +440,7 @@ impl Solver {
         let stop = Arc::clone(&self.stop);
         let state = self.kalah_state(pos);
         let shape = &state.shape;
-        let mut search = KalahSearch {
-            shape,
-            table: &state.table,
-            endgame: state.endgame.as_ref(),
-            nodes: 0,
-            deadline,
-            stop: &stop,
-            aborted: false,
-        };
+        let mut search = state.search(deadline, &stop);
         let me = pos.to_move();
         let sgn = sign(me);
         let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
@@ -490,15 +498,7 @@ impl Solver {
         let stop = Arc::clone(&self.stop);
         let state = self.kalah_state(pos);
         let shape = &state.shape;
-        let mut search = KalahSearch {
-            shape,
-            table: &state.table,
-            endgame: state.endgame.as_ref(),
-            nodes: 0,
-            deadline,
-            stop: &stop,
-            aborted: false,
-        };
+        let mut search = state.search(deadline, &stop);
         let sgn = sign(pos.to_move());
         let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
         let board = shape.board(pos);
