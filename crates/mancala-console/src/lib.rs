@@ -28,7 +28,7 @@ mod board;
 use std::io::{self, BufRead, Write};
 
 use mancala_core::{Game, IllegalMove, Move, Outcome, Rules, Side, Variant};
-use mancala_engine::Player;
+use mancala_engine::{MAX_PLIES, Player};
 
 pub use board::{kalah_board, oware_board};
 
@@ -47,13 +47,10 @@ pub enum Ending {
     Finished(Outcome),
     /// A player typed `q`, or the input ended.
     Quit,
-    /// Two computer players reached the ply limit without a result (only in games whose
-    /// rules have no repetition rule).
+    /// Two computer players reached [`MAX_PLIES`] without a result (only simplified
+    /// Oware, which has no repetition rule, can go on that long).
     Abandoned,
 }
-
-/// Plies after which a game between two computer players is abandoned.
-pub const COMPUTER_PLY_LIMIT: usize = 5_000;
 
 /// The text layout of the console.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,7 +148,7 @@ impl Console {
                 out.flush()?;
                 return Ok(Ending::Finished(game.outcome().expect("game is over")));
             }
-            if both_computers && game.ply() >= COMPUTER_PLY_LIMIT {
+            if both_computers && game.ply() >= MAX_PLIES {
                 writeln!(out, "Game abandoned: no result after {} plies", game.ply())?;
                 return Ok(Ending::Abandoned);
             }

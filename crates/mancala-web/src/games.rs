@@ -298,15 +298,6 @@ impl Games {
         found.ok_or(GameError::Unauthorized)
     }
 
-    /// Checks that `token` holds a seat of game `id`.
-    ///
-    /// # Errors
-    /// [`GameError::NotFound`] or [`GameError::Unauthorized`].
-    pub async fn authorize(&self, id: &str, token: Option<&str>) -> Result<Side, GameError> {
-        let row = self.row(id).await?;
-        Games::seat_of(&row, token)
-    }
-
     /// Plays `house` for the holder of `token`, if `ply` is the game's current ply.
     ///
     /// Checks, in order: the game exists (404), the token (401), the request body
