@@ -1,5 +1,6 @@
 //! `mancala solve`: the exact value of a position under perfect play.
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
@@ -28,9 +29,14 @@ pub struct SolveArgs {
     #[arg(long)]
     json: bool,
 
-    /// Memory for the transposition table, in MiB
+    /// Memory for the transposition table and the endgame database, in MiB
     #[arg(long, default_value_t = 1024, value_name = "MB")]
     hash_mb: usize,
+
+    /// Kalah: build the endgame database for boards of at most N seeds in play (default:
+    /// sized to the problem; 0 for none)
+    #[arg(long, value_name = "N")]
+    endgame_seeds: Option<usize>,
 
     /// Give up after this many seconds
     #[arg(long, value_name = "SECONDS")]
@@ -97,6 +103,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     }
     let mut config = SolveConfig {
         force: args.force,
+        endgame_seeds: args.endgame_seeds,
         ..SolveConfig::default().with_table_mb(args.hash_mb)
     };
     if let Some(t) = args.time_limit {
@@ -111,28 +118,75 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
 
     let mut solver = Solver::new(config);
     let solution = if std::io::stderr().is_terminal() {
-        let started = Instant::now();
-        let mut last = started;
-        let result = solver.solve_with_progress(&game, |p: Progress| {
-            if last.elapsed() >= Duration::from_millis(200) {
-                last = Instant::now();
-                let what =
-                    p.mv.map_or_else(|| "position".to_owned(), |m| format!("move {m}"));
-                eprint!(
-                    "\r\x1b[K{what}: margin {} to {}, {:.1} M nodes, {:.1} s",
-                    p.lower,
-                    p.upper,
-                    p.nodes as f64 / 1e6,
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        });
+        let mut shown = ProgressLine::new();
+        let result = solver.solve_with_progress(&game, |p| shown.update(p));
         eprint!("\r\x1b[K");
         result?
     } else {
         solver.solve(&game)?
     };
     print_solution(&game, &solution, args.json, out)
+}
+
+/// The progress line on a terminal: the database build, then the bounds proved so far
+/// on each root move (they are solved in parallel) and the nodes.
+struct ProgressLine {
+    started: Instant,
+    last: Instant,
+    database: Option<(usize, usize)>,
+    moves: BTreeMap<Move, (i32, i32, u64)>,
+}
+
+impl ProgressLine {
+    fn new() -> ProgressLine {
+        let now = Instant::now();
+        ProgressLine {
+            started: now,
+            last: now,
+            database: None,
+            moves: BTreeMap::new(),
+        }
+    }
+
+    fn update(&mut self, p: Progress) {
+        match p {
+            Progress::Database { seeds, of } => self.database = Some((seeds, of)),
+            Progress::Bounds {
+                mv,
+                lower,
+                upper,
+                nodes,
+            } => {
+                if let Some(mv) = mv {
+                    self.moves.insert(mv, (lower, upper, nodes));
+                }
+            }
+        }
+        if self.last.elapsed() < Duration::from_millis(200) {
+            return;
+        }
+        self.last = Instant::now();
+        let mut line = String::new();
+        if let Some((seeds, of)) = self.database {
+            line += &format!("endgame database {seeds}/{of} seeds");
+        }
+        let mut nodes = 0;
+        for (mv, &(lo, hi, n)) in &self.moves {
+            nodes += n;
+            line += &if lo == hi {
+                format!("  {mv}: {lo:+}")
+            } else {
+                format!("  {mv}: {lo:+}..{hi:+}")
+            };
+        }
+        if !self.moves.is_empty() {
+            line += &format!("  {:.1} M nodes", nodes as f64 / 1e6);
+        }
+        eprint!(
+            "\r\x1b[K{line}  {:.1} s",
+            self.started.elapsed().as_secs_f64()
+        );
+    }
 }
 
 fn print_solution(

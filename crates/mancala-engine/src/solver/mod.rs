@@ -20,21 +20,28 @@
 //! assert!(solution.best_moves.iter().all(|m| solution.value_of(*m) == Some(best)));
 //! ```
 
+mod board;
+mod endgame;
 mod kalah;
 mod oware;
 mod perfect;
 mod table;
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mancala_core::{Game, Move, Position, Rules, Side, Variant};
 
 pub use perfect::Perfect;
 
-use kalah::{Endgame, KalahSearch, Shape, positions_bound, sign};
+use board::{Shape, Step, positions_bound};
+use endgame::Endgame;
+use rayon::prelude::*;
+
+use crate::{Limits, Score, Searcher};
+use kalah::{KalahSearch, sign};
 use oware::OwareSearch;
 use table::Table;
 
@@ -46,11 +53,21 @@ pub const KALAH_MAX_POSITIONS: u64 = 20_000_000_000_000;
 /// repetition rule leaves the solver without a table between captures.
 pub const OWARE_MAX_SEEDS: u16 = 18;
 
-/// The endgame database holds boards of at most this many seeds: it is filled on
-/// demand by full-width search, and beyond about 12 seeds that costs more than the
-/// alpha-beta it saves (measured on Kalah(6,3): 12 seeds 18% fewer nodes, 18 seeds
-/// four times more).
-const ENDGAME_SEEDS: usize = 12;
+/// The endgame database has at most `P^ENDGAME_EXPONENT` boards for a problem of `P`
+/// (see `Solver::endgame_seeds`).
+const ENDGAME_EXPONENT: f64 = 0.6;
+
+/// The automatic endgame database holds at most this many seeds.
+const MAX_ENDGAME_SEEDS: usize = 40;
+
+/// Root moves get a first guess from a heuristic search of this many nodes...
+const GUESS_NODES: u64 = 300_000;
+
+/// ... with a table of this many MiB, ...
+const GUESS_TABLE_MB: usize = 8;
+
+/// ... unless they are within this many seeds of the endgame database.
+const GUESS_SEEDS: i32 = 6;
 
 /// Bytes an Oware table entry takes, roughly (position, bounds, hash-map overhead).
 const OWARE_ENTRY_BYTES: usize = 96;
@@ -70,6 +87,9 @@ pub struct SolveConfig {
     pub time_limit: Option<Duration>,
     /// Solve even problems [`Solver::estimate`] judges too large.
     pub force: bool,
+    /// Kalah: build the endgame database for boards of at most this many seeds in
+    /// play (`None`: a size chosen from the problem's size and the memory).
+    pub endgame_seeds: Option<usize>,
 }
 
 impl Default for SolveConfig {
@@ -79,6 +99,7 @@ impl Default for SolveConfig {
             table_bytes: 256 << 20,
             time_limit: None,
             force: false,
+            endgame_seeds: None,
         }
     }
 }
@@ -131,15 +152,26 @@ pub struct Estimate {
 
 /// A progress report during a solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    /// The root move being solved, or `None` for the position itself.
-    pub mv: Option<Move>,
-    /// The margin is proved to be at least this...
-    pub lower: i32,
-    /// ... and at most this (for player 1, like every value here).
-    pub upper: i32,
-    /// Nodes searched so far in this solve.
-    pub nodes: u64,
+pub enum Progress {
+    /// Kalah: the endgame database now holds every board of up to `seeds` seeds in
+    /// play, of the `of` it is being built for.
+    Database {
+        /// Seed counts done.
+        seeds: usize,
+        /// Seed counts to do.
+        of: usize,
+    },
+    /// A null-window test narrowed the value of a root move.
+    Bounds {
+        /// The root move being solved, or `None` for the position itself.
+        mv: Option<Move>,
+        /// The margin is proved to be at least this...
+        lower: i32,
+        /// ... and at most this (for player 1, like every value here).
+        upper: i32,
+        /// Nodes searched so far by this move's search.
+        nodes: u64,
+    },
 }
 
 /// The answer of [`Solver::solve`].
@@ -179,6 +211,40 @@ struct KalahState {
 }
 
 impl KalahState {
+    /// A first guess at the gain of the position after house `i` of `pos` (not over),
+    /// for the player to move there: from a short heuristic search.
+    fn guess(&self, pos: &Position, i: usize) -> i32 {
+        let mut next = *pos;
+        next.play_unchecked(Move::from_index(i));
+        if next.is_over() {
+            0
+        } else {
+            self.guess_gain(&next)
+        }
+    }
+
+    /// A first guess at the gain of `pos` (not over) for its player to move: the
+    /// margin a short heuristic alpha-beta search expects, less the store difference
+    /// already banked. Small problems need no guess (0).
+    fn guess_gain(&self, pos: &Position) -> i32 {
+        let seeds = i32::from(pos.seeds_in_play());
+        if self
+            .endgame
+            .as_ref()
+            .is_some_and(|db| seeds <= db.seeds() + GUESS_SEEDS)
+        {
+            return 0;
+        }
+        let me = pos.to_move();
+        let banked = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
+        let result = Searcher::new(GUESS_TABLE_MB).search_position(pos, Limits::nodes(GUESS_NODES));
+        let margin = result
+            .score
+            .margin()
+            .unwrap_or_else(|| (result.score.raw() as f64 / f64::from(Score::SEED)).round() as i32);
+        (margin - banked).clamp(-seeds, seeds)
+    }
+
     /// A fresh search over this state's table, stopping at `deadline` or when `stop`
     /// is set.
     fn search<'a>(&'a self, deadline: Option<Instant>, stop: &'a AtomicBool) -> KalahSearch<'a> {
@@ -311,7 +377,7 @@ impl Solver {
     pub fn solve_with_progress(
         &mut self,
         game: &Game,
-        mut progress: impl FnMut(Progress),
+        mut progress: impl FnMut(Progress) + Send,
     ) -> Result<Solution, SolveError> {
         let started = Instant::now();
         let pos = *game.position();
@@ -375,7 +441,7 @@ impl Solver {
         Solver::estimate(&pos, self.config)?;
         let deadline = self.config.time_limit.map(|t| started + t);
         let (mv, value, nodes) = match pos.variant() {
-            Variant::Kalah => self.kalah_best(&pos, deadline)?,
+            Variant::Kalah => self.kalah_best(&pos, deadline, &mut |_| {})?,
             Variant::Oware => {
                 // Oware boards are small: solving every move costs little more.
                 let s = self.solve(game)?;
@@ -405,8 +471,8 @@ impl Solver {
     }
 
     /// The Kalah state for `pos`, rebuilt when the rules change or more seeds are in
-    /// play than its numbering covers.
-    fn kalah_state(&mut self, pos: &Position) -> &KalahState {
+    /// play than its numbering covers; building it builds the endgame database.
+    fn kalah_state(&mut self, pos: &Position, progress: &mut dyn FnMut(Progress)) -> &KalahState {
         let seeds = usize::from(pos.seeds_in_play());
         let rules = pos.rules();
         let fits = self
@@ -415,113 +481,135 @@ impl Solver {
             .is_some_and(|k| k.rules == rules && k.shape.covers(seeds));
         if !fits {
             self.kalah = None; // free the old table first
-            let cells = 2 * rules.houses();
-            // Up to an eighth of the memory for the endgame database, the rest for the
-            // table.
-            let db_bytes = self.config.table_bytes / 8;
-            let db_seeds =
-                Endgame::seeds_for(cells, db_bytes, seeds.saturating_sub(1).min(ENDGAME_SEEDS));
+            let shape = Shape::new(rules, seeds).expect("estimate checked the numbering");
+            let db_seeds = self.endgame_seeds(rules, seeds);
+            let db_bytes = db_seeds.map_or(0, |n| Endgame::bytes_for(2 * shape.h, n).unwrap_or(0));
+            let endgame = db_seeds.map(|n| {
+                Endgame::build(&shape, n, |done, of| {
+                    progress(Progress::Database { seeds: done, of });
+                })
+            });
             self.kalah = Some(KalahState {
                 rules,
-                shape: Shape::new(rules, seeds).expect("estimate checked the numbering"),
-                table: Table::new(self.config.table_bytes - db_bytes),
-                endgame: Endgame::new(cells, db_seeds, db_bytes).filter(|_| db_seeds >= 4),
+                shape,
+                table: Table::new(self.config.table_bytes.saturating_sub(db_bytes)),
+                endgame,
             });
         }
         self.kalah.as_ref().expect("just built")
+    }
+
+    /// The seeds of the endgame database for a Kalah solve with `seeds` in play: as
+    /// configured, or the largest database with at most `P^0.6` boards when the whole
+    /// problem has `P` (the search grows more slowly than the problem, and a database
+    /// much larger than the search costs more than it saves), within an eighth of the
+    /// memory; `None` for no database.
+    fn endgame_seeds(&self, rules: Rules, seeds: usize) -> Option<usize> {
+        let cells = 2 * rules.houses();
+        let below = seeds.saturating_sub(1);
+        let n = match self.config.endgame_seeds {
+            Some(n) => n.min(below),
+            None => {
+                let problem = positions_bound(cells, seeds).unwrap_or(u64::MAX) as f64;
+                let boards = problem.powf(ENDGAME_EXPONENT) as usize;
+                let bytes = boards.min(self.config.table_bytes / 8);
+                Endgame::seeds_for(cells, bytes, below.min(MAX_ENDGAME_SEEDS))
+            }
+        };
+        (n >= 1).then_some(n)
     }
 
     fn kalah_moves(
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
-        progress: &mut impl FnMut(Progress),
+        progress: &mut (impl FnMut(Progress) + Send),
     ) -> Result<(Vec<(Move, i32)>, u64), SolveError> {
         let stop = Arc::clone(&self.stop);
-        let state = self.kalah_state(pos);
+        let state = self.kalah_state(pos, progress);
         let shape = &state.shape;
-        let mut search = state.search(deadline, &stop);
         let me = pos.to_move();
         let sgn = sign(me);
         let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
         let board = shape.board(pos);
         let seeds = i32::from(pos.seeds_in_play());
-        let mut values = Vec::new();
-        let mut best_rel = 0;
-        // Extra turns first: they are often best, and a good first value is the guess
-        // for the others.
-        let mut order: Vec<usize> = (0..shape.h).filter(|&i| board.cells[i] > 0).collect();
-        order.sort_by_key(|&i| !shape.play(&board, i).extra);
-        for (k, i) in order.into_iter().enumerate() {
-            let step = shape.play(&board, i);
-            let mv = Move::from_index(i);
-            let rel = match shape.terminal(&step.board) {
-                Some(t) if step.extra => step.gain + t,
-                Some(t) => step.gain - t,
-                None => {
-                    let (extra, gain) = (step.extra, step.gain);
-                    let to_abs =
-                        |child: i32| base + sgn * if extra { gain + child } else { gain - child };
-                    let guess = if extra {
-                        best_rel - gain
-                    } else {
-                        gain - best_rel
-                    };
-                    let child = search
-                        .solve(&step.board, seeds - gain, guess, |lo, hi, nodes| {
-                            let (a, b) = (to_abs(lo), to_abs(hi));
-                            progress(Progress {
-                                mv: Some(mv),
-                                lower: a.min(b),
-                                upper: a.max(b),
-                                nodes,
-                            });
-                        })
-                        .ok_or(SolveError::OutOfTime)?;
-                    if extra { gain + child } else { gain - child }
-                }
-            };
-            if k == 0 || rel > best_rel {
-                best_rel = rel;
-            }
-            values.push((mv, base + sgn * rel));
-        }
+        let roots: Vec<(usize, Step, i32)> = (0..shape.h)
+            .filter(|&i| board.cell(i) > 0)
+            .map(|i| (i, shape.play(board, i), state.guess(pos, i)))
+            .collect();
+        let progress = Mutex::new(progress);
+        // The root moves on all cores, sharing the table and the database.
+        let solved: Vec<((Move, i32), u64)> = roots
+            .par_iter()
+            .map(|&(i, step, guess)| {
+                let mv = Move::from_index(i);
+                let mut search = state.search(deadline, &stop);
+                let rel = match shape.terminal(step.board) {
+                    Some(t) if step.extra => step.gain + t,
+                    Some(t) => step.gain - t,
+                    None => {
+                        let (extra, gain) = (step.extra, step.gain);
+                        let to_abs = |child: i32| {
+                            base + sgn * if extra { gain + child } else { gain - child }
+                        };
+                        let child = search
+                            .solve(step.board, seeds - gain, guess, |lo, hi, nodes| {
+                                let (a, b) = (to_abs(lo), to_abs(hi));
+                                let mut report = progress.lock().unwrap_or_else(|e| e.into_inner());
+                                report(Progress::Bounds {
+                                    mv: Some(mv),
+                                    lower: a.min(b),
+                                    upper: a.max(b),
+                                    nodes,
+                                });
+                            })
+                            .ok_or(SolveError::OutOfTime)?;
+                        if extra { gain + child } else { gain - child }
+                    }
+                };
+                Ok(((mv, base + sgn * rel), search.nodes))
+            })
+            .collect::<Result<_, SolveError>>()?;
+        let nodes = solved.iter().map(|&(_, n)| n).sum();
+        let mut values: Vec<(Move, i32)> = solved.into_iter().map(|(v, _)| v).collect();
         values.sort_by_key(|&(m, _)| m);
-        Ok((values, search.nodes))
+        Ok((values, nodes))
     }
 
     fn kalah_best(
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
+        progress: &mut dyn FnMut(Progress),
     ) -> Result<(Move, i32, u64), SolveError> {
         let stop = Arc::clone(&self.stop);
-        let state = self.kalah_state(pos);
+        let state = self.kalah_state(pos, progress);
         let shape = &state.shape;
         let mut search = state.search(deadline, &stop);
         let sgn = sign(pos.to_move());
         let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
         let board = shape.board(pos);
         let seeds = i32::from(pos.seeds_in_play());
+        let guess = state.guess_gain(pos);
         let value = search
-            .solve(&board, seeds, 0, |_, _, _| {})
+            .solve(board, seeds, guess, |_, _, _| {})
             .ok_or(SolveError::OutOfTime)?;
         // A move proving "at least `value`" (one exists, and the table makes the tests
         // cheap).
-        for i in (0..shape.h).filter(|&i| board.cells[i] > 0) {
-            let step = shape.play(&board, i);
+        for i in (0..shape.h).filter(|&i| board.cell(i) > 0) {
+            let step = shape.play(board, i);
             let rest = seeds - step.gain;
-            let reaches = match shape.terminal(&step.board) {
+            let reaches = match shape.terminal(step.board) {
                 Some(t) if step.extra => step.gain + t >= value,
                 Some(t) => step.gain - t >= value,
                 None if step.extra => {
                     let need = value - step.gain;
-                    search.search(&step.board, rest, need - 1, need) >= need
+                    search.search(step.board, rest, need - 1, need) >= need
                 }
                 None => {
                     // gain - child >= value  <=>  child <= gain - value
                     let most = step.gain - value;
-                    search.search(&step.board, rest, most, most + 1) <= most
+                    search.search(step.board, rest, most, most + 1) <= most
                 }
             };
             if search.aborted {
@@ -561,6 +649,7 @@ impl Solver {
             let diff = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
             let (mut lo, mut hi) = (diff - s, diff + s);
             let mut g = diff;
+            let start_nodes = search.nodes;
             while lo < hi {
                 let beta = if g <= lo { lo + 1 } else { g };
                 let v = search.child_value(&pos, mv, &mut path, seg, beta - 1, beta);
@@ -574,11 +663,11 @@ impl Solver {
                 }
                 g = v;
                 let (a, b) = (sgn * lo, sgn * hi);
-                progress(Progress {
+                progress(Progress::Bounds {
                     mv: Some(mv),
                     lower: a.min(b),
                     upper: a.max(b),
-                    nodes: search.nodes,
+                    nodes: search.nodes - start_nodes,
                 });
             }
             if search.aborted {
