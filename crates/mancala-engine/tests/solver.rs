@@ -292,6 +292,16 @@ fn too_large_problems_are_refused_before_any_work() {
         Solver::estimate(&simplified, config),
         Err(SolveError::Unsupported(_))
     ));
+    // Nine houses a side do not fit the solver's packed board, even when forced.
+    let wide = Position::new(Rules::kalah(9, 1));
+    let forced = SolveConfig {
+        force: true,
+        ..config
+    };
+    match Solver::estimate(&wide, forced) {
+        Err(SolveError::TooLarge(msg)) => assert!(msg.contains("at most 8 houses"), "{msg}"),
+        other => panic!("{other:?}"),
+    }
     // Refused by `solve` too, at once.
     let err = Solver::new(config)
         .solve(&Game::new(Rules::kalah(6, 6)))

@@ -48,8 +48,13 @@ impl Endgame {
 
     /// Builds the database of every board of `shape` with at most `seeds` seeds (at
     /// most 127, and at most what `shape` numbers), calling `progress(done, seeds)`
-    /// after each seed count.
-    pub fn build(shape: &Shape, seeds: usize, mut progress: impl FnMut(usize, usize)) -> Endgame {
+    /// after each seed count; `None` if `stop()` says so before a seed count.
+    pub fn build(
+        shape: &Shape,
+        seeds: usize,
+        mut progress: impl FnMut(usize, usize),
+        stop: impl Fn() -> bool,
+    ) -> Option<Endgame> {
         assert!(
             seeds <= 127 && shape.covers(seeds),
             "endgame database too large"
@@ -61,6 +66,9 @@ impl Endgame {
         };
         let h = shape.h;
         for level in 0..=seeds {
+            if stop() {
+                return None;
+            }
             for potential in (0..=level * (h - 1)).rev() {
                 // The boards of one group are independent: split them by the first
                 // house's count.
@@ -75,7 +83,7 @@ impl Endgame {
             }
             progress(level, seeds);
         }
-        db
+        Some(db)
     }
 
     /// The largest seed count held.
@@ -234,7 +242,7 @@ mod tests {
                     };
                     let rules = Rules::kalah(h as u8, 1).with_options(options);
                     let shape = Shape::new(rules, seeds).unwrap();
-                    let db = Endgame::build(&shape, seeds, |_, _| {});
+                    let db = Endgame::build(&shape, seeds, |_, _| {}, || false).unwrap();
                     let mut memo = HashMap::new();
                     let all = boards(2 * h, seeds);
                     assert_eq!(all.len(), db.bytes());

@@ -36,7 +36,7 @@ use mancala_core::{Game, Move, Position, Rules, Side, Variant};
 
 pub use perfect::Perfect;
 
-use board::{Shape, Step, positions_bound};
+use board::{MAX_SOLVER_HOUSES, Shape, Step, positions_bound};
 use endgame::Endgame;
 use rayon::prelude::*;
 
@@ -56,6 +56,13 @@ pub const OWARE_MAX_SEEDS: u16 = 18;
 /// The endgame database has at most `P^ENDGAME_EXPONENT` boards for a problem of `P`
 /// (see `Solver::endgame_seeds`).
 const ENDGAME_EXPONENT: f64 = 0.6;
+
+/// What building the endgame database costs a core per board, about (measured on
+/// Kalah(6,4) databases of 12 to 16 seeds).
+const ENDGAME_SECONDS_PER_BOARD: f64 = 150e-9;
+
+/// The smallest table a Kalah solve gets (unless `--hash-mb` asks for less).
+const MIN_TABLE_BYTES: usize = 16 << 20;
 
 /// The automatic endgame database holds at most this many seeds.
 const MAX_ENDGAME_SEEDS: usize = 40;
@@ -333,6 +340,12 @@ impl Solver {
                         KALAH_MAX_POSITIONS = KALAH_MAX_POSITIONS as f64,
                     )));
                 }
+                if rules.houses() > MAX_SOLVER_HOUSES {
+                    return Err(SolveError::TooLarge(format!(
+                        "{rules} cannot be solved: the solver handles at most \
+                         {MAX_SOLVER_HOUSES} houses a side"
+                    )));
+                }
                 if Shape::new(rules, usize::from(seeds)).is_none() {
                     return Err(SolveError::TooLarge(format!(
                         "{rules} with {seeds} seeds in play cannot be solved: its positions \
@@ -472,7 +485,12 @@ impl Solver {
 
     /// The Kalah state for `pos`, rebuilt when the rules change or more seeds are in
     /// play than its numbering covers; building it builds the endgame database.
-    fn kalah_state(&mut self, pos: &Position, progress: &mut dyn FnMut(Progress)) -> &KalahState {
+    fn kalah_state(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<&KalahState, SolveError> {
         let seeds = usize::from(pos.seeds_in_play());
         let rules = pos.rules();
         let fits = self
@@ -484,26 +502,52 @@ impl Solver {
             let shape = Shape::new(rules, seeds).expect("estimate checked the numbering");
             let db_seeds = self.endgame_seeds(rules, seeds);
             let db_bytes = db_seeds.map_or(0, |n| Endgame::bytes_for(2 * shape.h, n).unwrap_or(0));
-            let endgame = db_seeds.map(|n| {
-                Endgame::build(&shape, n, |done, of| {
-                    progress(Progress::Database { seeds: done, of });
-                })
-            });
+            let stop = &self.stop;
+            let out_of_time = || {
+                stop.load(std::sync::atomic::Ordering::Relaxed)
+                    || deadline.is_some_and(|d| Instant::now() >= d)
+            };
+            let endgame = match db_seeds {
+                Some(n) => Some(
+                    Endgame::build(
+                        &shape,
+                        n,
+                        |done, of| progress(Progress::Database { seeds: done, of }),
+                        out_of_time,
+                    )
+                    .ok_or(SolveError::OutOfTime)?,
+                ),
+                None => None,
+            };
             self.kalah = Some(KalahState {
                 rules,
                 shape,
-                table: Table::new(self.config.table_bytes.saturating_sub(db_bytes)),
+                table: Table::new(self.table_bytes(rules, seeds).saturating_sub(db_bytes)),
                 endgame,
             });
         }
-        self.kalah.as_ref().expect("just built")
+        Ok(self.kalah.as_ref().expect("just built"))
+    }
+
+    /// The memory for a Kalah solve with `seeds` in play: `--hash-mb`, or less when a
+    /// smaller table holds the nodes the search is expected to visit. A table much
+    /// larger than the search fills is slower, not faster (every probe is a cache and
+    /// TLB miss): Kalah(6,3) visits 5 M nodes and takes 1.1 s with 32 MiB, 2.0 s with
+    /// 1 GiB; Kalah(6,4) visits 340 M and needs 3 times the nodes with 256 MiB as with
+    /// 4 GiB. The expected nodes are fitted to those two: `5e6 (P / 6.9e10)^1.4` for a
+    /// problem of `P` boards, at least [`MIN_TABLE_BYTES`].
+    fn table_bytes(&self, rules: Rules, seeds: usize) -> usize {
+        let problem = positions_bound(2 * rules.houses(), seeds).unwrap_or(u64::MAX) as f64;
+        let nodes = 5e6 * (problem / 6.9e10).powf(1.4);
+        let wanted = (nodes * table::SLOT_BYTES as f64).max(MIN_TABLE_BYTES as f64);
+        self.config.table_bytes.min(wanted as usize)
     }
 
     /// The seeds of the endgame database for a Kalah solve with `seeds` in play: as
     /// configured, or the largest database with at most `P^0.6` boards when the whole
     /// problem has `P` (the search grows more slowly than the problem, and a database
     /// much larger than the search costs more than it saves), within an eighth of the
-    /// memory; `None` for no database.
+    /// memory and, with a time limit, built in a quarter of it; `None` for no database.
     fn endgame_seeds(&self, rules: Rules, seeds: usize) -> Option<usize> {
         let cells = 2 * rules.houses();
         let below = seeds.saturating_sub(1);
@@ -511,7 +555,13 @@ impl Solver {
             Some(n) => n.min(below),
             None => {
                 let problem = positions_bound(cells, seeds).unwrap_or(u64::MAX) as f64;
-                let boards = problem.powf(ENDGAME_EXPONENT) as usize;
+                let mut boards = problem.powf(ENDGAME_EXPONENT) as usize;
+                if let Some(t) = self.config.time_limit {
+                    // At most a quarter of the time limit for the build.
+                    let cores = rayon::current_num_threads() as f64;
+                    let affordable = t.as_secs_f64() / 4.0 * cores / ENDGAME_SECONDS_PER_BOARD;
+                    boards = boards.min(affordable as usize);
+                }
                 let bytes = boards.min(self.config.table_bytes / 8);
                 Endgame::seeds_for(cells, bytes, below.min(MAX_ENDGAME_SEEDS))
             }
@@ -526,7 +576,7 @@ impl Solver {
         progress: &mut (impl FnMut(Progress) + Send),
     ) -> Result<(Vec<(Move, i32)>, u64), SolveError> {
         let stop = Arc::clone(&self.stop);
-        let state = self.kalah_state(pos, progress);
+        let state = self.kalah_state(pos, deadline, progress)?;
         let shape = &state.shape;
         let me = pos.to_move();
         let sgn = sign(me);
@@ -583,7 +633,7 @@ impl Solver {
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(Move, i32, u64), SolveError> {
         let stop = Arc::clone(&self.stop);
-        let state = self.kalah_state(pos, progress);
+        let state = self.kalah_state(pos, deadline, progress)?;
         let shape = &state.shape;
         let mut search = state.search(deadline, &stop);
         let sgn = sign(pos.to_move());
