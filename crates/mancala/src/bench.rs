@@ -43,6 +43,8 @@ enum BenchCommand {
     Search(crate::bench_search::SearchArgs),
     /// Monte-Carlo tree search from the start on one thread
     Mcts(crate::bench_search::MctsArgs),
+    /// Build the exact solver's Kalah endgame database (on every core by default)
+    Endgame(crate::bench_search::EndgameArgs),
     /// Load a running `mancala serve` with many concurrent games (loopback only)
     Web(crate::bench_web::WebArgs),
 }
@@ -94,6 +96,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         }
         BenchCommand::Search(args) => crate::bench_search::search(args, &mut *out)?,
         BenchCommand::Mcts(args) => crate::bench_search::mcts(args, &mut *out)?,
+        BenchCommand::Endgame(args) => crate::bench_search::endgame(args, &mut *out)?,
         BenchCommand::Web(args) => serde_json::to_writer(&mut *out, &crate::bench_web::run(args)?)?,
     }
     writeln!(out)?;

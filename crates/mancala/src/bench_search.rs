@@ -27,6 +27,29 @@ pub struct MctsArgs {
     seconds: f64,
 }
 
+/// Arguments of `mancala bench endgame`.
+#[derive(Args, Debug)]
+pub struct EndgameArgs {
+    /// Houses a side (Kalah)
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
+    houses: u8,
+    /// Build the database of every board with at most this many seeds in play
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u16).range(0..=127))]
+    endgame_seeds: u16,
+    /// Threads to build it on (default: every core)
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+}
+
+#[derive(Serialize)]
+struct EndgameFigures {
+    seeds: usize,
+    boards: u64,
+    seconds: f64,
+    boards_per_sec: f64,
+    threads: usize,
+}
+
 #[derive(Serialize)]
 struct SearchFigures {
     nodes: u64,
@@ -70,6 +93,38 @@ pub fn mcts(args: &MctsArgs, out: &mut impl Write) -> anyhow::Result<()> {
         sims: b.sims,
         seconds: b.seconds,
         sims_per_sec: b.sims_per_sec(),
+    };
+    serde_json::to_writer(out, &figures)?;
+    Ok(())
+}
+
+/// Runs `bench endgame` and writes its JSON (without the newline).
+pub fn endgame(args: &EndgameArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let seeds = usize::from(args.endgame_seeds);
+    let cells = 2 * usize::from(args.houses);
+    let boards = (1..=cells).fold(1u128, |c, k| c * (seeds + k) as u128 / k as u128);
+    if let Some(available) = crate::solve_cmd::available_memory() {
+        anyhow::ensure!(
+            boards <= (available / 10 * 8) as u128,
+            "a database of {seeds} seeds on {} houses a side needs {boards} bytes, more than \
+             the memory available",
+            args.houses
+        );
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        pool = pool.num_threads(usize::from(t));
+    }
+    let rules = mancala_core::Rules::kalah(args.houses, 1);
+    let b = pool
+        .build()?
+        .install(|| mancala_engine::bench_endgame(rules, seeds))?;
+    let figures = EndgameFigures {
+        seeds: b.seeds,
+        boards: b.boards,
+        seconds: b.seconds,
+        boards_per_sec: b.boards_per_sec(),
+        threads: b.threads,
     };
     serde_json::to_writer(out, &figures)?;
     Ok(())

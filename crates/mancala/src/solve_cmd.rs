@@ -257,7 +257,7 @@ fn print_solution(
 }
 
 /// Memory the system says is available (Linux `/proc/meminfo`), in bytes.
-fn available_memory() -> Option<usize> {
+pub(crate) fn available_memory() -> Option<usize> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -106,3 +106,50 @@ fn bad_problems_are_refused_with_a_message_before_any_work() {
         assert!(err.contains(expected), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn the_endgame_database_size_does_not_change_the_answer() {
+    let args = [
+        "--houses",
+        "3",
+        "--seeds",
+        "3",
+        "--end-rule",
+        "either-side-empty",
+    ];
+    let plain = solve_json(&[&args[..], &["--endgame-seeds", "0"]].concat());
+    for n in ["4", "9", "17"] {
+        let with = solve_json(&[&args[..], &["--endgame-seeds", n]].concat());
+        assert_eq!(with["move_values"], plain["move_values"], "{n} seeds");
+    }
+    // With every board after the start in the database, each root move's null-window
+    // tests are answered at once: a few nodes each.
+    let full = solve_json(&[&args[..], &["--endgame-seeds", "17"]].concat());
+    let nodes = full["nodes"].as_u64().unwrap();
+    assert!(nodes <= 12, "{full}");
+    assert!(plain["nodes"].as_u64().unwrap() > 10 * nodes, "{plain}");
+}
+
+#[test]
+fn bench_endgame_counts_every_board() {
+    let (ok, out, err) = spec::run_binary(
+        &[
+            "bench",
+            "endgame",
+            "--houses",
+            "3",
+            "--endgame-seeds",
+            "10",
+            "--threads",
+            "2",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("one JSON line");
+    // C(10 + 6, 6) boards of three houses a side with at most ten seeds.
+    assert_eq!(v["boards"], 8008);
+    assert_eq!(v["seeds"], 10);
+    assert_eq!(v["threads"], 2);
+    assert!(v["boards_per_sec"].as_f64().unwrap() > 0.0);
+}

@@ -57,9 +57,10 @@ pub(crate) struct Shape {
     pub h: usize,
     pub empty_capture: bool,
     pub either_side_empty: bool,
-    /// `comb[j * (max + 1) + p] = C(p + j, j + 1)`: the combinatorial number system
-    /// over the bars between houses (see [`Shape::key`]).
-    comb: Vec<u64>,
+    /// `comb[j][p] = C(p + j, j + 1)` (for `p <= max`, else 0): the combinatorial
+    /// number system over the bars between houses (see [`Shape::key`]). A full row of
+    /// 256 lets a byte index it without a bounds check.
+    comb: Vec<[u64; 256]>,
     max: usize,
     /// `sowings[i * (2h + 1) + r]`: a partial lap of `r` seeds from house `i`.
     sowings: Vec<Sowing>,
@@ -81,10 +82,10 @@ impl Shape {
         {
             return None;
         }
-        let mut comb = vec![0u64; 2 * h * (max_seeds + 1)];
-        for j in 0..2 * h {
-            for p in 0..=max_seeds {
-                comb[j * (max_seeds + 1) + p] = binomial((p + j) as u64, (j + 1) as u64)?;
+        let mut comb = vec![[0u64; 256]; 2 * h];
+        for (j, row) in comb.iter_mut().enumerate() {
+            for (p, c) in row.iter_mut().enumerate().take(max_seeds + 1) {
+                *c = binomial((p + j) as u64, (j + 1) as u64)?;
             }
         }
         let lap = 2 * h + 1;
@@ -147,9 +148,10 @@ impl Shape {
         // Every byte of the product is the sum of the bytes up to it (no carries: at
         // most 255 seeds).
         let prefix = b.0.wrapping_mul(u128::MAX / 0xFF);
-        let stride = self.max + 1;
-        (0..2 * self.h)
-            .map(|j| self.comb[j * stride + usize::from((prefix >> (8 * j)) as u8)])
+        self.comb
+            .iter()
+            .enumerate()
+            .map(|(j, row)| row[usize::from((prefix >> (8 * j)) as u8)])
             .sum()
     }
 

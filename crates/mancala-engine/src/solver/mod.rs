@@ -181,6 +181,61 @@ pub enum Progress {
     },
 }
 
+/// The speed of building a Kalah endgame database ([`bench_endgame`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EndgameBench {
+    /// The largest seed count held.
+    pub seeds: usize,
+    /// Boards solved (the database's size in bytes).
+    pub boards: u64,
+    /// Wall time.
+    pub seconds: f64,
+    /// Threads of the rayon pool it ran in.
+    pub threads: usize,
+}
+
+impl EndgameBench {
+    /// Boards solved per second.
+    #[must_use]
+    pub fn boards_per_sec(&self) -> f64 {
+        self.boards as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Builds the Kalah endgame database of every board of `rules`' size with at most
+/// `seeds` seeds in play, in the current rayon pool, and times it.
+///
+/// # Errors
+/// [`SolveError::Unsupported`] for a variant other than Kalah, [`SolveError::TooLarge`]
+/// when the boards cannot be numbered (the caller checks the memory: one byte a
+/// board, `C(seeds + 2H, 2H)` boards).
+///
+/// ```
+/// use mancala_core::Rules;
+/// use mancala_engine::bench_endgame;
+/// let b = bench_endgame(Rules::kalah(3, 1), 6).unwrap();
+/// assert_eq!(b.boards, 924); // C(6 + 6, 6)
+/// ```
+pub fn bench_endgame(rules: Rules, seeds: usize) -> Result<EndgameBench, SolveError> {
+    if rules.variant() != Variant::Kalah {
+        return Err(SolveError::Unsupported(rules.variant()));
+    }
+    let too_large = || SolveError::TooLarge(format!("a database of {seeds} seeds for {rules}"));
+    if rules.houses() > MAX_SOLVER_HOUSES || seeds > 127 {
+        return Err(too_large());
+    }
+    let shape = Shape::new(rules, seeds).ok_or_else(too_large)?;
+    Endgame::bytes_for(2 * rules.houses(), seeds).ok_or_else(too_large)?;
+    let start = Instant::now();
+    let db = Endgame::build(&shape, seeds, |_, _| {}, || false).expect("never stopped");
+    Ok(EndgameBench {
+        seeds,
+        boards: db.bytes() as u64,
+        seconds: start.elapsed().as_secs_f64(),
+        threads: rayon::current_num_threads(),
+    })
+}
+
 /// The answer of [`Solver::solve`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
