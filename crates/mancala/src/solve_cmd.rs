@@ -12,6 +12,10 @@ use serde::ser::{SerializeMap, Serializer};
 
 use crate::args::RulesArgs;
 
+/// The most memory a solve takes without `--hash-mb` (when a quarter of the memory
+/// available is more).
+const DEFAULT_HASH_MB: usize = 8 << 10;
+
 /// The largest table `--hash-mb` accepts, whatever the machine.
 const MAX_HASH_MB: usize = 16 << 10;
 
@@ -29,9 +33,11 @@ pub struct SolveArgs {
     #[arg(long)]
     json: bool,
 
-    /// Memory for the transposition table and the endgame database, in MiB
-    #[arg(long, default_value_t = 1024, value_name = "MB")]
-    hash_mb: usize,
+    /// Most memory for the transposition table and the endgame database, in MiB (each
+    /// is sized to the problem within it; default: a quarter of the memory available,
+    /// at most 8192)
+    #[arg(long, value_name = "MB")]
+    hash_mb: Option<usize>,
 
     /// Kalah: build the endgame database for boards of at most N seeds in play (default:
     /// sized to the problem; 0 for none)
@@ -85,26 +91,32 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
         game.play(mv)
             .map_err(|e| anyhow::anyhow!("move {} ({text}): {e}", i + 1))?;
     }
-    anyhow::ensure!(args.hash_mb >= 1, "--hash-mb must be at least 1");
-    anyhow::ensure!(
-        args.hash_mb <= MAX_HASH_MB,
-        "--hash-mb {} is more than the {MAX_HASH_MB} MiB this command allows",
-        args.hash_mb
-    );
-    if let Some(available) = available_memory() {
-        let asked = args.hash_mb << 20;
-        anyhow::ensure!(
-            asked <= available / 10 * 8,
-            "--hash-mb {} needs {} MiB but only {} MiB of memory is available; ask for less",
-            args.hash_mb,
-            args.hash_mb,
-            available >> 20
-        );
-    }
+    let available = available_memory();
+    let hash_mb = match args.hash_mb {
+        Some(mb) => {
+            anyhow::ensure!(mb >= 1, "--hash-mb must be at least 1");
+            anyhow::ensure!(
+                mb <= MAX_HASH_MB,
+                "--hash-mb {mb} is more than the {MAX_HASH_MB} MiB this command allows"
+            );
+            if let Some(available) = available {
+                anyhow::ensure!(
+                    mb << 20 <= available / 10 * 8,
+                    "--hash-mb {mb} needs {mb} MiB but only {} MiB of memory is available; \
+                     ask for less",
+                    available >> 20
+                );
+            }
+            mb
+        }
+        None => available
+            .map_or(DEFAULT_HASH_MB, |a| (a >> 20) / 4)
+            .clamp(16, DEFAULT_HASH_MB),
+    };
     let mut config = SolveConfig {
         force: args.force,
         endgame_seeds: args.endgame_seeds,
-        ..SolveConfig::default().with_table_mb(args.hash_mb)
+        ..SolveConfig::default().with_table_mb(hash_mb)
     };
     if let Some(t) = args.time_limit {
         anyhow::ensure!(

@@ -55,7 +55,7 @@ pub const OWARE_MAX_SEEDS: u16 = 18;
 
 /// The endgame database has at most `P^ENDGAME_EXPONENT` boards for a problem of `P`
 /// (see `Solver::endgame_seeds`).
-const ENDGAME_EXPONENT: f64 = 0.6;
+const ENDGAME_EXPONENT: f64 = 0.64;
 
 /// What building the endgame database costs a core per board, about (measured on
 /// Kalah(6,4) databases of 12 to 16 seeds).
@@ -88,7 +88,8 @@ const OWARE_ENTRY_BYTES: usize = 96;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveConfig {
-    /// Memory for the transposition table, in bytes.
+    /// The most memory for the transposition table and the endgame database, in
+    /// bytes (Kalah sizes both to the problem within it).
     pub table_bytes: usize,
     /// Give up after this long (the answer is then [`SolveError::OutOfTime`]).
     pub time_limit: Option<Duration>,
@@ -153,7 +154,8 @@ pub struct Estimate {
     /// Boards that hold at most that many seeds: a bound on the positions met
     /// (`u64::MAX` when it does not fit).
     pub positions: u64,
-    /// Memory the solve will hold, in bytes (the table; the rest is small).
+    /// The most memory the solve will hold, in bytes (the table and the endgame
+    /// database, both sized to the problem within [`SolveConfig::table_bytes`]).
     pub memory_bytes: usize,
 }
 
@@ -599,7 +601,7 @@ impl Solver {
     }
 
     /// The seeds of the endgame database for a Kalah solve with `seeds` in play: as
-    /// configured, or the largest database with at most `P^0.6` boards when the whole
+    /// configured, or the largest database with at most `P^0.64` boards when the whole
     /// problem has `P` (the search grows more slowly than the problem, and a database
     /// much larger than the search costs more than it saves), within an eighth of the
     /// memory and, with a time limit, built in a quarter of it; `None` for no database.
