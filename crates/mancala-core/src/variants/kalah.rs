@@ -34,12 +34,17 @@ impl RuleSet for Kalah {
     fn play(pos: &mut Position, mv: Move) -> MoveReport {
         let h = pos.rules.houses();
         let me = pos.to_move;
-        let own = me.index() * h;
+        let (mine, theirs) = (me.index(), me.opponent().index());
+        let own = mine * h;
         let opp = h - own;
         let i = mv.index();
         let n = pos.cells[own + i];
         pos.cells[own + i] = 0;
-        pos.rows[me.index()] -= n;
+        // The row counts and the store are updated in registers and written back once:
+        // a narrow write followed by a wide read of the same bytes stalls the processor.
+        let mut rows = pos.rows;
+        let mut store = pos.stores[mine];
+        rows[mine] -= n;
 
         // One lap is the own houses, the own store and the opponent's houses; full
         // laps refill the origin too.
@@ -50,10 +55,10 @@ impl RuleSet for Kalah {
             for c in &mut pos.cells[..2 * h] {
                 *c += full;
             }
-            pos.stores[me.index()] += full;
+            store += full;
             let per_row = full * h as u16;
-            pos.rows[0] += per_row;
-            pos.rows[1] += per_row;
+            rows[0] += per_row;
+            rows[1] += per_row;
             left %= lap;
         }
         // The last seed, counted along the lap from own house 1: own houses `0..h`,
@@ -64,8 +69,10 @@ impl RuleSet for Kalah {
             // The partial lap: the houses after the origin round the board, with the
             // store's seed taken out when the sowing passes it.
             let passes_store = left > h - 1 - i;
-            pos.stores[me.index()] += u16::from(passes_store);
-            pos.sow_ring(own + i + 1, left - usize::from(passes_store));
+            store += u16::from(passes_store);
+            let sown = pos.sow_ring(own + i + 1, left - usize::from(passes_store));
+            rows[0] += sown[0];
+            rows[1] += sown[1];
             if last >= lap {
                 last -= lap;
             }
@@ -79,16 +86,18 @@ impl RuleSet for Kalah {
                 let facing = opp + h - 1 - last;
                 let taken = pos.cells[facing];
                 if taken > 0 || pos.rules.options().empty_capture {
-                    pos.stores[me.index()] += taken + 1;
+                    store += taken + 1;
                     report.captured = taken + 1;
                     pos.cells[facing] = 0;
                     pos.cells[own + last] = 0;
-                    pos.rows[me.index()] -= 1;
-                    pos.rows[me.opponent().index()] -= taken;
+                    rows[mine] -= 1;
+                    rows[theirs] -= taken;
                 }
             }
             pos.to_move = me.opponent();
         }
+        pos.rows = rows;
+        pos.stores[mine] = store;
         debug_assert_eq!(pos.rows, pos.counted_rows(), "stale row counts\n{pos}");
         pos.over = Kalah::is_over(pos);
         report
