@@ -98,7 +98,7 @@ fn predict_kalah(pos: &Position, mv: Move) -> MoveReport {
     let i = mv.index();
     let n = usize::from(own[i]);
     let lap = 2 * h + 1;
-    let last = (i + n) % lap;
+    let last = lap_position(i + n, lap);
     let mut report = MoveReport::default();
     if last == h {
         report.ended_in_store = true;
@@ -117,6 +117,19 @@ fn predict_kalah(pos: &Position, mv: Move) -> MoveReport {
         }
     }
     report
+}
+
+/// `k mod lap`, without the division when `k` is below two laps (almost every move:
+/// a hardware division costs more than the rest of [`predict_kalah`]).
+#[inline]
+fn lap_position(k: usize, lap: usize) -> usize {
+    if k < lap {
+        k
+    } else if k < 2 * lap {
+        k - lap
+    } else {
+        k % lap
+    }
 }
 
 /// Oware without a lap (fewer seeds than the other houses): the sowing covers the
