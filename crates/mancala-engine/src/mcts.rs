@@ -1,8 +1,10 @@
 //! Monte-Carlo tree search (UCT) with uniformly random playouts.
 
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-use mancala_core::{Game, Move, Position, Side};
+use mancala_core::variants::{Kalah, Oware, OwareSimplified, RuleSet};
+use mancala_core::{Game, Move, Position, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
@@ -104,9 +106,10 @@ impl Mcts {
             mv: 0,
             mover: root.to_move().opponent(),
         });
+        let uct: &UctTable = &UCT_TABLE;
         let mut sims = 0u64;
         loop {
-            self.simulate(root);
+            self.simulate(root, uct);
             sims += 1;
             if self.limits.sims.is_some_and(|n| sims >= n) {
                 break;
@@ -129,10 +132,13 @@ impl Mcts {
         (Move::new(best.mv).expect("a stored move"), sims, rate)
     }
 
-    fn select(&self, parent: usize) -> usize {
+    /// The child of `parent` to descend to: the first unvisited one, else the one with
+    /// the highest UCT value `wins / n + c * sqrt(ln N / n)`, computed as
+    /// `wins * (1 / n) + (c * sqrt(ln N)) * (1 / sqrt(n))` with the terms looked up.
+    fn select(&self, parent: usize, uct: &UctTable) -> usize {
         let p = self.nodes[parent];
         let first = p.first_child as usize;
-        let log_n = (p.visits.max(1) as f32).ln();
+        let explore = self.exploration * uct.sqrt_ln(p.visits.max(1));
         let mut best = first;
         let mut best_value = f32::NEG_INFINITY;
         for (i, c) in self.nodes[first..first + usize::from(p.n_children)]
@@ -142,8 +148,8 @@ impl Mcts {
             if c.visits == 0 {
                 return first + i;
             }
-            let n = c.visits as f32;
-            let v = c.wins / n + self.exploration * (log_n / n).sqrt();
+            let (recip, recip_sqrt) = uct.recips(c.visits);
+            let v = c.wins * recip + explore * recip_sqrt;
             if v > best_value {
                 best_value = v;
                 best = first + i;
@@ -152,13 +158,13 @@ impl Mcts {
         best
     }
 
-    fn simulate(&mut self, root: &Position) {
+    fn simulate(&mut self, root: &Position, uct: &UctTable) {
         let mut pos = *root;
         let mut idx = 0usize;
         self.path.clear();
         self.path.push(0);
         while self.nodes[idx].n_children > 0 {
-            idx = self.select(idx);
+            idx = self.select(idx, uct);
             pos.play_unchecked(Move::new(self.nodes[idx].mv).expect("a stored move"));
             self.path.push(idx as u32);
         }
@@ -206,6 +212,63 @@ impl Mcts {
     }
 }
 
+/// Visit counts below this have their UCT terms tabulated (768 KiB of tables, in the
+/// level-2 cache: deep nodes read the first entries, and the busy nodes near the root
+/// read neighbouring entries from one simulation to the next); in a long search only
+/// the few nodes nearest the root have more visits.
+const UCT_TABLE_LEN: usize = 1 << 16;
+
+/// The one [`UctTable`], built on first use.
+static UCT_TABLE: LazyLock<UctTable> = LazyLock::new(UctTable::new);
+
+/// The costly parts of UCT values (a logarithm, square roots, divisions) tabulated
+/// for visit counts below [`UCT_TABLE_LEN`], computed above. Selection looks at every
+/// child of every node on the path, so this is most of its arithmetic.
+#[derive(Debug)]
+struct UctTable {
+    /// `1 / n`.
+    recip: Box<[f32]>,
+    /// `1 / sqrt(n)`.
+    recip_sqrt: Box<[f32]>,
+    /// `sqrt(ln n)`.
+    sqrt_ln: Box<[f32]>,
+}
+
+impl UctTable {
+    fn new() -> UctTable {
+        // Index 0 is never looked up (counts are at least 1); it holds what n = 1 has.
+        let table = |f: fn(f32) -> f32| -> Box<[f32]> {
+            (0..UCT_TABLE_LEN).map(|n| f(n.max(1) as f32)).collect()
+        };
+        UctTable {
+            recip: table(f32::recip),
+            recip_sqrt: table(|n| n.sqrt().recip()),
+            sqrt_ln: table(|n| n.ln().sqrt()),
+        }
+    }
+
+    /// `(1 / n, 1 / sqrt(n))` for a child visited `n > 0` times.
+    #[inline]
+    fn recips(&self, n: u32) -> (f32, f32) {
+        let i = n as usize;
+        if i < UCT_TABLE_LEN {
+            (self.recip[i], self.recip_sqrt[i])
+        } else {
+            let n = n as f32;
+            (n.recip(), n.sqrt().recip())
+        }
+    }
+
+    /// `sqrt(ln n)` for a parent visited `n > 0` times.
+    #[inline]
+    fn sqrt_ln(&self, n: u32) -> f32 {
+        match self.sqrt_ln.get(n as usize) {
+            Some(&v) => v,
+            None => (n as f32).ln().sqrt(),
+        }
+    }
+}
+
 /// A uniform index below `len` (the multiply-shift method; bias below 2^-32).
 #[inline]
 fn pick(rng: &mut SmallRng, len: usize) -> usize {
@@ -232,21 +295,33 @@ pub fn random_playout(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] {
 
 #[inline]
 fn playout(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] {
-    let mut plies = 0;
-    loop {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+    match pos.variant() {
+        Variant::Kalah => playout_with::<Kalah>(pos, rng),
+        Variant::Oware => playout_with::<Oware>(pos, rng),
+        Variant::OwareSimplified => playout_with::<OwareSimplified>(pos, rng),
+    }
+}
+
+/// [`playout`] for a position of `R`'s variant: calling the rule set directly, once
+/// per game instead of once per move through [`Position`]'s dispatch, lets the move
+/// generation and the sowing be inlined into the loop.
+#[inline]
+fn playout_with<R: RuleSet>(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] {
+    debug_assert_eq!(pos.variant(), R::VARIANT);
+    for _ in 0..PLAYOUT_LIMIT {
+        if pos.is_over() {
             return pos.final_scores();
         }
-        if plies == PLAYOUT_LIMIT {
-            return [
-                pos.store(Side::South) + pos.row_sum(Side::South),
-                pos.store(Side::North) + pos.row_sum(Side::North),
-            ];
-        }
-        pos.play_unchecked(moves[pick(rng, moves.len())]);
-        plies += 1;
+        let moves = R::legal_moves(pos);
+        R::play(pos, moves[pick(rng, moves.len())]);
     }
+    if pos.is_over() {
+        return pos.final_scores();
+    }
+    [
+        pos.store(Side::South) + pos.row_sum(Side::South),
+        pos.store(Side::North) + pos.row_sum(Side::North),
+    ]
 }
 
 impl Player for Mcts {
