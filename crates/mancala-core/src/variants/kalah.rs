@@ -78,24 +78,30 @@ impl RuleSet for Kalah {
             }
         }
 
-        let mut report = MoveReport::default();
-        if last == h {
-            report.ended_in_store = true;
-        } else {
-            if last < h && pos.cells[own + last] == 1 {
-                let facing = opp + h - 1 - last;
-                let taken = pos.cells[facing];
-                if taken > 0 || pos.rules.options().empty_capture {
-                    store += taken + 1;
-                    report.captured = taken + 1;
-                    pos.cells[facing] = 0;
-                    pos.cells[own + last] = 0;
-                    rows[mine] -= 1;
-                    rows[theirs] -= taken;
-                }
-            }
-            pos.to_move = me.opponent();
-        }
+        // The extra turn and the capture are computed without branches: in search and
+        // random playouts they are unpredictable, and a mispredicted branch costs more
+        // than doing the arithmetic of both outcomes.
+        let ended_in_store = last == h;
+        let lands_own = last < h;
+        // Where a capture would take from (house 0 and its facing house stand in when
+        // the last seed is not on the own row: nothing is taken then).
+        let landing = if lands_own { last } else { 0 };
+        let (mine_at, facing) = (own + landing, opp + h - 1 - landing);
+        let taken = pos.cells[facing];
+        let captures = lands_own
+            & (pos.cells[mine_at] == 1)
+            & ((taken > 0) | pos.rules.options().empty_capture);
+        let captured = u16::from(captures) * (taken + 1);
+        store += captured;
+        pos.cells[facing] -= u16::from(captures) * taken;
+        pos.cells[mine_at] -= u16::from(captures);
+        rows[mine] -= u16::from(captures);
+        rows[theirs] -= u16::from(captures) * taken;
+        pos.to_move = if ended_in_store { me } else { me.opponent() };
+        let report = MoveReport {
+            captured,
+            ended_in_store,
+        };
         pos.rows = rows;
         pos.stores[mine] = store;
         debug_assert_eq!(pos.rows, pos.counted_rows(), "stale row counts\n{pos}");
