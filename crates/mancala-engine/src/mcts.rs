@@ -30,13 +30,37 @@ pub struct MctsLimits {
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
-    /// Sum of the rewards (1 win, 1/2 draw) for the player who made `mv`.
-    wins: f32,
+    /// Sum of player 1's rewards (1 win, 1/2 draw) over the visits; player 2's are
+    /// `visits - south_wins`. One player's sum serves both, so that backpropagation
+    /// need not know who moved where.
+    south_wins: f32,
     visits: u32,
     first_child: u32,
     n_children: u8,
     mv: u8,
-    mover: Side,
+}
+
+impl Node {
+    /// A node not visited yet, reached by `mv` (0 for the root).
+    fn new(mv: u8) -> Node {
+        Node {
+            south_wins: 0.0,
+            visits: 0,
+            first_child: 0,
+            n_children: 0,
+            mv,
+        }
+    }
+
+    /// The mean reward for `side`, in 0..=1 (0 before the first visit).
+    fn mean_for(&self, side: Side) -> f32 {
+        let south = self.south_wins / self.visits.max(1) as f32;
+        match side {
+            Side::South => south,
+            Side::North if self.visits == 0 => 0.0,
+            Side::North => 1.0 - south,
+        }
+    }
 }
 
 /// Monte-Carlo tree search: UCT selection, one node expanded per simulation, one
@@ -98,14 +122,7 @@ impl Mcts {
         assert!(!moves.is_empty(), "search of a finished position");
         let start = Instant::now();
         self.nodes.clear();
-        self.nodes.push(Node {
-            wins: 0.0,
-            visits: 0,
-            first_child: 0,
-            n_children: 0,
-            mv: 0,
-            mover: root.to_move().opponent(),
-        });
+        self.nodes.push(Node::new(0));
         let uct: &UctTable = &UCT_TABLE;
         let mut sims = 0u64;
         loop {
@@ -128,17 +145,23 @@ impl Mcts {
             .iter()
             .max_by_key(|c| c.visits)
             .expect("the root was expanded");
-        let rate = best.wins / best.visits.max(1) as f32;
+        let rate = best.mean_for(root.to_move());
         (Move::new(best.mv).expect("a stored move"), sims, rate)
     }
 
-    /// The child of `parent` to descend to: the first unvisited one, else the one with
-    /// the highest UCT value `wins / n + c * sqrt(ln N / n)`, computed as
-    /// `wins * (1 / n) + (c * sqrt(ln N)) * (1 / sqrt(n))` with the terms looked up.
-    fn select(&self, parent: usize, uct: &UctTable) -> usize {
+    /// The child of `parent` (where `mover` is to move) to descend to: the first
+    /// unvisited one, else the one with the highest UCT value
+    /// `wins / n + c * sqrt(ln N / n)` for `mover`, computed as
+    /// `base + sign * south_wins * (1 / n) + (c * sqrt(ln N)) * (1 / sqrt(n))` with the
+    /// terms looked up (`wins / n` is `1 - south_wins / n` for player 2).
+    fn select(&self, parent: usize, mover: Side, uct: &UctTable) -> usize {
         let p = self.nodes[parent];
         let first = p.first_child as usize;
         let explore = self.exploration * uct.sqrt_ln(p.visits.max(1));
+        let (base, sign) = match mover {
+            Side::South => (0.0, 1.0),
+            Side::North => (1.0, -1.0),
+        };
         let mut best = first;
         let mut best_value = f32::NEG_INFINITY;
         for (i, c) in self.nodes[first..first + usize::from(p.n_children)]
@@ -149,7 +172,7 @@ impl Mcts {
                 return first + i;
             }
             let (recip, recip_sqrt) = uct.recips(c.visits);
-            let v = c.wins * recip + explore * recip_sqrt;
+            let v = base + sign * c.south_wins * recip + explore * recip_sqrt;
             if v > best_value {
                 best_value = v;
                 best = first + i;
@@ -164,7 +187,7 @@ impl Mcts {
         self.path.clear();
         self.path.push(0);
         while self.nodes[idx].n_children > 0 {
-            idx = self.select(idx, uct);
+            idx = self.select(idx, pos.to_move(), uct);
             pos.play_unchecked(Move::new(self.nodes[idx].mv).expect("a stored move"));
             self.path.push(idx as u32);
         }
@@ -174,17 +197,8 @@ impl Mcts {
             && self.nodes.len() + moves.len() <= MAX_TREE_NODES
         {
             let first = self.nodes.len();
-            let mover = pos.to_move();
-            for &mv in &moves {
-                self.nodes.push(Node {
-                    wins: 0.0,
-                    visits: 0,
-                    first_child: 0,
-                    n_children: 0,
-                    mv: mv.house(),
-                    mover,
-                });
-            }
+            self.nodes
+                .extend(moves.iter().map(|mv| Node::new(mv.house())));
             let node = &mut self.nodes[idx];
             node.first_child = first as u32;
             node.n_children = moves.len() as u8;
@@ -203,11 +217,7 @@ impl Mcts {
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
-            n.wins += if n.mover == Side::South {
-                south_reward
-            } else {
-                1.0 - south_reward
-            };
+            n.south_wins += south_reward;
         }
     }
 }
@@ -264,8 +274,19 @@ impl UctTable {
     fn sqrt_ln(&self, n: u32) -> f32 {
         match self.sqrt_ln.get(n as usize) {
             Some(&v) => v,
-            None => (n as f32).ln().sqrt(),
+            None => self.ln_beyond(n).sqrt(),
         }
+    }
+
+    /// `ln n` for `n` beyond the tables, as `ln(n >> k) + k ln 2` with `n >> k` in the
+    /// table's upper half: `n >> k` is within a factor `1 - 2^-15` of `n / 2^k`, so the
+    /// result is within `2^-15` of `ln n` (a few millionths of it), without the cost of
+    /// a logarithm call for the busiest nodes.
+    #[inline]
+    fn ln_beyond(&self, n: u32) -> f32 {
+        let k = (u32::BITS - n.leading_zeros()).saturating_sub(UCT_TABLE_LEN.ilog2());
+        let top = self.sqrt_ln[(n >> k) as usize];
+        top * top + k as f32 * std::f32::consts::LN_2
     }
 }
 
