@@ -236,10 +236,8 @@ static UCT_TABLE: LazyLock<UctTable> = LazyLock::new(UctTable::new);
 /// child of every node on the path, so this is most of its arithmetic.
 #[derive(Debug)]
 struct UctTable {
-    /// `1 / n`.
-    recip: Box<[f32]>,
-    /// `1 / sqrt(n)`.
-    recip_sqrt: Box<[f32]>,
+    /// `(1 / n, 1 / sqrt(n))`, side by side: one load for both.
+    recips: Box<[(f32, f32)]>,
     /// `sqrt(ln n)`.
     sqrt_ln: Box<[f32]>,
 }
@@ -247,25 +245,22 @@ struct UctTable {
 impl UctTable {
     fn new() -> UctTable {
         // Index 0 is never looked up (counts are at least 1); it holds what n = 1 has.
-        let table = |f: fn(f32) -> f32| -> Box<[f32]> {
-            (0..UCT_TABLE_LEN).map(|n| f(n.max(1) as f32)).collect()
-        };
+        let counts = || (0..UCT_TABLE_LEN).map(|n| n.max(1) as f32);
         UctTable {
-            recip: table(f32::recip),
-            recip_sqrt: table(|n| n.sqrt().recip()),
-            sqrt_ln: table(|n| n.ln().sqrt()),
+            recips: counts().map(|n| (n.recip(), n.sqrt().recip())).collect(),
+            sqrt_ln: counts().map(|n| n.ln().sqrt()).collect(),
         }
     }
 
     /// `(1 / n, 1 / sqrt(n))` for a child visited `n > 0` times.
     #[inline]
     fn recips(&self, n: u32) -> (f32, f32) {
-        let i = n as usize;
-        if i < UCT_TABLE_LEN {
-            (self.recip[i], self.recip_sqrt[i])
-        } else {
-            let n = n as f32;
-            (n.recip(), n.sqrt().recip())
+        match self.recips.get(n as usize) {
+            Some(&pair) => pair,
+            None => {
+                let n = n as f32;
+                (n.recip(), n.sqrt().recip())
+            }
         }
     }
 
