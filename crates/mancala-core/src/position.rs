@@ -288,7 +288,7 @@ impl Position {
     }
 
     /// The legal moves, in house order; empty once the game is over.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
         if self.over {
