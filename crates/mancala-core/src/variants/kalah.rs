@@ -52,9 +52,7 @@ impl RuleSet for Kalah {
         let mut left = usize::from(n);
         if left >= lap {
             let full = (left / lap) as u16;
-            for c in &mut pos.cells[..2 * h] {
-                *c += full;
-            }
+            add_to_each(&mut pos.cells[..2 * h], full);
             store += full;
             let per_row = full * h as u16;
             rows[0] += per_row;
@@ -121,5 +119,15 @@ impl RuleSet for Kalah {
 
     fn final_scores(pos: &Position) -> [u16; 2] {
         pos.stores_plus_rows()
+    }
+}
+
+/// Adds `n` to each cell: the full laps of a long sowing, rare enough to be kept out
+/// of the common path of [`Kalah::play`].
+#[cold]
+#[inline(never)]
+fn add_to_each(cells: &mut [u16], n: u16) {
+    for c in cells {
+        *c += n;
     }
 }
