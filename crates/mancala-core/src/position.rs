@@ -288,7 +288,7 @@ impl Position {
     }
 
     /// The legal moves, in house order; empty once the game is over.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
         if self.over {
@@ -433,11 +433,13 @@ impl Position {
 
     /// Adds one seed to each of the `len` houses from cell `start` on, round the ring
     /// of both rows (player 1's houses, then player 2's, then player 1's again), and
-    /// to the row counts; `start` may be the ring's length (meaning cell 0) and `len`
-    /// at most the ring's length. One branch-free pass over all cells, instead of
-    /// loops of a few iterations whose lengths the processor cannot predict.
+    /// returns how many landed on each row, player 1's first, for the caller to add to
+    /// the row counts; `start` may be the ring's length (meaning cell 0) and `len` at
+    /// most the ring's length. One branch-free pass over all cells, instead of loops of
+    /// a few iterations whose lengths the processor cannot predict.
     #[inline]
-    pub(crate) fn sow_ring(&mut self, start: usize, len: usize) {
+    #[must_use = "the row counts need the seeds sown on each row"]
+    pub(crate) fn sow_ring(&mut self, start: usize, len: usize) -> [u16; 2] {
         let h = self.rules.houses();
         let ring = 2 * h;
         debug_assert!(start <= ring && len <= ring);
@@ -446,8 +448,6 @@ impl Position {
         // The cells `start..b` and `0..c`, with no overlap since `len <= ring`.
         let (b, c) = (end.min(ring), end.saturating_sub(ring));
         let south = b.min(h).saturating_sub(start) + c.min(h);
-        self.rows[0] += south as u16;
-        self.rows[1] += (len - south) as u16;
         let (a, b, c) = (start as u16, b as u16, c as u16);
         // Boards of up to 8 houses use the first 16 cells only: half the work.
         let used = if ring <= MAX_HOUSES {
@@ -459,6 +459,7 @@ impl Position {
             let k = k as u16;
             *cell += u16::from(k >= a) & u16::from(k < b) | u16::from(k < c);
         }
+        [south as u16, (len - south) as u16]
     }
 
     /// Recounts the cached row counts from the cells.

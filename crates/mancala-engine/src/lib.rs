@@ -42,6 +42,7 @@ mod eval;
 mod levels;
 mod matches;
 mod mcts;
+mod memory;
 mod ordering;
 mod player;
 mod score;

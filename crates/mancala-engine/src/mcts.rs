@@ -1,8 +1,10 @@
 //! Monte-Carlo tree search (UCT) with uniformly random playouts.
 
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-use mancala_core::{Game, Move, Position, Side};
+use mancala_core::variants::{Kalah, Oware, OwareSimplified, RuleSet};
+use mancala_core::{Game, Move, Position, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
@@ -28,13 +30,37 @@ pub struct MctsLimits {
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
-    /// Sum of the rewards (1 win, 1/2 draw) for the player who made `mv`.
-    wins: f32,
+    /// Sum of player 1's rewards (1 win, 1/2 draw) over the visits; player 2's are
+    /// `visits - south_wins`. One player's sum serves both, so that backpropagation
+    /// need not know who moved where.
+    south_wins: f32,
     visits: u32,
     first_child: u32,
     n_children: u8,
     mv: u8,
-    mover: Side,
+}
+
+impl Node {
+    /// A node not visited yet, reached by `mv` (0 for the root).
+    fn new(mv: u8) -> Node {
+        Node {
+            south_wins: 0.0,
+            visits: 0,
+            first_child: 0,
+            n_children: 0,
+            mv,
+        }
+    }
+
+    /// The mean reward for `side`, in 0..=1 (0 before the first visit).
+    fn mean_for(&self, side: Side) -> f32 {
+        let south = self.south_wins / self.visits.max(1) as f32;
+        match side {
+            Side::South => south,
+            Side::North if self.visits == 0 => 0.0,
+            Side::North => 1.0 - south,
+        }
+    }
 }
 
 /// Monte-Carlo tree search: UCT selection, one node expanded per simulation, one
@@ -96,17 +122,11 @@ impl Mcts {
         assert!(!moves.is_empty(), "search of a finished position");
         let start = Instant::now();
         self.nodes.clear();
-        self.nodes.push(Node {
-            wins: 0.0,
-            visits: 0,
-            first_child: 0,
-            n_children: 0,
-            mv: 0,
-            mover: root.to_move().opponent(),
-        });
+        self.nodes.push(Node::new(0));
+        let uct: &UctTable = &UCT_TABLE;
         let mut sims = 0u64;
         loop {
-            self.simulate(root);
+            self.simulate(root, uct);
             sims += 1;
             if self.limits.sims.is_some_and(|n| sims >= n) {
                 break;
@@ -125,14 +145,23 @@ impl Mcts {
             .iter()
             .max_by_key(|c| c.visits)
             .expect("the root was expanded");
-        let rate = best.wins / best.visits.max(1) as f32;
+        let rate = best.mean_for(root.to_move());
         (Move::new(best.mv).expect("a stored move"), sims, rate)
     }
 
-    fn select(&self, parent: usize) -> usize {
+    /// The child of `parent` (where `mover` is to move) to descend to: the first
+    /// unvisited one, else the one with the highest UCT value
+    /// `wins / n + c * sqrt(ln N / n)` for `mover`, computed as
+    /// `base + sign * south_wins * (1 / n) + (c * sqrt(ln N)) * (1 / sqrt(n))` with the
+    /// terms looked up (`wins / n` is `1 - south_wins / n` for player 2).
+    fn select(&self, parent: usize, mover: Side, uct: &UctTable) -> usize {
         let p = self.nodes[parent];
         let first = p.first_child as usize;
-        let log_n = (p.visits.max(1) as f32).ln();
+        let explore = self.exploration * uct.sqrt_ln(p.visits.max(1));
+        let (base, sign) = match mover {
+            Side::South => (0.0, 1.0),
+            Side::North => (1.0, -1.0),
+        };
         let mut best = first;
         let mut best_value = f32::NEG_INFINITY;
         for (i, c) in self.nodes[first..first + usize::from(p.n_children)]
@@ -142,8 +171,8 @@ impl Mcts {
             if c.visits == 0 {
                 return first + i;
             }
-            let n = c.visits as f32;
-            let v = c.wins / n + self.exploration * (log_n / n).sqrt();
+            let (recip, recip_sqrt) = uct.recips(c.visits);
+            let v = base + sign * c.south_wins * recip + explore * recip_sqrt;
             if v > best_value {
                 best_value = v;
                 best = first + i;
@@ -152,13 +181,13 @@ impl Mcts {
         best
     }
 
-    fn simulate(&mut self, root: &Position) {
+    fn simulate(&mut self, root: &Position, uct: &UctTable) {
         let mut pos = *root;
         let mut idx = 0usize;
         self.path.clear();
         self.path.push(0);
         while self.nodes[idx].n_children > 0 {
-            idx = self.select(idx);
+            idx = self.select(idx, pos.to_move(), uct);
             pos.play_unchecked(Move::new(self.nodes[idx].mv).expect("a stored move"));
             self.path.push(idx as u32);
         }
@@ -168,17 +197,8 @@ impl Mcts {
             && self.nodes.len() + moves.len() <= MAX_TREE_NODES
         {
             let first = self.nodes.len();
-            let mover = pos.to_move();
-            for &mv in &moves {
-                self.nodes.push(Node {
-                    wins: 0.0,
-                    visits: 0,
-                    first_child: 0,
-                    n_children: 0,
-                    mv: mv.house(),
-                    mover,
-                });
-            }
+            self.nodes
+                .extend(moves.iter().map(|mv| Node::new(mv.house())));
             let node = &mut self.nodes[idx];
             node.first_child = first as u32;
             node.n_children = moves.len() as u8;
@@ -197,12 +217,71 @@ impl Mcts {
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
-            n.wins += if n.mover == Side::South {
-                south_reward
-            } else {
-                1.0 - south_reward
-            };
+            n.south_wins += south_reward;
         }
+    }
+}
+
+/// Visit counts below this have their UCT terms tabulated (768 KiB of tables, in the
+/// level-2 cache: deep nodes read the first entries, and the busy nodes near the root
+/// read neighbouring entries from one simulation to the next); in a long search only
+/// the few nodes nearest the root have more visits.
+const UCT_TABLE_LEN: usize = 1 << 16;
+
+/// The one [`UctTable`], built on first use.
+static UCT_TABLE: LazyLock<UctTable> = LazyLock::new(UctTable::new);
+
+/// The costly parts of UCT values (a logarithm, square roots, divisions) tabulated
+/// for visit counts below [`UCT_TABLE_LEN`], computed above. Selection looks at every
+/// child of every node on the path, so this is most of its arithmetic.
+#[derive(Debug)]
+struct UctTable {
+    /// `(1 / n, 1 / sqrt(n))`, side by side: one load for both.
+    recips: Box<[(f32, f32)]>,
+    /// `sqrt(ln n)`.
+    sqrt_ln: Box<[f32]>,
+}
+
+impl UctTable {
+    fn new() -> UctTable {
+        // Index 0 is never looked up (counts are at least 1); it holds what n = 1 has.
+        let counts = || (0..UCT_TABLE_LEN).map(|n| n.max(1) as f32);
+        UctTable {
+            recips: counts().map(|n| (n.recip(), n.sqrt().recip())).collect(),
+            sqrt_ln: counts().map(|n| n.ln().sqrt()).collect(),
+        }
+    }
+
+    /// `(1 / n, 1 / sqrt(n))` for a child visited `n > 0` times.
+    #[inline]
+    fn recips(&self, n: u32) -> (f32, f32) {
+        match self.recips.get(n as usize) {
+            Some(&pair) => pair,
+            None => {
+                let n = n as f32;
+                (n.recip(), n.sqrt().recip())
+            }
+        }
+    }
+
+    /// `sqrt(ln n)` for a parent visited `n > 0` times.
+    #[inline]
+    fn sqrt_ln(&self, n: u32) -> f32 {
+        match self.sqrt_ln.get(n as usize) {
+            Some(&v) => v,
+            None => self.ln_beyond(n).sqrt(),
+        }
+    }
+
+    /// `ln n` for `n` beyond the tables, as `ln(n >> k) + k ln 2` with `n >> k` in the
+    /// table's upper half: `n >> k` is within a factor `1 - 2^-15` of `n / 2^k`, so the
+    /// result is within `2^-15` of `ln n` (a few millionths of it), without the cost of
+    /// a logarithm call for the busiest nodes.
+    #[inline]
+    fn ln_beyond(&self, n: u32) -> f32 {
+        let k = (u32::BITS - n.leading_zeros()).saturating_sub(UCT_TABLE_LEN.ilog2());
+        let top = self.sqrt_ln[(n >> k) as usize];
+        top * top + k as f32 * std::f32::consts::LN_2
     }
 }
 
@@ -232,21 +311,33 @@ pub fn random_playout(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] {
 
 #[inline]
 fn playout(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] {
-    let mut plies = 0;
-    loop {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+    match pos.variant() {
+        Variant::Kalah => playout_with::<Kalah>(pos, rng),
+        Variant::Oware => playout_with::<Oware>(pos, rng),
+        Variant::OwareSimplified => playout_with::<OwareSimplified>(pos, rng),
+    }
+}
+
+/// [`playout`] for a position of `R`'s variant: calling the rule set directly, once
+/// per game instead of once per move through [`Position`]'s dispatch, lets the move
+/// generation and the sowing be inlined into the loop.
+#[inline]
+fn playout_with<R: RuleSet>(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] {
+    debug_assert_eq!(pos.variant(), R::VARIANT);
+    for _ in 0..PLAYOUT_LIMIT {
+        if pos.is_over() {
             return pos.final_scores();
         }
-        if plies == PLAYOUT_LIMIT {
-            return [
-                pos.store(Side::South) + pos.row_sum(Side::South),
-                pos.store(Side::North) + pos.row_sum(Side::North),
-            ];
-        }
-        pos.play_unchecked(moves[pick(rng, moves.len())]);
-        plies += 1;
+        let moves = R::legal_moves(pos);
+        R::play(pos, moves[pick(rng, moves.len())]);
     }
+    if pos.is_over() {
+        return pos.final_scores();
+    }
+    [
+        pos.store(Side::South) + pos.row_sum(Side::South),
+        pos.store(Side::North) + pos.row_sum(Side::North),
+    ]
 }
 
 impl Player for Mcts {

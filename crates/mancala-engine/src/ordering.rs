@@ -98,25 +98,41 @@ fn predict_kalah(pos: &Position, mv: Move) -> MoveReport {
     let i = mv.index();
     let n = usize::from(own[i]);
     let lap = 2 * h + 1;
-    let last = (i + n) % lap;
-    let mut report = MoveReport::default();
-    if last == h {
-        report.ended_in_store = true;
-    } else if last < h {
-        // The landing house held nothing (the origin was emptied) and got only the
-        // last seed: at most one lap.
-        let before = if last == i { 0 } else { own[last] };
-        if before == 0 && n <= lap {
-            let facing = h - 1 - last;
-            // Its place on the lap is 2h - last, reached by the (2h - last - i)-th seed.
-            let reached = usize::from(n >= 2 * h - last - i);
-            let taken = pos.houses(me.opponent())[facing] + reached as u16;
-            if taken > 0 || pos.rules().options().empty_capture {
-                report.captured = taken + 1;
-            }
-        }
+    let last = lap_position(i + n, lap);
+    // Without branches, as in the rules' own play: which moves capture or earn
+    // another turn is unpredictable. House 0 stands in for the landing house when the
+    // last seed is not on the own row (no capture then).
+    let ended_in_store = last == h;
+    let lands_own = last < h;
+    let landing = if lands_own { last } else { 0 };
+    // The landing house held nothing (the origin was emptied) and got only the last
+    // seed: at most one lap.
+    let before = if landing == i { 0 } else { own[landing] };
+    // The facing house's place on the lap is 2h - landing, reached by the
+    // (2h - landing - i)-th seed.
+    let reached = u16::from(n >= 2 * h - landing - i);
+    let taken = pos.houses(me.opponent())[h - 1 - landing] + reached;
+    let captures = lands_own
+        & (before == 0)
+        & (n <= lap)
+        & ((taken > 0) | pos.rules().options().empty_capture);
+    MoveReport {
+        captured: u16::from(captures) * (taken + 1),
+        ended_in_store,
     }
-    report
+}
+
+/// `k mod lap`, without the division when `k` is below two laps (almost every move:
+/// a hardware division costs more than the rest of [`predict_kalah`]).
+#[inline]
+fn lap_position(k: usize, lap: usize) -> usize {
+    if k < lap {
+        k
+    } else if k < 2 * lap {
+        k - lap
+    } else {
+        k % lap
+    }
 }
 
 /// Oware without a lap (fewer seeds than the other houses): the sowing covers the

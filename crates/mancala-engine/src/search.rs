@@ -368,12 +368,12 @@ impl Searcher {
         // The table's move first, before the others are even looked at: when it cuts
         // off, they never are. Then the others by ordering key, best first: extra
         // turns, captures by size, history, from arithmetic on the board (`predict`),
-        // so that a move is only played when it is searched. The low 5 bits of a key
-        // hold the move's index in `legal`.
+        // so that a move is only played when it is searched. `keys[k]` is the key of
+        // `legal[k]` with `k` in its low 5 bits and the top bit set, or 0 once the move
+        // has been searched (and for the table's move).
         let tt_index = tt_move.and_then(|m| legal.iter().position(|&x| x == m));
         let skip = usize::from(tt_index.is_some());
         let mut keys = [0u64; mancala_core::MAX_HOUSES];
-        let mut keyed = 0;
         for step in 0..legal.len() {
             let mv = match tt_index {
                 Some(t) if step == 0 => legal[t],
@@ -384,22 +384,17 @@ impl Searcher {
                                 let report = predict(pos, mv);
                                 let key =
                                     order_key(report, false, self.history.get(me.index(), mv));
-                                keys[keyed] = key << 5 | k as u64;
-                                keyed += 1;
+                                keys[k] = 1 << 63 | key << 5 | k as u64;
                             }
                         }
                     }
                     // Pick the best remaining move: cutoffs usually come early, so a
-                    // full sort would be wasted.
-                    let i = step - skip;
-                    let mut bi = i;
-                    for j in i + 1..keyed {
-                        if keys[j] > keys[bi] {
-                            bi = j;
-                        }
-                    }
-                    keys.swap(i, bi);
-                    legal[(keys[i] & 31) as usize]
+                    // full sort would be wasted. The keys are distinct, so taking the
+                    // largest needs no comparison the processor must predict.
+                    let best = keys[..legal.len()].iter().copied().max().unwrap_or(0);
+                    let k = (best & 31) as usize;
+                    keys[k] = 0;
+                    legal[k]
                 }
             };
             let mut c = *pos;

@@ -34,12 +34,17 @@ impl RuleSet for Kalah {
     fn play(pos: &mut Position, mv: Move) -> MoveReport {
         let h = pos.rules.houses();
         let me = pos.to_move;
-        let own = me.index() * h;
+        let (mine, theirs) = (me.index(), me.opponent().index());
+        let own = mine * h;
         let opp = h - own;
         let i = mv.index();
         let n = pos.cells[own + i];
         pos.cells[own + i] = 0;
-        pos.rows[me.index()] -= n;
+        // The row counts and the store are updated in registers and written back once:
+        // a narrow write followed by a wide read of the same bytes stalls the processor.
+        let mut rows = pos.rows;
+        let mut store = pos.stores[mine];
+        rows[mine] -= n;
 
         // One lap is the own houses, the own store and the opponent's houses; full
         // laps refill the origin too.
@@ -47,13 +52,11 @@ impl RuleSet for Kalah {
         let mut left = usize::from(n);
         if left >= lap {
             let full = (left / lap) as u16;
-            for c in &mut pos.cells[..2 * h] {
-                *c += full;
-            }
-            pos.stores[me.index()] += full;
+            add_to_each(&mut pos.cells[..2 * h], full);
+            store += full;
             let per_row = full * h as u16;
-            pos.rows[0] += per_row;
-            pos.rows[1] += per_row;
+            rows[0] += per_row;
+            rows[1] += per_row;
             left %= lap;
         }
         // The last seed, counted along the lap from own house 1: own houses `0..h`,
@@ -64,31 +67,41 @@ impl RuleSet for Kalah {
             // The partial lap: the houses after the origin round the board, with the
             // store's seed taken out when the sowing passes it.
             let passes_store = left > h - 1 - i;
-            pos.stores[me.index()] += u16::from(passes_store);
-            pos.sow_ring(own + i + 1, left - usize::from(passes_store));
+            store += u16::from(passes_store);
+            let sown = pos.sow_ring(own + i + 1, left - usize::from(passes_store));
+            rows[0] += sown[0];
+            rows[1] += sown[1];
             if last >= lap {
                 last -= lap;
             }
         }
 
-        let mut report = MoveReport::default();
-        if last == h {
-            report.ended_in_store = true;
-        } else {
-            if last < h && pos.cells[own + last] == 1 {
-                let facing = opp + h - 1 - last;
-                let taken = pos.cells[facing];
-                if taken > 0 || pos.rules.options().empty_capture {
-                    pos.stores[me.index()] += taken + 1;
-                    report.captured = taken + 1;
-                    pos.cells[facing] = 0;
-                    pos.cells[own + last] = 0;
-                    pos.rows[me.index()] -= 1;
-                    pos.rows[me.opponent().index()] -= taken;
-                }
-            }
-            pos.to_move = me.opponent();
-        }
+        // The extra turn and the capture are computed without branches: in search and
+        // random playouts they are unpredictable, and a mispredicted branch costs more
+        // than doing the arithmetic of both outcomes.
+        let ended_in_store = last == h;
+        let lands_own = last < h;
+        // Where a capture would take from (house 0 and its facing house stand in when
+        // the last seed is not on the own row: nothing is taken then).
+        let landing = if lands_own { last } else { 0 };
+        let (mine_at, facing) = (own + landing, opp + h - 1 - landing);
+        let taken = pos.cells[facing];
+        let captures = lands_own
+            & (pos.cells[mine_at] == 1)
+            & ((taken > 0) | pos.rules.options().empty_capture);
+        let captured = u16::from(captures) * (taken + 1);
+        store += captured;
+        pos.cells[facing] -= u16::from(captures) * taken;
+        pos.cells[mine_at] -= u16::from(captures);
+        rows[mine] -= u16::from(captures);
+        rows[theirs] -= u16::from(captures) * taken;
+        pos.to_move = if ended_in_store { me } else { me.opponent() };
+        let report = MoveReport {
+            captured,
+            ended_in_store,
+        };
+        pos.rows = rows;
+        pos.stores[mine] = store;
         debug_assert_eq!(pos.rows, pos.counted_rows(), "stale row counts\n{pos}");
         pos.over = Kalah::is_over(pos);
         report
@@ -106,5 +119,15 @@ impl RuleSet for Kalah {
 
     fn final_scores(pos: &Position) -> [u16; 2] {
         pos.stores_plus_rows()
+    }
+}
+
+/// Adds `n` to each cell: the full laps of a long sowing, rare enough to be kept out
+/// of the common path of [`Kalah::play`].
+#[cold]
+#[inline(never)]
+fn add_to_each(cells: &mut [u16], n: u16) {
+    for c in cells {
+        *c += n;
     }
 }

@@ -70,7 +70,9 @@ impl RuleSet for Oware {
             pos.rows[me.index()] += full * (h as u16 - 1);
             pos.rows[me.opponent().index()] += full * h as u16;
         }
-        pos.sow_ring(origin + 1, rem);
+        let sown = pos.sow_ring(origin + 1, rem);
+        pos.rows[0] += sown[0];
+        pos.rows[1] += sown[1];
         // With no partial lap the last seed is in the house just before the origin.
         let steps = if rem == 0 { lap } else { rem };
         let last = (origin + steps) % ring;
