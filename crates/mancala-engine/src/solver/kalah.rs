@@ -25,6 +25,8 @@ pub(crate) struct KalahSearch<'a> {
     pub nodes: u64,
     pub deadline: Option<Instant>,
     pub stop: &'a AtomicBool,
+    /// A second reason to stop: another thread has finished the same problem.
+    pub finished: Option<&'a AtomicBool>,
     pub aborted: bool,
 }
 
@@ -45,6 +47,14 @@ impl KalahSearch<'_> {
         }
         let mut g = guess.clamp(lo, hi);
         while lo < hi {
+            // Another thread may have proved more about the same board meanwhile.
+            if let Some(e) = self.table.probe(self.shape.key(b)) {
+                lo = lo.max(i32::from(e.lo));
+                hi = hi.min(i32::from(e.hi));
+                if lo >= hi {
+                    break;
+                }
+            }
             // Test "gain >= beta" for a beta of the right parity strictly inside (lo, hi].
             let mut beta = if g <= lo { lo + 1 } else { g };
             if (beta - seeds).rem_euclid(2) != 0 {
@@ -197,7 +207,9 @@ impl KalahSearch<'_> {
     }
 
     fn should_stop(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.stop.load(Ordering::Relaxed)
+            || self.finished.is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 

@@ -28,7 +28,7 @@ mod perfect;
 mod table;
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -38,7 +38,6 @@ pub use perfect::Perfect;
 
 use board::{MAX_SOLVER_HOUSES, Shape, Step, positions_bound};
 use endgame::Endgame;
-use rayon::prelude::*;
 
 use crate::{Limits, Score, Searcher};
 use kalah::{KalahSearch, sign};
@@ -266,6 +265,22 @@ impl Solution {
     }
 }
 
+/// One root move to solve, shared by the threads.
+struct RootJob {
+    mv: Move,
+    step: Step,
+    /// The first guess at the gain of the position after it, for its mover.
+    guess: i32,
+    /// The move's margin, once a thread has it.
+    value: Mutex<Option<i32>>,
+    /// Set when `value` is; stops the threads still searching it.
+    finished: AtomicBool,
+}
+
+/// A thread helping with a root move another is solving starts its MTD(f) this much
+/// higher (per helper), so that the two prove different bounds into the shared table.
+const HELPER_GUESS_STEP: i32 = 4;
+
 /// The Kalah solver's state kept between solves: the shape its table's keys use.
 struct KalahState {
     rules: Rules,
@@ -319,6 +334,7 @@ impl KalahState {
             nodes: 0,
             deadline,
             stop,
+            finished: None,
             aborted: false,
         }
     }
@@ -645,42 +661,107 @@ impl Solver {
             .map(|i| (i, shape.play(board, i), state.guess(pos, i)))
             .collect();
         let progress = Mutex::new(progress);
-        // The root moves on all cores, sharing the table and the database.
-        let solved: Vec<((Move, i32), u64)> = roots
-            .par_iter()
-            .map(|&(i, step, guess)| {
-                let mv = Move::from_index(i);
-                let mut search = state.search(deadline, &stop);
-                let rel = match shape.terminal(step.board) {
-                    Some(t) if step.extra => step.gain + t,
-                    Some(t) => step.gain - t,
-                    None => {
-                        let (extra, gain) = (step.extra, step.gain);
-                        let to_abs = |child: i32| {
-                            base + sgn * if extra { gain + child } else { gain - child }
-                        };
-                        let child = search
-                            .solve(step.board, seeds - gain, guess, |lo, hi, nodes| {
-                                let (a, b) = (to_abs(lo), to_abs(hi));
-                                let mut report = progress.lock().unwrap_or_else(|e| e.into_inner());
-                                report(Progress::Bounds {
-                                    mv: Some(mv),
-                                    lower: a.min(b),
-                                    upper: a.max(b),
-                                    nodes,
-                                });
-                            })
-                            .ok_or(SolveError::OutOfTime)?;
-                        if extra { gain + child } else { gain - child }
-                    }
-                };
-                Ok(((mv, base + sgn * rel), search.nodes))
+        let report = |mv: Move, rel_lo: i32, rel_hi: i32, nodes: u64| {
+            let (a, b) = (base + sgn * rel_lo, base + sgn * rel_hi);
+            let mut report = progress.lock().unwrap_or_else(|e| e.into_inner());
+            report(Progress::Bounds {
+                mv: Some(mv),
+                lower: a.min(b),
+                upper: a.max(b),
+                nodes,
+            });
+        };
+        let jobs: Vec<RootJob> = roots
+            .iter()
+            .map(|&(i, step, guess)| RootJob {
+                mv: Move::from_index(i),
+                step,
+                guess,
+                value: Mutex::new(None),
+                finished: AtomicBool::new(false),
             })
-            .collect::<Result<_, SolveError>>()?;
-        let nodes = solved.iter().map(|&(_, n)| n).sum();
-        let mut values: Vec<(Move, i32)> = solved.into_iter().map(|(v, _)| v).collect();
+            .collect();
+        let next = AtomicUsize::new(0);
+        let nodes = AtomicU64::new(0);
+        let failed = AtomicBool::new(false);
+        // Every core takes the next root move; when none is left it helps with one
+        // still being solved (sharing the table, from another first guess) until
+        // either thread finishes it.
+        rayon::scope(|scope| {
+            for _ in 0..rayon::current_num_threads() {
+                scope.spawn(|_| {
+                    let mut helping = 0;
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let (job, offset) = if k < jobs.len() {
+                            (&jobs[k], 0)
+                        } else if let Some(job) =
+                            jobs.iter().find(|j| !j.finished.load(Ordering::Relaxed))
+                        {
+                            helping += 1;
+                            (job, HELPER_GUESS_STEP * helping)
+                        } else {
+                            break;
+                        };
+                        let mut search = state.search(deadline, &stop);
+                        search.finished = Some(&job.finished);
+                        let (step, mv) = (job.step, job.mv);
+                        let rel = match shape.terminal(step.board) {
+                            Some(t) if step.extra => Some(step.gain + t),
+                            Some(t) => Some(step.gain - t),
+                            None => {
+                                let to_rel = |child: i32| {
+                                    if step.extra {
+                                        step.gain + child
+                                    } else {
+                                        step.gain - child
+                                    }
+                                };
+                                search
+                                    .solve(
+                                        step.board,
+                                        seeds - step.gain,
+                                        job.guess + offset,
+                                        |lo, hi, n| {
+                                            report(mv, to_rel(lo), to_rel(hi), n);
+                                        },
+                                    )
+                                    .map(to_rel)
+                            }
+                        };
+                        nodes.fetch_add(search.nodes, Ordering::Relaxed);
+                        match rel {
+                            Some(rel) => {
+                                let mut value = job.value.lock().unwrap_or_else(|e| e.into_inner());
+                                value.get_or_insert(base + sgn * rel);
+                                job.finished.store(true, Ordering::Relaxed);
+                            }
+                            // Stopped because another thread finished this move: go on.
+                            None if job.finished.load(Ordering::Relaxed) => {}
+                            None => {
+                                failed.store(true, Ordering::Relaxed);
+                                break;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        if failed.load(Ordering::Relaxed) {
+            return Err(SolveError::OutOfTime);
+        }
+        let mut values: Vec<(Move, i32)> = jobs
+            .into_iter()
+            .map(|j| {
+                let v = j.value.into_inner().unwrap_or_else(|e| e.into_inner());
+                (
+                    j.mv,
+                    v.expect("every root move is solved unless the solve failed"),
+                )
+            })
+            .collect();
         values.sort_by_key(|&(m, _)| m);
-        Ok((values, nodes))
+        Ok((values, nodes.into_inner()))
     }
 
     fn kalah_best(
