@@ -31,9 +31,16 @@
 //! alphabeta.rs  the alphabeta player
 //! mcts.rs       Monte-Carlo tree search with random playouts
 //! levels.rs     easy, medium, hard, expert, perfect
-//! solver/       the exact solver (Kalah, small Oware) and the perfect player
+//! solver/       the exact solver (Kalah, small Oware) and the perfect player:
+//!   board.rs      the Kalah board packed in a u128, moves, position numbers
+//!   endgame.rs    the Kalah endgame database, built on all cores
+//!   kalah.rs      MTD(f) alpha-beta on the seeds still to be won
+//!   table.rs      the lock-free table of exact bounds
+//!   oware.rs      Oware with the repetition rule, small boards
+//!   perfect.rs    the perfect player
 //! matches.rs    bot-against-bot matches in parallel, statistics
-//! bench.rs      search and MCTS benchmarks
+//! bench.rs      search and MCTS benchmarks (the database's: solver/mod.rs)
+//! memory.rs     huge pages for the big tables (the only unsafe code)
 //! ```
 
 mod alphabeta;

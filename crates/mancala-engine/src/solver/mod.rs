@@ -1,11 +1,17 @@
 //! The exact solver: the final margin under perfect play by both players.
 //!
 //! Values are *margins*: player 1's final score minus player 2's, when both play
-//! perfectly from the position. Kalah is solved by MTD(f) null-window alpha-beta on the
-//! seeds still to be won (see `kalah.rs`), with a lock-free table of exact bounds keyed
-//! by a collision-free position number; Oware by alpha-beta over whole positions with
-//! the path since the last capture, which the repetition rule needs (see `oware.rs`),
-//! and only on small boards.
+//! perfectly from the position.
+//!
+//! ```text
+//! Solver ── Kalah: endgame.rs  every board of <= N seeds, built first on all cores
+//!    │              kalah.rs    MTD(f) null-window alpha-beta on the seeds still to be
+//!    │                          won, each root move on its own thread (idle threads help)
+//!    │              table.rs    lock-free exact bounds, keyed by the board's number
+//!    │              board.rs    the board packed in a u128, moves, numbers
+//!    └─ Oware: oware.rs         alpha-beta over whole positions with the path since
+//!                               the last capture (the repetition rule); small boards
+//! ```
 //!
 //! ```
 //! use mancala_core::{Game, Move, Rules};
