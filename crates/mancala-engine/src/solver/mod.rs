@@ -609,16 +609,17 @@ impl Solver {
     }
 
     /// The memory for a Kalah solve with `seeds` in play: `--hash-mb`, or less when a
-    /// smaller table holds the nodes the search is expected to visit. A table much
-    /// larger than the search fills is slower, not faster (every probe is a cache and
-    /// TLB miss): Kalah(6,3) visits 5 M nodes and takes 1.1 s with 32 MiB, 2.0 s with
-    /// 1 GiB; Kalah(6,4) visits 340 M and needs 3 times the nodes with 256 MiB as with
-    /// 4 GiB. The expected nodes are fitted to those two: `5e6 (P / 6.9e10)^1.4` for a
-    /// problem of `P` boards, at least [`MIN_TABLE_BYTES`].
+    /// smaller table holds the nodes the search is expected to visit, twice over. A
+    /// table much larger than the search fills is slower, not faster (every probe is a
+    /// cache and TLB miss): Kalah(6,3) visits 5 M nodes and takes 1.1 s with 32 MiB,
+    /// 2.0 s with 1 GiB; Kalah(6,4) visits 263 M and needs 3 times the nodes with
+    /// 256 MiB as with 4 GiB. The expected nodes grow about tenfold every 6 seeds in
+    /// play (Kalah(4,4), 32 seeds: 0.5 M; (5,4), 40: 31 M; (6,4), 48: 263 M), and are
+    /// never more than the boards there are; at least [`MIN_TABLE_BYTES`].
     fn table_bytes(&self, rules: Rules, seeds: usize) -> usize {
-        let problem = positions_bound(2 * rules.houses(), seeds).unwrap_or(u64::MAX) as f64;
-        let nodes = 5e6 * (problem / 6.9e10).powf(1.4);
-        let wanted = (nodes * table::SLOT_BYTES as f64).max(MIN_TABLE_BYTES as f64);
+        let boards = positions_bound(2 * rules.houses(), seeds).unwrap_or(u64::MAX) as f64;
+        let nodes = (2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0)).min(boards);
+        let wanted = (2.0 * nodes * table::SLOT_BYTES as f64).max(MIN_TABLE_BYTES as f64);
         self.config.table_bytes.min(wanted as usize)
     }
 
