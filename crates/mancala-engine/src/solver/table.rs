@@ -71,11 +71,9 @@ impl Table {
     /// A table of at most `bytes` bytes (a power of two slots, at least 1024).
     pub fn new(bytes: usize) -> Table {
         let n = Table::slots_for(bytes);
-        let mut slots = Vec::with_capacity(n);
-        // Huge pages before the first touch: nearly every probe is a miss, and with
-        // 4 KiB pages also an address-translation miss.
-        crate::memory::advise_huge_pages(slots.spare_capacity_mut());
-        slots.extend((0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        let slots = (0..n)
+            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+            .collect();
         Table { slots, mask: n - 1 }
     }
 
