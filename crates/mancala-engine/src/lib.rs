@@ -49,7 +49,6 @@ mod eval;
 mod levels;
 mod matches;
 mod mcts;
-mod memory;
 mod ordering;
 mod player;
 mod score;

@@ -133,7 +133,6 @@ impl TranspositionTable {
         // The largest power of two not above the size asked for.
         let n = (bytes / 8 + 1).next_power_of_two() / 2;
         let mut slots = vec![0; n];
-        crate::memory::advise_huge_pages(&slots);
         // Touch every page now, so that the first search does not pay for the page
         // faults (the zero is hidden from the optimiser, which would drop the stores).
         let zero = std::hint::black_box(0u64);
