@@ -40,7 +40,6 @@
 //!   perfect.rs    the perfect player
 //! matches.rs    bot-against-bot matches in parallel, statistics
 //! bench.rs      search and MCTS benchmarks (the database's: solver/mod.rs)
-//! memory.rs     huge pages for the big tables (the only unsafe code)
 //! ```
 
 mod alphabeta;
