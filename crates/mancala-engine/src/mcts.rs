@@ -36,19 +36,20 @@ struct Node {
     south_wins: f32,
     visits: u32,
     first_child: u32,
-    n_children: u8,
-    mv: u8,
+    /// Where the node's position is kept, who moves there and how many children it
+    /// has, once it is expanded. The move leading to a node is not stored: the `i`th
+    /// child of a node is reached by the `i`th legal move of its position.
+    expansion: Expansion,
 }
 
 impl Node {
-    /// A node not visited yet, reached by `mv` (0 for the root).
-    fn new(mv: u8) -> Node {
+    /// A node neither visited nor expanded yet.
+    fn new() -> Node {
         Node {
             south_wins: 0.0,
             visits: 0,
             first_child: 0,
-            n_children: 0,
-            mv,
+            expansion: Expansion::NONE,
         }
     }
 
@@ -62,6 +63,55 @@ impl Node {
         }
     }
 }
+
+/// What selection and simulation need to know of an expanded node besides its first
+/// child, packed in 32 bits so that a [`Node`] fits in 16 bytes (four to a cache
+/// line): the number of children (bits 0 to 6; 0 for a node not expanded), the side
+/// to move (bit 7, set for North) and the index of the node's position in
+/// [`Mcts`]'s kept positions (bits 8 to 31).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Expansion(u32);
+
+impl Expansion {
+    /// The expansion of a node not expanded yet.
+    const NONE: Expansion = Expansion(0);
+
+    /// An expanded node's: `children` children (1 to 127), `mover` to move, its
+    /// position kept at index `position` (below 2^24).
+    fn new(children: usize, mover: Side, position: usize) -> Expansion {
+        debug_assert!((1..128).contains(&children) && position < 1 << 24);
+        let north = u32::from(mover == Side::North);
+        Expansion(children as u32 | north << 7 | (position as u32) << 8)
+    }
+
+    /// The number of children (0 if the node is not expanded).
+    #[inline]
+    fn children(self) -> usize {
+        (self.0 & 0x7f) as usize
+    }
+
+    /// The side to move at the node.
+    #[inline]
+    fn mover(self) -> Side {
+        if self.0 & 0x80 == 0 {
+            Side::South
+        } else {
+            Side::North
+        }
+    }
+
+    /// The index of the node's position among the kept positions.
+    #[inline]
+    fn position(self) -> usize {
+        (self.0 >> 8) as usize
+    }
+}
+
+// Positions are kept for expanded nodes only, fewer than the nodes, and must be
+// numbered in 24 bits.
+const _: () = assert!(MAX_TREE_NODES < 1 << 24);
+// Children are counted in 7 bits.
+const _: () = assert!(mancala_core::MAX_HOUSES < 128);
 
 /// Monte-Carlo tree search: UCT selection, one node expanded per simulation, one
 /// uniformly random playout to the end of the game per simulation; plays the most
@@ -86,6 +136,11 @@ pub struct Mcts {
     exploration: f32,
     rng: SmallRng,
     nodes: Vec<Node>,
+    /// The position of every expanded node, at the index its [`Expansion`] holds: a
+    /// simulation starts its leaf from its parent's position instead of replaying the
+    /// moves from the root (one position per expansion, a fifth of the nodes or fewer
+    /// in Kalah(6,4): at most about 64 MB).
+    positions: Vec<Position>,
     path: Vec<u32>,
 }
 
@@ -98,6 +153,7 @@ impl Mcts {
             exploration: 1.0,
             rng: SmallRng::seed_from_u64(seed),
             nodes: Vec::new(),
+            positions: Vec::new(),
             path: Vec::new(),
         }
     }
@@ -122,7 +178,8 @@ impl Mcts {
         assert!(!moves.is_empty(), "search of a finished position");
         let start = Instant::now();
         self.nodes.clear();
-        self.nodes.push(Node::new(0));
+        self.positions.clear();
+        self.nodes.push(Node::new());
         let uct: &UctTable = &UCT_TABLE;
         let mut sims = 0u64;
         loop {
@@ -140,13 +197,14 @@ impl Mcts {
         }
         let root_node = self.nodes[0];
         let children =
-            &self.nodes[root_node.first_child as usize..][..usize::from(root_node.n_children)];
-        let best = children
+            &self.nodes[root_node.first_child as usize..][..root_node.expansion.children()];
+        let (i, best) = children
             .iter()
-            .max_by_key(|c| c.visits)
+            .enumerate()
+            .max_by_key(|(_, c)| c.visits)
             .expect("the root was expanded");
         let rate = best.mean_for(root.to_move());
-        (Move::new(best.mv).expect("a stored move"), sims, rate)
+        (moves[i], sims, rate)
     }
 
     /// The child of `parent` (where `mover` is to move) to descend to: the first
@@ -154,9 +212,10 @@ impl Mcts {
     /// `wins / n + c * sqrt(ln N / n)` for `mover`, computed as
     /// `base + sign * south_wins * (1 / n) + (c * sqrt(ln N)) * (1 / sqrt(n))` with the
     /// terms looked up (`wins / n` is `1 - south_wins / n` for player 2).
-    fn select(&self, parent: usize, mover: Side, uct: &UctTable) -> usize {
+    fn select(&self, parent: usize, uct: &UctTable) -> usize {
         let p = self.nodes[parent];
         let first = p.first_child as usize;
+        let mover = p.expansion.mover();
         let explore = self.exploration * uct.sqrt_ln(p.visits.max(1));
         let (base, sign) = match mover {
             Side::South => (0.0, 1.0),
@@ -164,7 +223,7 @@ impl Mcts {
         };
         let mut best = first;
         let mut best_value = f32::NEG_INFINITY;
-        for (i, c) in self.nodes[first..first + usize::from(p.n_children)]
+        for (i, c) in self.nodes[first..first + p.expansion.children()]
             .iter()
             .enumerate()
         {
@@ -181,27 +240,40 @@ impl Mcts {
         best
     }
 
+    /// One simulation: a UCT descent from the root to a leaf, which is expanded (if
+    /// visited before, not over, and the tree has room) and one of whose children
+    /// is then picked at random, a random playout from there and backpropagation.
     fn simulate(&mut self, root: &Position, uct: &UctTable) {
-        let mut pos = *root;
         let mut idx = 0usize;
+        let mut parent = None;
         self.path.clear();
         self.path.push(0);
-        while self.nodes[idx].n_children > 0 {
-            idx = self.select(idx, pos.to_move(), uct);
-            pos.play_unchecked(Move::new(self.nodes[idx].mv).expect("a stored move"));
+        while self.nodes[idx].expansion.children() > 0 {
+            parent = Some(idx);
+            idx = self.select(idx, uct);
             self.path.push(idx as u32);
         }
+        let mut pos = match parent {
+            None => *root,
+            Some(p) => {
+                let p = self.nodes[p];
+                let mut pos = self.positions[p.expansion.position()];
+                let mv = pos.legal_moves()[idx - p.first_child as usize];
+                pos.play_unchecked(mv);
+                pos
+            }
+        };
         let moves = pos.legal_moves();
         if !moves.is_empty()
             && (idx == 0 || self.nodes[idx].visits > 0)
             && self.nodes.len() + moves.len() <= MAX_TREE_NODES
         {
             let first = self.nodes.len();
-            self.nodes
-                .extend(moves.iter().map(|mv| Node::new(mv.house())));
+            self.nodes.extend((0..moves.len()).map(|_| Node::new()));
             let node = &mut self.nodes[idx];
             node.first_child = first as u32;
-            node.n_children = moves.len() as u8;
+            node.expansion = Expansion::new(moves.len(), pos.to_move(), self.positions.len());
+            self.positions.push(pos);
             let k = pick(&mut self.rng, moves.len());
             idx = first + k;
             pos.play_unchecked(moves[k]);
