@@ -66,6 +66,9 @@ const ENDGAME_EXPONENT: f64 = 0.64;
 /// Kalah(6,4) databases of 12 to 16 seeds).
 const ENDGAME_SECONDS_PER_BOARD: f64 = 150e-9;
 
+/// Table slots per expected node (see `Solver::table_bytes`).
+const TABLE_SLOTS_PER_NODE: f64 = 0.5;
+
 /// The smallest table a Kalah solve gets (unless `--hash-mb` asks for less).
 const MIN_TABLE_BYTES: usize = 16 << 20;
 
@@ -609,17 +612,20 @@ impl Solver {
     }
 
     /// The memory for a Kalah solve with `seeds` in play: `--hash-mb`, or less when a
-    /// smaller table holds the nodes the search is expected to visit, twice over. A
-    /// table much larger than the search fills is slower, not faster (every probe is a
-    /// cache and TLB miss): Kalah(6,3) visits 5 M nodes and takes 1.1 s with 32 MiB,
-    /// 2.0 s with 1 GiB; Kalah(6,4) visits 263 M and needs 3 times the nodes with
-    /// 256 MiB as with 4 GiB. The expected nodes grow about tenfold every 6 seeds in
-    /// play (Kalah(4,4), 32 seeds: 0.5 M; (5,4), 40: 31 M; (6,4), 48: 263 M), and are
-    /// never more than the boards there are; at least [`MIN_TABLE_BYTES`].
+    /// smaller table is enough: half a slot per node the search is expected to visit.
+    /// A table much larger than the search fills is slower, not faster: every probe is
+    /// a cache and TLB miss, and on a virtual machine fresh memory costs system time.
+    /// Kalah(6,3) (about 4 M nodes) takes 1.1 s with 32 MiB and 2.0 s with 1 GiB;
+    /// Kalah(6,4) (about 300 M nodes) 50 s with 512 MiB, 47 s with 1 or 2 GiB, and up
+    /// to 64 s with 4 GiB (34 s of it system time). The expected nodes grow about
+    /// tenfold every 6 seeds in play (Kalah(4,4), 32 seeds: 0.5 M; (5,4), 40: 31 M;
+    /// (6,4), 48: 263 M), and are never more than the boards there are; at least
+    /// [`MIN_TABLE_BYTES`].
     fn table_bytes(&self, rules: Rules, seeds: usize) -> usize {
         let boards = positions_bound(2 * rules.houses(), seeds).unwrap_or(u64::MAX) as f64;
         let nodes = (2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0)).min(boards);
-        let wanted = (2.0 * nodes * table::SLOT_BYTES as f64).max(MIN_TABLE_BYTES as f64);
+        let wanted =
+            (nodes * TABLE_SLOTS_PER_NODE * table::SLOT_BYTES as f64).max(MIN_TABLE_BYTES as f64);
         self.config.table_bytes.min(wanted as usize)
     }
 
