@@ -128,6 +128,23 @@ fn the_endgame_database_size_does_not_change_the_answer() {
     let nodes = full["nodes"].as_u64().unwrap();
     assert!(nodes <= 12, "{full}");
     assert!(plain["nodes"].as_u64().unwrap() > 10 * nodes, "{plain}");
+    // A database larger than the memory allowed is refused before any work.
+    let (ok, _, err) = spec::run_binary(
+        &[
+            "solve",
+            "--houses",
+            "6",
+            "--seeds",
+            "4",
+            "--hash-mb",
+            "64",
+            "--endgame-seeds",
+            "30",
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(err.contains("endgame database of 30 seeds"), "{err}");
 }
 
 #[test]

@@ -428,6 +428,18 @@ impl Solver {
                          {MAX_SOLVER_HOUSES} houses a side"
                     )));
                 }
+                if let Some(n) = config.endgame_seeds {
+                    let n = n.min(usize::from(seeds).saturating_sub(1));
+                    let bytes = Endgame::bytes_for(cells, n).unwrap_or(usize::MAX);
+                    if bytes > config.table_bytes {
+                        return Err(SolveError::TooLarge(format!(
+                            "an endgame database of {n} seeds for {rules} needs {} MiB, more \
+                             than the {} MiB allowed; ask for fewer seeds or more memory",
+                            bytes >> 20,
+                            config.table_bytes >> 20
+                        )));
+                    }
+                }
                 if Shape::new(rules, usize::from(seeds)).is_none() {
                     return Err(SolveError::TooLarge(format!(
                         "{rules} with {seeds} seeds in play cannot be solved: its positions \
