@@ -41,13 +41,9 @@ impl KalahSearch<'_> {
         mut report: impl FnMut(i32, i32, u64),
     ) -> Option<i32> {
         let (mut lo, mut hi) = (-seeds, seeds);
-        if let Some(e) = self.table.probe(self.shape.key(b)) {
-            lo = lo.max(i32::from(e.lo));
-            hi = hi.min(i32::from(e.hi));
-        }
-        let mut g = guess.clamp(lo, hi);
+        let mut g = guess;
         while lo < hi {
-            // Another thread may have proved more about the same board meanwhile.
+            // What the table knows, including what another thread has proved meanwhile.
             if let Some(e) = self.table.probe(self.shape.key(b)) {
                 lo = lo.max(i32::from(e.lo));
                 hi = hi.min(i32::from(e.hi));

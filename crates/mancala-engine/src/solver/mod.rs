@@ -213,20 +213,25 @@ impl EndgameBench {
 }
 
 /// Builds the Kalah endgame database of every board of `rules`' size with at most
-/// `seeds` seeds in play, in the current rayon pool, and times it.
+/// `seeds` seeds in play (one byte a board, `C(seeds + 2H, 2H)` boards), in the current
+/// rayon pool, and times it.
 ///
 /// # Errors
 /// [`SolveError::Unsupported`] for a variant other than Kalah, [`SolveError::TooLarge`]
-/// when the boards cannot be numbered (the caller checks the memory: one byte a
-/// board, `C(seeds + 2H, 2H)` boards).
+/// when the boards cannot be numbered or need more than `max_bytes`.
 ///
 /// ```
 /// use mancala_core::Rules;
 /// use mancala_engine::bench_endgame;
-/// let b = bench_endgame(Rules::kalah(3, 1), 6).unwrap();
+/// let b = bench_endgame(Rules::kalah(3, 1), 6, 1 << 20).unwrap();
 /// assert_eq!(b.boards, 924); // C(6 + 6, 6)
+/// assert!(bench_endgame(Rules::kalah(3, 1), 6, 900).is_err());
 /// ```
-pub fn bench_endgame(rules: Rules, seeds: usize) -> Result<EndgameBench, SolveError> {
+pub fn bench_endgame(
+    rules: Rules,
+    seeds: usize,
+    max_bytes: usize,
+) -> Result<EndgameBench, SolveError> {
     if rules.variant() != Variant::Kalah {
         return Err(SolveError::Unsupported(rules.variant()));
     }
@@ -235,7 +240,15 @@ pub fn bench_endgame(rules: Rules, seeds: usize) -> Result<EndgameBench, SolveEr
         return Err(too_large());
     }
     let shape = Shape::new(rules, seeds).ok_or_else(too_large)?;
-    Endgame::bytes_for(2 * rules.houses(), seeds).ok_or_else(too_large)?;
+    let bytes = Endgame::bytes_for(2 * rules.houses(), seeds).ok_or_else(too_large)?;
+    if bytes > max_bytes {
+        return Err(SolveError::TooLarge(format!(
+            "a database of {seeds} seeds for {rules} needs {} MiB, more than the {} MiB \
+             allowed",
+            bytes >> 20,
+            max_bytes >> 20
+        )));
+    }
     let start = Instant::now();
     let db = Endgame::build(&shape, seeds, |_, _| {}, || false).expect("never stopped");
     Ok(EndgameBench {
@@ -681,10 +694,6 @@ impl Solver {
         let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
         let board = shape.board(pos);
         let seeds = i32::from(pos.seeds_in_play());
-        let roots: Vec<(usize, Step, i32)> = (0..shape.h)
-            .filter(|&i| board.cell(i) > 0)
-            .map(|i| (i, shape.play(board, i), state.guess(pos, i)))
-            .collect();
         let progress = Mutex::new(progress);
         let report = |mv: Move, rel_lo: i32, rel_hi: i32, nodes: u64| {
             let (a, b) = (base + sgn * rel_lo, base + sgn * rel_hi);
@@ -696,12 +705,12 @@ impl Solver {
                 nodes,
             });
         };
-        let jobs: Vec<RootJob> = roots
-            .iter()
-            .map(|&(i, step, guess)| RootJob {
+        let jobs: Vec<RootJob> = (0..shape.h)
+            .filter(|&i| board.cell(i) > 0)
+            .map(|i| RootJob {
                 mv: Move::from_index(i),
-                step,
-                guess,
+                step: shape.play(board, i),
+                guess: state.guess(pos, i),
                 value: Mutex::new(None),
                 finished: AtomicBool::new(false),
             })
