@@ -382,6 +382,33 @@ impl Position {
         self.over.then(|| Outcome::from_scores(self.final_scores()))
     }
 
+    /// The winner if it is already certain, whatever is played from here: a player who
+    /// has banked more than half of the seeds. A final score is never below its store
+    /// (in every variant) and the scores add up to at most the seeds there are, so that
+    /// player wins. `None` means not yet certain (or a draw, which is only certain at the
+    /// end).
+    ///
+    /// ```
+    /// use mancala_core::{Position, Rules, Side};
+    /// let rules = Rules::kalah(2, 2); // eight seeds: five in a store have won
+    /// let p = Position::from_parts(rules, [&[1, 0], &[1, 1]], [5, 0], Side::North).unwrap();
+    /// assert!(!p.is_over());
+    /// assert_eq!(p.decided_winner(), Some(Side::South));
+    /// assert_eq!(Position::new(rules).decided_winner(), None);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn decided_winner(&self) -> Option<Side> {
+        let total = self.rules.total_seeds();
+        if 2 * self.stores[0] > total {
+            Some(Side::South)
+        } else if 2 * self.stores[1] > total {
+            Some(Side::North)
+        } else {
+            None
+        }
+    }
+
     /// The scores if the game ended now by the variant's rules: in Kalah each player's
     /// store plus the seeds in their houses; in Oware the captures, plus each player's
     /// own row unless a player already holds the majority; in simplified Oware the

@@ -69,6 +69,28 @@ proptest! {
         }
     }
 
+    /// Once [`Position::decided_winner`] names a winner, it keeps naming them and the
+    /// game ends with them winning.
+    #[test]
+    fn decided_winner_wins(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 0..400)) {
+        let mut p = Position::new(rules);
+        let mut decided = None;
+        for choice in choices {
+            if decided.is_some() {
+                prop_assert_eq!(p.decided_winner(), decided, "{}", p);
+            }
+            decided = p.decided_winner();
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            p = p.play(*choice.get(&legal)).unwrap();
+        }
+        if let (Some(winner), Some(outcome)) = (p.decided_winner(), p.outcome()) {
+            prop_assert_eq!(outcome.winner, Some(winner), "{}", p);
+        }
+    }
+
     /// Seeds are conserved, the legal-move list agrees with checked play, and a finished
     /// game has no legal moves.
     #[test]

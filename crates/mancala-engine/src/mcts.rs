@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use mancala_core::variants::{Kalah, Oware, OwareSimplified, RuleSet};
-use mancala_core::{Game, Move, Position, Side, Variant};
+use mancala_core::{Game, Move, Outcome, Position, Side, Variant};
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
@@ -114,7 +114,8 @@ const _: () = assert!(MAX_TREE_NODES < 1 << 24);
 const _: () = assert!(mancala_core::MAX_HOUSES < 128);
 
 /// Monte-Carlo tree search: UCT selection, one node expanded per simulation, one
-/// uniformly random playout to the end of the game per simulation; plays the most
+/// uniformly random playout per simulation, played until its winner is certain (the
+/// end of the game, or a store holding more than half of the seeds); plays the most
 /// visited move. Seeded, so a game can be reproduced (given a simulation limit).
 ///
 /// The tree is rebuilt for every move. Oware's repetition rule is not applied inside
@@ -279,12 +280,10 @@ impl Mcts {
             pos.play_unchecked(moves[k]);
             self.path.push(idx as u32);
         }
-        let scores = playout(&mut pos, &mut self.rng);
-        let margin = i32::from(scores[0]) - i32::from(scores[1]);
-        let south_reward = match margin.signum() {
-            1 => 1.0,
-            0 => 0.5,
-            _ => 0.0,
+        let south_reward = match playout_winner(&mut pos, &mut self.rng) {
+            Some(Side::South) => 1.0,
+            None => 0.5,
+            Some(Side::North) => 0.0,
         };
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
@@ -403,6 +402,13 @@ fn playout_with<R: RuleSet>(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] 
         let moves = R::legal_moves(pos);
         R::play(pos, moves[pick(rng, moves.len())]);
     }
+    unfinished_scores(pos)
+}
+
+/// The scores of a playout that reached [`PLAYOUT_LIMIT`] plies: the final scores if
+/// the game is over, or else each player takes their own row, as a repetition would
+/// share them.
+fn unfinished_scores(pos: &Position) -> [u16; 2] {
     if pos.is_over() {
         return pos.final_scores();
     }
@@ -410,6 +416,46 @@ fn playout_with<R: RuleSet>(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] 
         pos.store(Side::South) + pos.row_sum(Side::South),
         pos.store(Side::North) + pos.row_sum(Side::North),
     ]
+}
+
+/// The winner (`None` for a draw) of a uniformly random playout from `pos`: the
+/// [`random_playout`] of the same moves would end with the same winner, but this one
+/// stops as soon as the winner is certain ([`Position::decided_winner`]), which in
+/// Kalah is often well before the last seed is banked.
+#[inline]
+fn playout_winner(pos: &mut Position, rng: &mut SmallRng) -> Option<Side> {
+    match pos.variant() {
+        Variant::Kalah => playout_winner_with::<Kalah>(pos, rng),
+        Variant::Oware => playout_winner_with::<Oware>(pos, rng),
+        Variant::OwareSimplified => playout_winner_with::<OwareSimplified>(pos, rng),
+    }
+}
+
+/// [`playout_winner`] for a position of `R`'s variant (see [`playout_with`]).
+#[inline]
+fn playout_winner_with<R: RuleSet>(pos: &mut Position, rng: &mut SmallRng) -> Option<Side> {
+    debug_assert_eq!(pos.variant(), R::VARIANT);
+    if let Some(side) = pos.decided_winner() {
+        return Some(side);
+    }
+    // `Position::decided_winner` after each move, looking only at the store that can
+    // have grown (the mover's: every variant banks for the mover): `2s > t` is
+    // `s > t / 2`. Reading the one store the move wrote, and no wider, also lets the
+    // processor forward the value from the write.
+    let half = pos.rules().total_seeds() / 2;
+    for _ in 0..PLAYOUT_LIMIT {
+        if pos.is_over() {
+            return Outcome::from_scores(pos.final_scores()).winner;
+        }
+        let mover = pos.to_move();
+        let moves = R::legal_moves(pos);
+        R::play(pos, moves[pick(rng, moves.len())]);
+        if pos.store(mover) > half {
+            debug_assert_eq!(pos.decided_winner(), Some(mover));
+            return Some(mover);
+        }
+    }
+    Outcome::from_scores(unfinished_scores(pos)).winner
 }
 
 impl Player for Mcts {
@@ -432,6 +478,55 @@ impl Player for Mcts {
                 "won {:.0}% of its playouts in {sims} simulations",
                 100.0 * rate
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mancala_core::{EndRule, RuleOptions, Rules};
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn rules(variant: u8, houses: u8, seeds: u8, option: u8) -> Rules {
+        let rules = match variant {
+            0 => Rules::kalah(houses, seeds),
+            1 => Rules::oware(houses, seeds),
+            _ => Rules::oware_simplified(houses, seeds),
+        };
+        rules.with_options(RuleOptions {
+            empty_capture: option & 1 != 0,
+            end_rule: if option & 2 != 0 {
+                EndRule::EitherSideEmpty
+            } else {
+                EndRule::MoverCannotMove
+            },
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// A playout that stops once its winner is certain names the winner that the
+        /// same random moves played to the end produce.
+        #[test]
+        fn early_stopped_playouts_keep_the_winner(
+            variant in 0u8..3, houses in 1u8..=7, seeds in 1u8..=6, option in 0u8..4,
+            plies in 0usize..40, seed: u64,
+        ) {
+            let mut rng = SmallRng::seed_from_u64(seed);
+            let mut pos = Position::new(rules(variant, houses, seeds, option));
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[pick(&mut rng, moves.len())]);
+            }
+            let full = random_playout(&mut pos.clone(), &mut rng.clone());
+            let winner = playout_winner(&mut pos.clone(), &mut rng);
+            prop_assert_eq!(winner, Outcome::from_scores(full).winner, "{}", pos);
         }
     }
 }
