@@ -2,11 +2,12 @@
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_core::{Game, Move, Side};
-use mancala_engine::{Progress, Solution, SolveConfig, Solver};
+use mancala_engine::{EndgameInfo, Progress, Solution, SolveConfig, Solver};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -26,7 +27,7 @@ pub struct SolveArgs {
     rules: RulesArgs,
 
     /// Solve the position after these moves (house numbers as the mover sees them)
-    #[arg(long, value_name = "M", num_args = 1.., allow_hyphen_values = true)]
+    #[arg(long, value_name = "M", num_args = 1..)]
     moves: Vec<String>,
 
     /// Print one JSON object instead of text
@@ -43,6 +44,11 @@ pub struct SolveArgs {
     /// sized to the problem; 0 for none)
     #[arg(long, value_name = "N")]
     endgame_seeds: Option<usize>,
+
+    /// Kalah: keep the endgame database in this file: read it from there when the file
+    /// holds at least the boards this solve needs, else build it and write it there
+    #[arg(long, value_name = "PATH")]
+    endgame_file: Option<PathBuf>,
 
     /// Give up after this many seconds
     #[arg(long, value_name = "SECONDS")]
@@ -64,6 +70,16 @@ struct Report<'a> {
     memory_bytes: usize,
     rules: String,
     to_move: Option<u8>,
+    /// The Kalah endgame database used, if any.
+    endgame: Option<EndgameReport>,
+}
+
+/// The endgame database in the JSON answer.
+#[derive(Serialize)]
+struct EndgameReport {
+    seeds: usize,
+    read_from_file: bool,
+    written_to_file: bool,
 }
 
 /// Move values as an object `{"1": v1, ...}`.
@@ -129,6 +145,9 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     Solver::estimate(game.position(), config)?;
 
     let mut solver = Solver::new(config);
+    if let Some(path) = &args.endgame_file {
+        solver = solver.with_endgame_file(path);
+    }
     let solution = if std::io::stderr().is_terminal() {
         let mut shown = ProgressLine::new();
         let result = solver.solve_with_progress(&game, |p| shown.update(p));
@@ -137,7 +156,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     } else {
         solver.solve(&game)?
     };
-    print_solution(&game, &solution, args.json, out)
+    print_solution(&game, &solution, solver.endgame(), args, out)
 }
 
 /// The progress line on a terminal: the database build, then the bounds proved so far
@@ -204,11 +223,12 @@ impl ProgressLine {
 fn print_solution(
     game: &Game,
     s: &Solution,
-    json: bool,
+    endgame: Option<EndgameInfo>,
+    args: &SolveArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let to_move = game.to_move();
-    if json {
+    if args.json {
         let report = Report {
             value: s.value,
             best_moves: s.best_moves.iter().map(|m| m.house()).collect(),
@@ -218,6 +238,11 @@ fn print_solution(
             memory_bytes: s.memory_bytes,
             rules: game.rules().to_string(),
             to_move: to_move.map(|side| side.index() as u8 + 1),
+            endgame: endgame.map(|e| EndgameReport {
+                seeds: e.seeds,
+                read_from_file: e.read,
+                written_to_file: e.written,
+            }),
         };
         serde_json::to_writer(&mut *out, &report)?;
         writeln!(out)?;
@@ -265,6 +290,19 @@ fn print_solution(
         s.elapsed.as_secs_f64(),
         s.memory_bytes >> 20
     )?;
+    if let Some(e) = endgame {
+        let file = args.endgame_file.as_ref().map(|p| p.display());
+        let source = match (e.read, e.written, file) {
+            (true, _, Some(file)) => format!(", read from {file}"),
+            (_, true, Some(file)) => format!(", built and written to {file}"),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "endgame database: every board of up to {} seeds{source}",
+            e.seeds
+        )?;
+    }
     Ok(())
 }
 

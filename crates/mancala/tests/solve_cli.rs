@@ -170,3 +170,68 @@ fn bench_endgame_counts_every_board() {
     assert_eq!(v["threads"], 2);
     assert!(v["boards_per_sec"].as_f64().unwrap() > 0.0);
 }
+
+#[test]
+fn moves_may_be_followed_by_other_options() {
+    let (ok, out, err) = spec::run_binary(
+        &[
+            "solve", "--houses", "4", "--seeds", "2", "--moves", "1", "2", "--json",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert!(v["value"].is_i64(), "{out}");
+}
+
+#[test]
+fn the_endgame_file_is_written_once_then_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kalah-4-3.db");
+    let path = path.to_str().unwrap();
+    let args = [
+        "--houses",
+        "4",
+        "--seeds",
+        "3",
+        "--endgame-seeds",
+        "8",
+        "--endgame-file",
+        path,
+    ];
+    let first = solve_json(&args);
+    assert_eq!(first["endgame"]["seeds"], 8);
+    assert_eq!(first["endgame"]["written_to_file"], true, "{first}");
+    // Header (8 + 3 + 1 + 8 bytes) and a byte for each of the C(16, 8) boards.
+    let len = std::fs::metadata(path).unwrap().len();
+    assert_eq!(len, 20 + 12_870);
+
+    let second = solve_json(&args);
+    assert_eq!(second["endgame"]["read_from_file"], true, "{second}");
+    assert_eq!(second["endgame"]["written_to_file"], false, "{second}");
+    assert_eq!(second["move_values"], first["move_values"]);
+    // A later position of the same game is solved with the same file.
+    let smaller = solve_json(&[&args[..], &["--moves", "2"]].concat());
+    assert_eq!(smaller["endgame"]["read_from_file"], true, "{smaller}");
+    assert_eq!(
+        smaller["value"], first["move_values"]["2"],
+        "the value after move 2 is move 2's value"
+    );
+
+    // The text output says where the database came from.
+    let (ok, out, err) = spec::run_binary(&[&["solve"][..], &args[..]].concat(), "");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains(&format!(
+            "endgame database: every board of up to 8 seeds, read from {path}"
+        )),
+        "{out}"
+    );
+
+    // Other rules: refused, and the file is left alone.
+    let (ok, _, err) =
+        spec::run_binary(&[&["solve", "--empty-capture"][..], &args[..]].concat(), "");
+    assert!(!ok);
+    assert!(err.contains("another game (4 houses a side)"), "{err}");
+    assert_eq!(std::fs::metadata(path).unwrap().len(), len);
+}

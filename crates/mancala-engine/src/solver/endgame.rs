@@ -18,6 +18,7 @@
 //! one (seeds, potential) group are independent, so a group is shared out among the
 //! cores with rayon.
 
+use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicI8, Ordering};
 
 use rayon::prelude::*;
@@ -101,6 +102,95 @@ impl Endgame {
     pub fn bytes(&self) -> usize {
         self.values.len()
     }
+
+    /// Writes the database for `shape`'s rules: [`FILE_MAGIC`], the houses a side,
+    /// the two rule options and the seeds (a byte each), the number of boards (8
+    /// bytes, little-endian), then a byte a board.
+    pub fn write_to(&self, shape: &Shape, mut w: impl Write) -> io::Result<()> {
+        w.write_all(FILE_MAGIC)?;
+        w.write_all(&file_rules(shape))?;
+        w.write_all(&[self.seeds as u8])?;
+        w.write_all(&(self.values.len() as u64).to_le_bytes())?;
+        for chunk in self.values.chunks(1 << 16) {
+            let bytes: Vec<u8> = chunk
+                .iter()
+                .map(|v| v.load(Ordering::Relaxed) as u8)
+                .collect();
+            w.write_all(&bytes)?;
+        }
+        w.flush()
+    }
+
+    /// Reads a database written by [`Endgame::write_to`] for the rules of `shape`,
+    /// keeping the boards of at most `max_seeds` seeds; the message says what is
+    /// wrong with a file that is not one.
+    pub fn read_from(shape: &Shape, max_seeds: usize, mut r: impl Read) -> Result<Endgame, String> {
+        let io = |e: io::Error| e.to_string();
+        let mut head = [0u8; FILE_MAGIC.len() + 4 + 8];
+        r.read_exact(&mut head)
+            .map_err(|_| "too short to be an endgame database".to_string())?;
+        let (magic, rest) = head.split_at(FILE_MAGIC.len());
+        if magic != FILE_MAGIC {
+            return Err("not an endgame database of this program".into());
+        }
+        let (rules, rest) = rest.split_at(3);
+        if rules != file_rules(shape) {
+            return Err(format!(
+                "it holds the boards of another game ({} houses a side{}{}), not of the \
+                 rules being solved",
+                rules[0],
+                if rules[1] == 1 {
+                    ", --empty-capture"
+                } else {
+                    ""
+                },
+                if rules[2] == 1 {
+                    ", --end-rule either-side-empty"
+                } else {
+                    ""
+                },
+            ));
+        }
+        let seeds = usize::from(rest[0]);
+        let boards = u64::from_le_bytes(rest[1..].try_into().expect("8 bytes"));
+        let expected = Endgame::bytes_for(2 * shape.h, seeds);
+        if expected.map(|n| n as u64) != Some(boards) {
+            return Err(format!("its size does not match {seeds} seeds"));
+        }
+        let keep = seeds.min(max_seeds);
+        let n = Endgame::bytes_for(2 * shape.h, keep).expect("smaller than the file's");
+        // Read a piece at a time into the values, not into one buffer as large.
+        let mut values = Vec::with_capacity(n);
+        let mut piece = vec![0u8; 1 << 20];
+        while values.len() < n {
+            let piece = &mut piece[..(n - values.len()).min(1 << 20)];
+            r.read_exact(piece)
+                .map_err(|_| "it is cut short".to_string())?;
+            values.extend(piece.iter().map(|&b| AtomicI8::new(b as i8)));
+        }
+        // The rest of the file (boards of more seeds than kept) must be there too.
+        let rest = io::copy(&mut r.take(boards - n as u64 + 1), &mut io::sink()).map_err(io)?;
+        if rest != boards - n as u64 {
+            return Err("it is cut short, or longer than it says".into());
+        }
+        Ok(Endgame {
+            seeds: keep as i32,
+            values,
+        })
+    }
+}
+
+/// The first bytes of an endgame database file.
+pub(crate) const FILE_MAGIC: &[u8; 8] = b"MKALAHDB";
+
+/// The rules a database file is for: houses a side, capture into an empty house,
+/// either side empty ends the game.
+fn file_rules(shape: &Shape) -> [u8; 3] {
+    [
+        shape.h as u8,
+        u8::from(shape.empty_capture),
+        u8::from(shape.either_side_empty),
+    ]
 }
 
 /// The enumeration of one (seeds, potential) group, filling the database as it goes.
@@ -213,6 +303,50 @@ mod tests {
             .unwrap();
         memo.insert(b.0, v);
         v
+    }
+
+    /// A database read back from its file has every value, and a file for other rules,
+    /// or cut short, or too long, is refused.
+    #[test]
+    fn files_round_trip_and_are_checked() {
+        let rules = Rules::kalah(3, 3);
+        let shape = Shape::new(rules, 18).unwrap();
+        let db = Endgame::build(&shape, 8, |_, _| {}, || false).unwrap();
+        let mut file = Vec::new();
+        db.write_to(&shape, &mut file).unwrap();
+        assert_eq!(file.len(), 20 + db.bytes());
+
+        let read = Endgame::read_from(&shape, 18, &file[..]).unwrap();
+        assert_eq!(read.seeds(), 8);
+        assert!((0..db.bytes() as u64).all(|k| read.value(k) == db.value(k)));
+        // Fewer seeds kept: the first boards.
+        let small = Endgame::read_from(&shape, 5, &file[..]).unwrap();
+        assert_eq!(small.seeds(), 5);
+        assert_eq!(small.bytes(), Endgame::bytes_for(6, 5).unwrap());
+        assert!((0..small.bytes() as u64).all(|k| small.value(k) == db.value(k)));
+
+        let other = Shape::new(
+            rules.with_options(RuleOptions {
+                empty_capture: true,
+                end_rule: EndRule::MoverCannotMove,
+            }),
+            18,
+        )
+        .unwrap();
+        let err = Endgame::read_from(&other, 18, &file[..]).err().unwrap();
+        assert!(err.contains("another game (3 houses a side)"), "{err}");
+        let err = Endgame::read_from(&shape, 18, &file[..file.len() - 1])
+            .err()
+            .unwrap();
+        assert!(err.contains("cut short"), "{err}");
+        let mut longer = file.clone();
+        longer.push(0);
+        assert!(Endgame::read_from(&shape, 18, &longer[..]).is_err());
+        let err = Endgame::read_from(&shape, 18, &b"hello"[..]).err().unwrap();
+        assert!(err.contains("too short"), "{err}");
+        file[0] = b'X';
+        let err = Endgame::read_from(&shape, 18, &file[..]).err().unwrap();
+        assert!(err.contains("not an endgame database"), "{err}");
     }
 
     /// Every board of `cells` houses with at most `seeds` seeds.

@@ -34,6 +34,9 @@ mod perfect;
 mod table;
 
 use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io::{self, BufReader, BufWriter};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -149,6 +152,15 @@ pub enum SolveError {
     /// The problem is too large to solve on this machine.
     #[error("{0}")]
     TooLarge(String),
+    /// The endgame database file given with [`Solver::with_endgame_file`] could not
+    /// be read or written.
+    #[error("endgame database file {path}: {reason}")]
+    EndgameFile {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        reason: String,
+    },
     /// The time limit ran out (or the solve was stopped).
     #[error("the solve ran out of time")]
     OutOfTime,
@@ -165,6 +177,17 @@ pub struct Estimate {
     /// The most memory the solve will hold, in bytes (the table and the endgame
     /// database, both sized to the problem within [`SolveConfig::table_bytes`]).
     pub memory_bytes: usize,
+}
+
+/// The Kalah endgame database a solve used ([`Solver::endgame`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndgameInfo {
+    /// It holds every board of at most this many seeds in play.
+    pub seeds: usize,
+    /// It was read from the endgame file.
+    pub read: bool,
+    /// It was built and written to the endgame file.
+    pub written: bool,
 }
 
 /// A progress report during a solve.
@@ -376,6 +399,8 @@ impl KalahState {
 /// ```
 pub struct Solver {
     config: SolveConfig,
+    endgame_file: Option<PathBuf>,
+    endgame_info: Option<EndgameInfo>,
     kalah: Option<KalahState>,
     oware: HashMap<Position, (i32, i32)>,
     stop: Arc<AtomicBool>,
@@ -387,10 +412,45 @@ impl Solver {
     pub fn new(config: SolveConfig) -> Solver {
         Solver {
             config,
+            endgame_file: None,
+            endgame_info: None,
             kalah: None,
             oware: HashMap::new(),
             stop: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The same solver keeping its Kalah endgame database in the file at `path`: a
+    /// solve reads the database from there when the file holds at least the boards it
+    /// needs (so later solves start warm), and otherwise builds it and writes it there.
+    /// A file for other rules, or not a database at all, is an error, not overwritten.
+    ///
+    /// ```
+    /// use mancala_core::{Game, Rules};
+    /// use mancala_engine::{SolveConfig, Solver};
+    /// let path = std::env::temp_dir().join(format!("kalah-3-3-{}.db", std::process::id()));
+    /// let config = SolveConfig { endgame_seeds: Some(10), ..SolveConfig::default() };
+    /// let game = Game::new(Rules::kalah(3, 3));
+    /// let mut first = Solver::new(config).with_endgame_file(&path);
+    /// let value = first.value(&game).unwrap();
+    /// assert!(first.endgame().unwrap().written);
+    /// let mut second = Solver::new(config).with_endgame_file(&path);
+    /// assert_eq!(second.value(&game).unwrap(), value);
+    /// assert!(second.endgame().unwrap().read);
+    /// # std::fs::remove_file(&path).unwrap();
+    /// ```
+    #[must_use]
+    pub fn with_endgame_file(self, path: impl Into<PathBuf>) -> Solver {
+        Solver {
+            endgame_file: Some(path.into()),
+            ..self
+        }
+    }
+
+    /// The Kalah endgame database of the last solve, if it had one.
+    #[must_use]
+    pub fn endgame(&self) -> Option<EndgameInfo> {
+        self.endgame_info
     }
 
     /// The configuration.
@@ -614,18 +674,46 @@ impl Solver {
                 stop.load(std::sync::atomic::Ordering::Relaxed)
                     || deadline.is_some_and(|d| Instant::now() >= d)
             };
+            let mut info = None;
             let endgame = match db_seeds {
-                Some(n) => Some(
-                    Endgame::build(
-                        &shape,
-                        n,
-                        |done, of| progress(Progress::Database { seeds: done, of }),
-                        out_of_time,
-                    )
-                    .ok_or(SolveError::OutOfTime)?,
-                ),
+                Some(n) => {
+                    let covered = (n..seeds).take_while(|&k| shape.covers(k)).last();
+                    let read = match &self.endgame_file {
+                        Some(path) => read_endgame(path, &shape, covered.unwrap_or(n))?,
+                        None => None,
+                    };
+                    match read.filter(|db| db.seeds() as usize >= n) {
+                        Some(db) => {
+                            info = Some(EndgameInfo {
+                                seeds: db.seeds() as usize,
+                                read: true,
+                                written: false,
+                            });
+                            Some(db)
+                        }
+                        None => {
+                            let db = Endgame::build(
+                                &shape,
+                                n,
+                                |done, of| progress(Progress::Database { seeds: done, of }),
+                                out_of_time,
+                            )
+                            .ok_or(SolveError::OutOfTime)?;
+                            if let Some(path) = &self.endgame_file {
+                                write_endgame(path, &shape, &db)?;
+                            }
+                            info = Some(EndgameInfo {
+                                seeds: n,
+                                read: false,
+                                written: self.endgame_file.is_some(),
+                            });
+                            Some(db)
+                        }
+                    }
+                }
                 None => None,
             };
+            self.endgame_info = info;
             self.kalah = Some(KalahState {
                 rules,
                 shape,
@@ -905,6 +993,46 @@ impl Solver {
 }
 
 /// The positions of `game` since its last capture, ending with the current one.
+/// The endgame database in `path` for `shape`'s rules, keeping at most `max_seeds`;
+/// `None` if there is no such file.
+fn read_endgame(
+    path: &Path,
+    shape: &Shape,
+    max_seeds: usize,
+) -> Result<Option<Endgame>, SolveError> {
+    let error = |reason: String| SolveError::EndgameFile {
+        path: path.display().to_string(),
+        reason,
+    };
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(error(e.to_string())),
+    };
+    Endgame::read_from(shape, max_seeds, BufReader::new(file))
+        .map(Some)
+        .map_err(error)
+}
+
+/// Writes `db` to `path` (through a temporary file beside it, renamed into place, so
+/// that an interrupted write never leaves a truncated database behind).
+fn write_endgame(path: &Path, shape: &Shape, db: &Endgame) -> Result<(), SolveError> {
+    let error = |e: io::Error| SolveError::EndgameFile {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    };
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".partial");
+    let temporary = PathBuf::from(temporary);
+    let written = File::create(&temporary)
+        .and_then(|file| db.write_to(shape, BufWriter::new(file)))
+        .and_then(|()| fs::rename(&temporary, path));
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    written.map_err(error)
+}
+
 fn since_capture(game: &Game) -> Vec<Position> {
     let mut p = *game.start();
     let mut path = vec![p];
