@@ -101,12 +101,12 @@ impl KalahSearch<'_> {
             return seeds;
         }
         let shape = self.shape;
-        let key = shape.key(b);
         let mut tt_move = NO_MOVE;
         let (mut lo, mut hi) = (-seeds, seeds);
         let db_seeds = self.endgame.map_or(0, Endgame::seeds);
-        let tabled = seeds >= db_seeds + TABLE_ABOVE_DATABASE;
-        if let Some(e) = tabled.then(|| self.table.probe(key)).flatten() {
+        // The position's number, only for a position the table holds.
+        let key = (seeds >= db_seeds + TABLE_ABOVE_DATABASE).then(|| shape.key(b));
+        if let Some(e) = key.and_then(|key| self.table.probe(key)) {
             lo = lo.max(i32::from(e.lo));
             hi = hi.min(i32::from(e.hi));
             if lo >= beta {
@@ -215,7 +215,7 @@ impl KalahSearch<'_> {
         } else {
             (best, best)
         };
-        if tabled {
+        if let Some(key) = key {
             let work = (64 - (self.nodes - start_nodes).leading_zeros()) as u8;
             self.table.store(
                 key,
