@@ -125,7 +125,6 @@ impl Endgame {
     /// keeping the boards of at most `max_seeds` seeds; the message says what is
     /// wrong with a file that is not one.
     pub fn read_from(shape: &Shape, max_seeds: usize, mut r: impl Read) -> Result<Endgame, String> {
-        let io = |e: io::Error| e.to_string();
         let mut head = [0u8; FILE_MAGIC.len() + 4 + 8];
         r.read_exact(&mut head)
             .map_err(|_| "too short to be an endgame database".to_string())?;
@@ -169,7 +168,8 @@ impl Endgame {
             values.extend(piece.iter().map(|&b| AtomicI8::new(b as i8)));
         }
         // The rest of the file (boards of more seeds than kept) must be there too.
-        let rest = io::copy(&mut r.take(boards - n as u64 + 1), &mut io::sink()).map_err(io)?;
+        let rest = io::copy(&mut r.take(boards - n as u64 + 1), &mut io::sink())
+            .map_err(|e| e.to_string())?;
         if rest != boards - n as u64 {
             return Err("it is cut short, or longer than it says".into());
         }
@@ -181,7 +181,7 @@ impl Endgame {
 }
 
 /// The first bytes of an endgame database file.
-pub(crate) const FILE_MAGIC: &[u8; 8] = b"MKALAHDB";
+const FILE_MAGIC: &[u8; 8] = b"MKALAHDB";
 
 /// The rules a database file is for: houses a side, capture into an empty house,
 /// either side empty ends the game.

@@ -88,10 +88,8 @@ impl KalahSearch<'_> {
             self.aborted = true;
             return 0;
         }
-        if let Some(db) = self.endgame {
-            if seeds <= db.seeds() {
-                return db.value(self.shape.key(b));
-            }
+        if let Some(v) = self.database_value(b, seeds) {
+            return v;
         }
         // Every seed still in play ends in a store: the gain is within -seeds..=seeds.
         if beta <= -seeds {
@@ -237,8 +235,15 @@ impl KalahSearch<'_> {
         if let Some(t) = self.shape.terminal(b) {
             return Some(t);
         }
-        let db = self.endgame.filter(|db| seeds <= db.seeds())?;
+        let v = self.database_value(b, seeds)?;
         self.nodes += 1;
+        Some(v)
+    }
+
+    /// The gain of `b` from the endgame database, if it holds boards of `seeds` seeds.
+    #[inline]
+    fn database_value(&self, b: Board, seeds: i32) -> Option<i32> {
+        let db = self.endgame.filter(|db| seeds <= db.seeds())?;
         Some(db.value(self.shape.key(b)))
     }
 

@@ -674,46 +674,17 @@ impl Solver {
                 stop.load(std::sync::atomic::Ordering::Relaxed)
                     || deadline.is_some_and(|d| Instant::now() >= d)
             };
-            let mut info = None;
             let endgame = match db_seeds {
                 Some(n) => {
-                    let covered = (n..seeds).take_while(|&k| shape.covers(k)).last();
-                    let read = match &self.endgame_file {
-                        Some(path) => read_endgame(path, &shape, covered.unwrap_or(n))?,
-                        None => None,
-                    };
-                    match read.filter(|db| db.seeds() as usize >= n) {
-                        Some(db) => {
-                            info = Some(EndgameInfo {
-                                seeds: db.seeds() as usize,
-                                read: true,
-                                written: false,
-                            });
-                            Some(db)
-                        }
-                        None => {
-                            let db = Endgame::build(
-                                &shape,
-                                n,
-                                |done, of| progress(Progress::Database { seeds: done, of }),
-                                out_of_time,
-                            )
-                            .ok_or(SolveError::OutOfTime)?;
-                            if let Some(path) = &self.endgame_file {
-                                write_endgame(path, &shape, &db)?;
-                            }
-                            info = Some(EndgameInfo {
-                                seeds: n,
-                                read: false,
-                                written: self.endgame_file.is_some(),
-                            });
-                            Some(db)
-                        }
-                    }
+                    let (db, info) = self.endgame_for(&shape, n, seeds, progress, out_of_time)?;
+                    self.endgame_info = Some(info);
+                    Some(db)
                 }
-                None => None,
+                None => {
+                    self.endgame_info = None;
+                    None
+                }
             };
-            self.endgame_info = info;
             self.kalah = Some(KalahState {
                 rules,
                 shape,
@@ -722,6 +693,48 @@ impl Solver {
             });
         }
         Ok(self.kalah.as_ref().expect("just built"))
+    }
+
+    /// The endgame database of at least `n` seeds for a solve with `seeds` in play:
+    /// read from the endgame file when that holds at least `n` seeds (keeping the
+    /// boards of fewer than `seeds`: the others are never looked up), else built, and
+    /// written to the file if there is one.
+    fn endgame_for(
+        &self,
+        shape: &Shape,
+        n: usize,
+        seeds: usize,
+        progress: &mut dyn FnMut(Progress),
+        out_of_time: impl Fn() -> bool,
+    ) -> Result<(Endgame, EndgameInfo), SolveError> {
+        let read = match &self.endgame_file {
+            Some(path) => read_endgame(path, shape, seeds.saturating_sub(1).max(n))?,
+            None => None,
+        };
+        if let Some(db) = read.filter(|db| db.seeds() as usize >= n) {
+            let info = EndgameInfo {
+                seeds: db.seeds() as usize,
+                read: true,
+                written: false,
+            };
+            return Ok((db, info));
+        }
+        let db = Endgame::build(
+            shape,
+            n,
+            |done, of| progress(Progress::Database { seeds: done, of }),
+            out_of_time,
+        )
+        .ok_or(SolveError::OutOfTime)?;
+        if let Some(path) = &self.endgame_file {
+            write_endgame(path, shape, &db)?;
+        }
+        let info = EndgameInfo {
+            seeds: n,
+            read: false,
+            written: self.endgame_file.is_some(),
+        };
+        Ok((db, info))
     }
 
     /// The memory for a Kalah solve with `seeds` in play: `--hash-mb`, or less when a
@@ -992,7 +1005,6 @@ impl Solver {
     }
 }
 
-/// The positions of `game` since its last capture, ending with the current one.
 /// The endgame database in `path` for `shape`'s rules, keeping at most `max_seeds`;
 /// `None` if there is no such file.
 fn read_endgame(
@@ -1033,6 +1045,7 @@ fn write_endgame(path: &Path, shape: &Shape, db: &Endgame) -> Result<(), SolveEr
     written.map_err(error)
 }
 
+/// The positions of `game` since its last capture, ending with the current one.
 fn since_capture(game: &Game) -> Vec<Position> {
     let mut p = *game.start();
     let mut path = vec![p];
