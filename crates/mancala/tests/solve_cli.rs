@@ -235,3 +235,25 @@ fn the_endgame_file_is_written_once_then_read() {
     assert!(err.contains("another game (4 houses a side)"), "{err}");
     assert_eq!(std::fs::metadata(path).unwrap().len(), len);
 }
+
+#[test]
+fn an_endgame_file_larger_than_the_memory_allowed_is_read_in_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kalah-4-4.db");
+    let path = path.to_str().unwrap();
+    let rules = ["--houses", "4", "--seeds", "4", "--endgame-file", path];
+    // 20 seeds: C(28, 8) = 3,108,105 boards, 3 MiB.
+    let built = solve_json(&[&rules[..], &["--endgame-seeds", "20"]].concat());
+    assert_eq!(built["endgame"]["written_to_file"], true, "{built}");
+    // With 1 MiB allowed, half of it holds the boards of up to 15 seeds (C(23, 8) =
+    // 490,314; 16 seeds would be 735,471).
+    let (ok, out, err) = spec::run_binary(
+        &[&["solve", "--json", "--hash-mb", "1"][..], &rules[..]].concat(),
+        "",
+    );
+    assert!(ok, "{err}");
+    let small: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(small["endgame"]["read_from_file"], true, "{small}");
+    assert_eq!(small["endgame"]["seeds"], 15, "{small}");
+    assert_eq!(small["move_values"], built["move_values"]);
+}

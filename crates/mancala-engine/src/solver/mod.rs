@@ -697,8 +697,9 @@ impl Solver {
 
     /// The endgame database of at least `n` seeds for a solve with `seeds` in play:
     /// read from the endgame file when that holds at least `n` seeds (keeping the
-    /// boards of fewer than `seeds`: the others are never looked up), else built, and
-    /// written to the file if there is one.
+    /// boards of fewer than `seeds`, the others are never looked up, and no more than
+    /// half the memory allowed takes), else built, and written to the file if there is
+    /// one.
     fn endgame_for(
         &self,
         shape: &Shape,
@@ -707,8 +708,14 @@ impl Solver {
         progress: &mut dyn FnMut(Progress),
         out_of_time: impl Fn() -> bool,
     ) -> Result<(Endgame, EndgameInfo), SolveError> {
+        // A larger database in the file is welcome, up to half the memory allowed.
+        let fits = Endgame::seeds_for(
+            2 * shape.h,
+            self.config.table_bytes / 2,
+            seeds.saturating_sub(1),
+        );
         let read = match &self.endgame_file {
-            Some(path) => read_endgame(path, shape, seeds.saturating_sub(1).max(n))?,
+            Some(path) => read_endgame(path, shape, fits.max(n))?,
             None => None,
         };
         if let Some(db) = read.filter(|db| db.seeds() as usize >= n) {
