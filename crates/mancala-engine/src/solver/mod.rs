@@ -668,7 +668,6 @@ impl Solver {
             self.kalah = None; // free the old table first
             let shape = Shape::new(rules, seeds).expect("estimate checked the numbering");
             let db_seeds = self.endgame_seeds(rules, seeds);
-            let db_bytes = db_seeds.map_or(0, |n| Endgame::bytes_for(2 * shape.h, n).unwrap_or(0));
             let stop = &self.stop;
             let out_of_time = || {
                 stop.load(std::sync::atomic::Ordering::Relaxed)
@@ -688,7 +687,12 @@ impl Solver {
             self.kalah = Some(KalahState {
                 rules,
                 shape,
-                table: Table::new(self.table_bytes(rules, seeds).saturating_sub(db_bytes)),
+                // The database takes its share first (one read from a file may be
+                // larger than the one asked for).
+                table: Table::new(
+                    self.table_bytes(rules, seeds)
+                        .saturating_sub(endgame.as_ref().map_or(0, Endgame::bytes)),
+                ),
                 endgame,
             });
         }
