@@ -23,6 +23,8 @@
 //! lib.rs     Console: seats, names, options, and the game loop
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod board;
 
 use std::io::{self, BufRead, Write};

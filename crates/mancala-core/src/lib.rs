@@ -30,6 +30,8 @@
 //! - [`Variant::OwareSimplified`]: the Bern course assignment. See
 //!   [`variants::OwareSimplified`].
 
+#![forbid(unsafe_code)]
+
 mod game;
 mod moves;
 mod outcome;

@@ -20,6 +20,8 @@
 //! assert!(s.computer_to_move().is_none());
 //! ```
 
+#![forbid(unsafe_code)]
+
 use mancala_core::{
     Game, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side, SowStep,
 };

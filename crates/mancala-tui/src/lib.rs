@@ -23,6 +23,8 @@
 //! `r` redo, `h` hint, `+`/`-` sowing speed, any key skips a sowing, `q` quits (asking
 //! first), Ctrl-C quits at once.
 
+#![forbid(unsafe_code)]
+
 mod app;
 mod setup;
 mod terminal;

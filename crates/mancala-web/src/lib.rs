@@ -12,6 +12,8 @@
 //! Handlers never block the async runtime: storage runs on the blocking pool, and so
 //! do computer players (at most one per core at a time).
 
+#![forbid(unsafe_code)]
+
 mod api;
 mod games;
 mod store;

@@ -15,6 +15,8 @@
 //! mancala solve           the exact value of a position under perfect play
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod args;
 mod bench;
 mod bench_search;

@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicI8, Ordering};
 use rayon::prelude::*;
 
 use super::board::{Board, Shape, positions_bound};
+use super::huge_pages;
 
 /// Exact gains of every board with at most [`Endgame::seeds`] seeds in play.
 pub(crate) struct Endgame {
@@ -61,9 +62,11 @@ impl Endgame {
             "endgame database too large"
         );
         let n = Endgame::bytes_for(2 * shape.h, seeds).expect("size checked by the caller");
+        let mut values = huge_pages::vec_with_capacity(n);
+        values.extend((0..n).map(|_| AtomicI8::new(0)));
         let db = Endgame {
             seeds: seeds as i32,
-            values: (0..n).map(|_| AtomicI8::new(0)).collect(),
+            values,
         };
         let h = shape.h;
         for level in 0..=seeds {
@@ -159,7 +162,7 @@ impl Endgame {
         let keep = seeds.min(max_seeds);
         let n = Endgame::bytes_for(2 * shape.h, keep).expect("smaller than the file's");
         // Read a piece at a time into the values, not into one buffer as large.
-        let mut values = Vec::with_capacity(n);
+        let mut values = huge_pages::vec_with_capacity(n);
         let mut piece = vec![0u8; 1 << 20];
         while values.len() < n {
             let piece = &mut piece[..(n - values.len()).min(1 << 20)];

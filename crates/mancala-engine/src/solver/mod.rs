@@ -9,6 +9,7 @@
 //!    │                          won, each root move on its own thread (idle threads help)
 //!    │              table.rs    lock-free exact bounds, keyed by the board's number
 //!    │              board.rs    the board packed in a u128, moves, numbers
+//!    │              huge_pages.rs  table and database memory on 2 MiB pages
 //!    └─ Oware: oware.rs         alpha-beta over whole positions with the path since
 //!                               the last capture (the repetition rule); small boards
 //! ```
@@ -28,6 +29,7 @@
 
 mod board;
 mod endgame;
+mod huge_pages;
 mod kalah;
 mod oware;
 mod perfect;

@@ -3,6 +3,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::huge_pages;
+
 /// Bounds proved for one position: `lo <= value <= hi`, the best move found, and how
 /// much work (log2 of nodes) the proof took, for replacement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,9 +73,8 @@ impl Table {
     /// A table of at most `bytes` bytes (a power of two slots, at least 1024).
     pub fn new(bytes: usize) -> Table {
         let n = Table::slots_for(bytes);
-        let slots = (0..n)
-            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-            .collect();
+        let mut slots = huge_pages::vec_with_capacity(n);
+        slots.extend((0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
         Table { slots, mask: n - 1 }
     }
 
