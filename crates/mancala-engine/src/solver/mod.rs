@@ -52,7 +52,7 @@ use endgame::Endgame;
 
 use crate::{Limits, Score, Searcher};
 use kalah::{KalahSearch, sign};
-use oware::OwareSearch;
+use oware::{Components, OwareSearch};
 use table::Table;
 
 /// Kalah problems with more boards than this (see [`Estimate::positions`]) are refused
@@ -405,6 +405,7 @@ pub struct Solver {
     endgame_info: Option<EndgameInfo>,
     kalah: Option<KalahState>,
     oware: HashMap<Position, (i32, i32)>,
+    oware_components: Components,
     stop: Arc<AtomicBool>,
 }
 
@@ -418,6 +419,7 @@ impl Solver {
             endgame_info: None,
             kalah: None,
             oware: HashMap::new(),
+            oware_components: Components::default(),
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -968,6 +970,7 @@ impl Solver {
         let mut path = since_capture(game);
         let mut search = OwareSearch {
             table: std::mem::take(&mut self.oware),
+            components: &mut self.oware_components,
             max_entries: self.config.table_bytes / OWARE_ENTRY_BYTES,
             nodes: 0,
             deadline,
@@ -975,7 +978,12 @@ impl Solver {
             aborted: false,
         };
         let sgn = sign(pos.to_move());
-        let seg = 0;
+        // Only the positions of the root's own strongly connected set matter, and the
+        // path leaves a set for good: they are the end of the path.
+        let mut seg = path.len() - 1;
+        while seg > 0 && search.same_set(&path[seg - 1], &pos) {
+            seg -= 1;
+        }
         let mut values = Vec::new();
         let mut result = Ok(());
         for mv in pos.legal_moves() {

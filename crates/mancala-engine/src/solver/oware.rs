@@ -2,20 +2,116 @@
 //! capture, so that the repetition rule is applied exactly.
 //!
 //! A position's value depends on the positions seen since the last capture (one of
-//! them coming round again ends the game), so a table entry is only sound for a
-//! position with no such history: one just reached by a capture, or the root of a
-//! solve. The table keeps exactly those; everything between captures is searched
-//! afresh, which is what limits this solver to small boards.
+//! them coming round again ends the game), but only on those it can reach again: the
+//! ones in its strongly connected set of the capture-free move graph ([`Components`]).
+//! A path that leaves such a set never comes back to it, so the positions before are
+//! history that no longer matters. A table entry is therefore sound for a position
+//! with none of its own set behind it on the path: one just reached by a capture or
+//! by leaving a set, or the root of a solve. The table keeps exactly those; the path
+//! inside one set is searched afresh, which is what limits this solver to small
+//! boards.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use mancala_core::{Move, Position, Side};
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+/// The strongly connected sets of Oware's capture-free move graph, found as the search
+/// reaches them: positions are joined by a move that neither captures nor ends the
+/// game. Such moves keep the stores, so a set is a property of the board and the
+/// player to move alone.
+#[derive(Default)]
+pub(crate) struct Components {
+    ids: HashMap<u128, u32>,
+    next: u32,
+}
+
+/// Marks a position whose capture-free graph was too large to explore.
+const UNKNOWN: u32 = u32::MAX;
+
+/// Most positions one exploration of the capture-free graph may visit.
+const MAX_EXPLORED: usize = 1 << 22;
+
+impl Components {
+    /// The set of `p` (not over), or `None` when it is not known: the board does not
+    /// fit the key, or its capture-free graph is too large to explore.
+    pub fn of(&mut self, p: &Position) -> Option<u32> {
+        let key = board_key(p)?;
+        let id = match self.ids.get(&key) {
+            Some(&id) => id,
+            None => self.explore(p, key),
+        };
+        (id != UNKNOWN).then_some(id)
+    }
+
+    /// Explores the capture-free graph from `start` (up to the positions whose set is
+    /// already known: everything they reach is known too) and numbers its sets.
+    fn explore(&mut self, start: &Position, start_key: u128) -> u32 {
+        let mut graph = DiGraph::<u128, ()>::new();
+        let mut index: HashMap<u128, NodeIndex> = HashMap::new();
+        let mut todo = vec![(*start, graph.add_node(start_key))];
+        index.insert(start_key, todo[0].1);
+        while let Some((p, from)) = todo.pop() {
+            for mv in p.legal_moves() {
+                let mut child = p;
+                let report = child.play_unchecked(mv);
+                if report.captured > 0 || child.is_over() {
+                    continue;
+                }
+                let Some(key) = board_key(&child) else {
+                    continue;
+                };
+                if self.ids.contains_key(&key) {
+                    continue;
+                }
+                let to = match index.entry(key) {
+                    Entry::Occupied(e) => *e.get(),
+                    Entry::Vacant(e) => {
+                        if graph.node_count() >= MAX_EXPLORED {
+                            self.ids.insert(start_key, UNKNOWN);
+                            return UNKNOWN;
+                        }
+                        let to = *e.insert(graph.add_node(key));
+                        todo.push((child, to));
+                        to
+                    }
+                };
+                graph.add_edge(from, to, ());
+            }
+        }
+        for set in tarjan_scc(&graph) {
+            for node in set {
+                self.ids.insert(graph[node], self.next);
+            }
+            self.next += 1;
+        }
+        self.ids[&start_key]
+    }
+}
+
+/// The board and the player to move in one number (a byte a house), if it fits.
+fn board_key(p: &Position) -> Option<u128> {
+    let h = p.houses_per_side();
+    if 16 * h + 1 > 128 {
+        return None;
+    }
+    let mut key = p.to_move().index() as u128;
+    for side in [Side::South, Side::North] {
+        for &c in p.houses(side) {
+            key = key << 8 | u128::from(u8::try_from(c).ok()?);
+        }
+    }
+    Some(key)
+}
 
 /// Search state for one solve.
 pub(crate) struct OwareSearch<'a> {
     pub table: HashMap<Position, (i32, i32)>,
+    pub components: &'a mut Components,
     pub max_entries: usize,
     pub nodes: u64,
     pub deadline: Option<Instant>,
@@ -37,7 +133,7 @@ pub(crate) fn rows_scores(p: &Position) -> [u16; 2] {
 
 impl OwareSearch<'_> {
     /// Fail-soft negamax: `pos` is not over and is `path[path.len() - 1]`; the
-    /// positions since the last capture are `path[seg..]`.
+    /// positions since the last capture in its strongly connected set are `path[seg..]`.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -115,7 +211,7 @@ impl OwareSearch<'_> {
         if child.is_over() {
             return margin_for(child.final_scores(), me);
         }
-        let seg = if report.captured > 0 {
+        let seg = if report.captured > 0 || !self.same_set(pos, &child) {
             path.len()
         } else if path[seg..].contains(&child) {
             return margin_for(rows_scores(&child), me);
@@ -126,5 +222,14 @@ impl OwareSearch<'_> {
         let v = -self.search(&child, path, seg, -beta, -alpha);
         path.pop();
         v
+    }
+
+    /// Whether `a` and `b` (neither over) may be in the same strongly connected set:
+    /// `false` only when they are known not to be.
+    pub fn same_set(&mut self, a: &Position, b: &Position) -> bool {
+        match (self.components.of(a), self.components.of(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => true,
+        }
     }
 }
