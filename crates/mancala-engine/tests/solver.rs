@@ -1,7 +1,7 @@
 //! The exact solver against plain minimax written here, independently of the solver:
 //! Kalah by minimax over whole positions (memoised on the full position, stores
-//! included, no pruning), Oware by minimax with the path since the last capture (no
-//! table at all), both through the public rules API only.
+//! included, no pruning), Oware by minimax and by alpha-beta with the whole game's
+//! history (no table at all), both through the public rules API only.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -55,6 +55,47 @@ fn oware_minimax(game: &mut Game) -> i32 {
         best = if south { best.max(v) } else { best.min(v) };
     }
     best
+}
+
+/// Oware: the same margin as [`oware_minimax`] by alpha-beta (player 1 maximises,
+/// player 2 minimises) through `Game`, captures first, still without any table: it
+/// reaches the boards the plain minimax cannot.
+fn oware_alphabeta(game: &Game, mut alpha: i32, mut beta: i32) -> i32 {
+    if let Some(o) = game.outcome() {
+        return margin(o.scores);
+    }
+    let banked = |g: &Game| g.position().stores().iter().sum::<u16>();
+    let mut children: Vec<(u16, Game)> = game
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            let mut next = game.clone();
+            next.play(mv).unwrap();
+            (banked(&next) - banked(game), next)
+        })
+        .collect();
+    children.sort_by_key(|&(captured, _)| std::cmp::Reverse(captured));
+    let south = game.position().to_move() == Side::South;
+    let mut best = if south { i32::MIN } else { i32::MAX };
+    for (_, next) in &children {
+        let v = oware_alphabeta(next, alpha, beta);
+        if south {
+            best = best.max(v);
+            alpha = alpha.max(v);
+        } else {
+            best = best.min(v);
+            beta = beta.min(v);
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+fn oware_alphabeta_reference(game: &Game) -> i32 {
+    let bound = 2 * i32::from(game.rules().total_seeds());
+    oware_alphabeta(game, -bound, bound)
 }
 
 fn kalah_rules(h: u8, s: u8) -> Vec<Rules> {
@@ -180,8 +221,8 @@ fn kalah_larger_boards_are_consistent_under_every_rule_option() {
 }
 
 /// Oware boards for the path-history minimax here, which has no table and grows
-/// exponentially with the cycles the repetition rule allows; (2,2) and (2,3) are
-/// checked for consistency below, (3,S) only by `mancala solve`.
+/// exponentially with the cycles the repetition rule allows; (2,2), (2,3), (3,1) and
+/// (3,2) are checked against the alpha-beta reference below.
 const OWARE_MINIMAX_BOARDS: &[(u8, u8)] = &[(1, 1), (1, 2), (1, 3), (2, 1)];
 
 #[test]
@@ -193,11 +234,30 @@ fn oware_start_values_match_minimax_with_the_repetition_rule() {
 }
 
 #[test]
+fn oware_alphabeta_reference_matches_minimax() {
+    for &(h, s) in OWARE_MINIMAX_BOARDS {
+        let game = Game::new(Rules::oware(h, s));
+        assert_eq!(oware_alphabeta_reference(&game), oware_reference(&game));
+    }
+}
+
+#[test]
+fn oware_larger_start_values_match_alphabeta_with_the_repetition_rule() {
+    for (h, s) in [(2, 2), (2, 3), (3, 1), (3, 2)] {
+        let mut solver = Solver::new(small_config());
+        check_solution(
+            &Game::new(Rules::oware(h, s)),
+            &mut solver,
+            oware_alphabeta_reference,
+        );
+    }
+}
+
+#[test]
 fn oware_positions_with_history_use_the_repetition_rule() {
     // Every position along a game, with its history since the last capture: against
-    // minimax on Oware(2,1), for consistency on (2,2) and (2,3) (each move's value is
-    // a fresh solve of the game after it, by a solver with an empty table).
-    for (h, s) in [(2, 1), (2, 2), (2, 3)] {
+    // minimax on Oware(2,1), against alpha-beta on (2,2), (2,3) and (3,1).
+    for (h, s) in [(2, 1), (2, 2), (2, 3), (3, 1)] {
         let mut game = Game::new(Rules::oware(h, s));
         let mut solver = Solver::new(small_config());
         let mut k = 0usize;
@@ -205,9 +265,7 @@ fn oware_positions_with_history_use_the_repetition_rule() {
             if h * s <= 2 {
                 check_solution(&game, &mut solver, oware_reference);
             } else {
-                check_solution(&game, &mut solver, |g: &Game| {
-                    Solver::new(small_config()).value(g).unwrap()
-                });
+                check_solution(&game, &mut solver, oware_alphabeta_reference);
             }
             let moves = game.legal_moves();
             game.play(moves[k * 7 % moves.len()]).unwrap();
@@ -247,6 +305,20 @@ proptest! {
         let game = random_game(rules, &choices);
         let mut solver = Solver::new(small_config());
         check_solution(&game, &mut solver, kalah_reference());
+    }
+
+    /// Positions with a history since the last capture, where tabling a value that
+    /// depends on that history would be wrong (a solver that ignores the history fails
+    /// here, on (3,1) after moves 2, 1, 3 for one).
+    #[test]
+    fn oware_random_positions_with_history_match_alphabeta(
+        board in 0usize..3,
+        choices in proptest::collection::vec(0usize..16, 0..14),
+    ) {
+        let (h, s) = [(2, 2), (2, 3), (3, 1)][board];
+        let game = random_game(Rules::oware(h, s), &choices);
+        let mut solver = Solver::new(small_config());
+        check_solution(&game, &mut solver, oware_alphabeta_reference);
     }
 
     #[test]

@@ -63,6 +63,15 @@ pub const KALAH_MAX_POSITIONS: u64 = 20_000_000_000_000;
 /// repetition rule leaves the solver without a table between captures.
 pub const OWARE_MAX_SEEDS: u16 = 18;
 
+/// The longest path the Oware search follows (positions since the last capture and
+/// before it); beyond it the solve stops with [`SolveError::TooLarge`] rather than run
+/// out of stack.
+pub const OWARE_MAX_PATH: usize = 100_000;
+
+/// The Oware search thread's stack: room for [`OWARE_MAX_PATH`] levels of the search
+/// (reserved, and used only as deep as the search goes).
+const OWARE_STACK_BYTES: usize = 1 << 30;
+
 /// The endgame database has at most `P^ENDGAME_EXPONENT` boards for a problem of `P`
 /// (see `Solver::endgame_seeds`).
 const ENDGAME_EXPONENT: f64 = 0.64;
@@ -652,6 +661,7 @@ impl Solver {
         self.kalah.as_ref().map_or(0, |k| {
             k.table.bytes() + k.endgame.as_ref().map_or(0, Endgame::bytes)
         }) + self.oware.len() * OWARE_ENTRY_BYTES
+            + self.oware_components.bytes()
     }
 
     /// The Kalah state for `pos`, rebuilt when the rules change or more seeds are in
@@ -960,7 +970,26 @@ impl Solver {
         unreachable!("some move reaches the value of the position")
     }
 
+    /// Every legal move's value in Oware, searched on a thread of its own with a stack
+    /// deep enough for the longest path the search allows ([`OWARE_MAX_PATH`]).
     fn oware_moves(
+        &mut self,
+        game: &Game,
+        deadline: Option<Instant>,
+        progress: &mut (impl FnMut(Progress) + Send),
+    ) -> Result<(Vec<(Move, i32)>, u64), SolveError> {
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name("oware solver".into())
+                .stack_size(OWARE_STACK_BYTES)
+                .spawn_scoped(scope, || self.oware_moves_here(game, deadline, progress))
+                .map_err(|e| SolveError::TooLarge(format!("no thread for the search: {e}")))?
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    }
+
+    fn oware_moves_here(
         &mut self,
         game: &Game,
         deadline: Option<Instant>,
@@ -976,6 +1005,7 @@ impl Solver {
             deadline,
             stop: &self.stop,
             aborted: false,
+            too_deep: false,
         };
         let sgn = sign(pos.to_move());
         // Only the positions of the root's own strongly connected set matter, and the
@@ -1013,6 +1043,12 @@ impl Solver {
                     upper: a.max(b),
                     nodes: search.nodes - start_nodes,
                 });
+            }
+            if search.too_deep {
+                result = Err(SolveError::TooLarge(format!(
+                    "the search followed more than {OWARE_MAX_PATH} positions without a capture"
+                )));
+                break;
             }
             if search.aborted {
                 result = Err(SolveError::OutOfTime);

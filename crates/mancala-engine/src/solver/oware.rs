@@ -16,7 +16,9 @@ use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use mancala_core::{Move, Position, Side};
+use mancala_core::{MAX_HOUSES, Move, Position, Side};
+
+use super::OWARE_MAX_PATH;
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
@@ -46,6 +48,11 @@ impl Components {
             None => self.explore(p, key),
         };
         (id != UNKNOWN).then_some(id)
+    }
+
+    /// Memory held, about: a key, a number and the hash map's overhead a position.
+    pub fn bytes(&self) -> usize {
+        self.ids.capacity() * 32
     }
 
     /// Explores the capture-free graph from `start` (up to the positions whose set is
@@ -117,6 +124,8 @@ pub(crate) struct OwareSearch<'a> {
     pub deadline: Option<Instant>,
     pub stop: &'a AtomicBool,
     pub aborted: bool,
+    /// Set (with `aborted`) when the path grew past [`OWARE_MAX_PATH`].
+    pub too_deep: bool,
 }
 
 /// Final margin for `side` from final scores.
@@ -150,6 +159,11 @@ impl OwareSearch<'_> {
             self.aborted = true;
             return 0;
         }
+        if path.len() > OWARE_MAX_PATH {
+            self.aborted = true;
+            self.too_deep = true;
+            return 0;
+        }
         let me = pos.to_move();
         let diff = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
         let s = i32::from(pos.seeds_in_play());
@@ -169,7 +183,20 @@ impl OwareSearch<'_> {
         }
         let alpha0 = alpha;
         let mut best = i32::MIN;
-        for mv in pos.legal_moves() {
+        // Captures first, the largest first: on Oware(3,1) this takes the solve from
+        // 16 M nodes to 2 thousand, and it is what makes (3,2) solvable.
+        let legal = pos.legal_moves();
+        let mut moves = [(Move::from_index(0), 0u16); MAX_HOUSES];
+        for (k, &mv) in legal.iter().enumerate() {
+            let captured = { *pos }.play_unchecked(mv).captured;
+            let mut j = k;
+            while j > 0 && moves[j - 1].1 < captured {
+                moves[j] = moves[j - 1];
+                j -= 1;
+            }
+            moves[j] = (mv, captured);
+        }
+        for &(mv, _) in &moves[..legal.len()] {
             let v = self.child_value(pos, mv, path, seg, alpha, beta);
             if self.aborted {
                 return 0;
