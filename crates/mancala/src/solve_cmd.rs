@@ -50,6 +50,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "PATH")]
     endgame_file: Option<PathBuf>,
 
+    /// Prove only the value and one best move, not every move's value (several times
+    /// faster on large boards)
+    #[arg(long)]
+    best_only: bool,
+
     /// Give up after this many seconds
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
@@ -150,9 +155,17 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     }
     let solution = if std::io::stderr().is_terminal() {
         let mut shown = ProgressLine::new();
-        let result = solver.solve_with_progress(&game, |p| shown.update(p));
+        let result = if args.best_only {
+            solver
+                .best_move_with_progress(&game, |p| shown.update(p))
+                .map(|(_, s)| s)
+        } else {
+            solver.solve_with_progress(&game, |p| shown.update(p))
+        };
         eprint!("\r\x1b[K");
         result?
+    } else if args.best_only {
+        solver.best_move(&game)?.1
     } else {
         solver.solve(&game)?
     };
@@ -166,6 +179,8 @@ struct ProgressLine {
     last: Instant,
     database: Option<(usize, usize)>,
     moves: BTreeMap<Move, (i32, i32, u64)>,
+    /// The position's own bounds (`--best-only`).
+    position: Option<(i32, i32, u64)>,
 }
 
 impl ProgressLine {
@@ -176,6 +191,7 @@ impl ProgressLine {
             last: now,
             database: None,
             moves: BTreeMap::new(),
+            position: None,
         }
     }
 
@@ -187,11 +203,10 @@ impl ProgressLine {
                 lower,
                 upper,
                 nodes,
-            } => {
-                if let Some(mv) = mv {
-                    self.moves.insert(mv, (lower, upper, nodes));
-                }
-            }
+            } => match mv {
+                Some(mv) => _ = self.moves.insert(mv, (lower, upper, nodes)),
+                None => self.position = Some((lower, upper, nodes)),
+            },
         }
         if self.last.elapsed() < Duration::from_millis(200) {
             return;
@@ -210,7 +225,11 @@ impl ProgressLine {
                 format!("  {mv}: {lo:+}..{hi:+}")
             };
         }
-        if !self.moves.is_empty() {
+        if let Some((lo, hi, n)) = self.position {
+            nodes += n;
+            line += &format!("  value {lo:+}..{hi:+}");
+        }
+        if !self.moves.is_empty() || self.position.is_some() {
             line += &format!("  {:.1} M nodes", nodes as f64 / 1e6);
         }
         eprint!(
@@ -270,17 +289,31 @@ fn print_solution(
         Some(side) => {
             let player = if side == Side::South { 1 } else { 2 };
             let best: Vec<String> = s.best_moves.iter().map(ToString::to_string).collect();
-            writeln!(
-                out,
-                "player {player} to move; best move(s): {}",
-                best.join(" ")
-            )?;
             let values: Vec<String> = s
                 .move_values
                 .iter()
                 .map(|(m, v)| format!("{m}: {v:+}"))
                 .collect();
-            writeln!(out, "move values: {}", values.join("  "))?;
+            // `--best-only` proves one best move's value (Oware proves them all anyway).
+            if s.move_values.len() < game.legal_moves().len() {
+                writeln!(
+                    out,
+                    "player {player} to move; a best move: {}",
+                    best.join(" ")
+                )?;
+                writeln!(
+                    out,
+                    "move values: {} (only the best move's; drop --best-only for every move)",
+                    values.join("  ")
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "player {player} to move; best move(s): {}",
+                    best.join(" ")
+                )?;
+                writeln!(out, "move values: {}", values.join("  "))?;
+            }
         }
     }
     writeln!(

@@ -257,3 +257,34 @@ fn an_endgame_file_larger_than_the_memory_allowed_is_read_in_part() {
     assert_eq!(small["endgame"]["seeds"], 15, "{small}");
     assert_eq!(small["move_values"], built["move_values"]);
 }
+
+#[test]
+fn best_only_proves_the_value_and_one_best_move() {
+    for board in [
+        &["--houses", "4", "--seeds", "3"][..],
+        &["--houses", "5", "--seeds", "2", "--empty-capture"],
+        &["--houses", "4", "--seeds", "3", "--moves", "2"],
+    ] {
+        let full = solve_json(board);
+        let mut args = board.to_vec();
+        args.push("--best-only");
+        let quick = solve_json(&args);
+        assert_eq!(quick["value"], full["value"], "{board:?}");
+        let best = quick["best_moves"].as_array().unwrap();
+        assert_eq!(best.len(), 1, "{quick}");
+        assert!(full["best_moves"].as_array().unwrap().contains(&best[0]));
+        let values = quick["move_values"].as_object().unwrap();
+        assert_eq!(values.len(), 1, "{quick}");
+        assert_eq!(values[&best[0].to_string()], full["value"]);
+    }
+    let (ok, out, err) = spec::run_binary(
+        &["solve", "--houses", "4", "--seeds", "3", "--best-only"],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("player 1 to move; a best move: "), "{out}");
+    assert!(
+        out.contains("(only the best move's; drop --best-only for every move)"),
+        "{out}"
+    );
+}

@@ -626,6 +626,19 @@ impl Solver {
     /// # Errors
     /// As [`Solver::solve`].
     pub fn best_move(&mut self, game: &Game) -> Result<(Option<Move>, Solution), SolveError> {
+        self.best_move_with_progress(game, |_| {})
+    }
+
+    /// [`Solver::best_move`], calling `progress` as the database is built and as the
+    /// bounds on the position's value narrow (`Progress::Bounds` with `mv: None`).
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn best_move_with_progress(
+        &mut self,
+        game: &Game,
+        mut progress: impl FnMut(Progress) + Send,
+    ) -> Result<(Option<Move>, Solution), SolveError> {
         let started = Instant::now();
         let pos = *game.position();
         if game.is_over() {
@@ -634,10 +647,10 @@ impl Solver {
         Solver::estimate(&pos, self.config)?;
         let deadline = self.config.time_limit.map(|t| started + t);
         let (mv, value, nodes) = match pos.variant() {
-            Variant::Kalah => self.kalah_best(&pos, deadline, &mut |_| {})?,
+            Variant::Kalah => self.kalah_best(&pos, deadline, &mut progress)?,
             Variant::Oware => {
                 // Oware boards are small: solving every move costs little more.
-                let s = self.solve(game)?;
+                let s = self.solve_with_progress(game, progress)?;
                 return Ok((s.best_moves.first().copied(), s));
             }
             v @ Variant::OwareSimplified => return Err(SolveError::Unsupported(v)),
@@ -940,7 +953,15 @@ impl Solver {
         let seeds = i32::from(pos.seeds_in_play());
         let guess = state.guess_gain(pos);
         let value = search
-            .solve(board, seeds, guess, |_, _, _| {})
+            .solve(board, seeds, guess, |lo, hi, nodes| {
+                let (a, b) = (base + sgn * lo, base + sgn * hi);
+                progress(Progress::Bounds {
+                    mv: None,
+                    lower: a.min(b),
+                    upper: a.max(b),
+                    nodes,
+                });
+            })
             .ok_or(SolveError::OutOfTime)?;
         // A move proving "at least `value`" (one exists, and the table makes the tests
         // cheap).
