@@ -63,9 +63,9 @@ pub const KALAH_MAX_POSITIONS: u64 = 20_000_000_000_000;
 /// repetition rule leaves the solver without a table between captures.
 pub const OWARE_MAX_SEEDS: u16 = 18;
 
-/// The longest path the Oware search follows (positions since the last capture and
-/// before it); beyond it the solve stops with [`SolveError::TooLarge`] rather than run
-/// out of stack.
+/// The deepest the Oware search goes, in positions (the game's since its last capture
+/// and the search's own); beyond it the solve stops with [`SolveError::TooLarge`]
+/// rather than run out of stack.
 pub const OWARE_MAX_PATH: usize = 100_000;
 
 /// The Oware search thread's stack: room for [`OWARE_MAX_PATH`] levels of the search
@@ -1067,7 +1067,7 @@ impl Solver {
             }
             if search.too_deep {
                 result = Err(SolveError::TooLarge(format!(
-                    "the search followed more than {OWARE_MAX_PATH} positions without a capture"
+                    "the search went more than {OWARE_MAX_PATH} positions deep"
                 )));
                 break;
             }

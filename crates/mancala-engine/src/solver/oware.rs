@@ -26,28 +26,45 @@ use petgraph::graph::{DiGraph, NodeIndex};
 /// reaches them: positions are joined by a move that neither captures nor ends the
 /// game. Such moves keep the stores, so a set is a property of the board and the
 /// player to move alone.
-#[derive(Default)]
+///
+/// Once a capture-free graph proves too large to explore, the sets are given up for
+/// good: every position then counts as possibly in the same set as the next, which
+/// is sound (the whole history since the last capture is kept) and only slower.
 pub(crate) struct Components {
     ids: HashMap<u128, u32>,
     next: u32,
+    given_up: bool,
+    /// Most positions one exploration may visit.
+    limit: usize,
 }
 
-/// Marks a position whose capture-free graph was too large to explore.
-const UNKNOWN: u32 = u32::MAX;
+impl Default for Components {
+    fn default() -> Components {
+        Components {
+            ids: HashMap::new(),
+            next: 0,
+            given_up: false,
+            limit: MAX_EXPLORED,
+        }
+    }
+}
 
-/// Most positions one exploration of the capture-free graph may visit.
-const MAX_EXPLORED: usize = 1 << 22;
+/// Most positions one exploration of the capture-free graph may visit (about 100 MiB
+/// while it runs).
+const MAX_EXPLORED: usize = 1 << 20;
 
 impl Components {
     /// The set of `p` (not over), or `None` when it is not known: the board does not
-    /// fit the key, or its capture-free graph is too large to explore.
+    /// fit the key, or a capture-free graph was too large to explore.
     pub fn of(&mut self, p: &Position) -> Option<u32> {
+        if self.given_up {
+            return None;
+        }
         let key = board_key(p)?;
-        let id = match self.ids.get(&key) {
-            Some(&id) => id,
+        match self.ids.get(&key) {
+            Some(&id) => Some(id),
             None => self.explore(p, key),
-        };
-        (id != UNKNOWN).then_some(id)
+        }
     }
 
     /// Memory held, about: a key, a number and the hash map's overhead a position.
@@ -56,8 +73,9 @@ impl Components {
     }
 
     /// Explores the capture-free graph from `start` (up to the positions whose set is
-    /// already known: everything they reach is known too) and numbers its sets.
-    fn explore(&mut self, start: &Position, start_key: u128) -> u32 {
+    /// already known: everything they reach is known too) and numbers its sets; `None`
+    /// (and the sets given up) if it is too large.
+    fn explore(&mut self, start: &Position, start_key: u128) -> Option<u32> {
         let mut graph = DiGraph::<u128, ()>::new();
         let mut index: HashMap<u128, NodeIndex> = HashMap::new();
         let mut todo = vec![(*start, graph.add_node(start_key))];
@@ -78,9 +96,10 @@ impl Components {
                 let to = match index.entry(key) {
                     Entry::Occupied(e) => *e.get(),
                     Entry::Vacant(e) => {
-                        if graph.node_count() >= MAX_EXPLORED {
-                            self.ids.insert(start_key, UNKNOWN);
-                            return UNKNOWN;
+                        if graph.node_count() >= self.limit {
+                            self.given_up = true;
+                            self.ids = HashMap::new();
+                            return None;
                         }
                         let to = *e.insert(graph.add_node(key));
                         todo.push((child, to));
@@ -96,7 +115,7 @@ impl Components {
             }
             self.next += 1;
         }
-        self.ids[&start_key]
+        Some(self.ids[&start_key])
     }
 }
 
@@ -258,5 +277,66 @@ impl OwareSearch<'_> {
             (Some(x), Some(y)) => x == y,
             _ => true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use mancala_core::Rules;
+
+    use super::*;
+
+    /// The positions reachable from `p` by moves that neither capture nor end the game.
+    fn capture_free_reach(p: &Position) -> HashSet<Position> {
+        let mut seen = HashSet::from([*p]);
+        let mut todo = vec![*p];
+        while let Some(q) = todo.pop() {
+            for mv in q.legal_moves() {
+                let mut c = q;
+                if c.play_unchecked(mv).captured == 0 && !c.is_over() && seen.insert(c) {
+                    todo.push(c);
+                }
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn a_move_stays_in_a_set_exactly_when_it_can_come_back() {
+        for rules in [Rules::oware(2, 3), Rules::oware(3, 1), Rules::oware(3, 2)] {
+            let mut sets = Components::default();
+            let mut p = Position::new(rules);
+            for k in 0..40 {
+                if p.is_over() {
+                    break;
+                }
+                let set = sets.of(&p).expect("small boards are explored");
+                for mv in p.legal_moves() {
+                    let mut c = p;
+                    if c.play_unchecked(mv).captured > 0 || c.is_over() {
+                        continue;
+                    }
+                    let back = capture_free_reach(&c).contains(&p);
+                    assert_eq!(sets.of(&c) == Some(set), back, "{rules} {p:?} {mv}");
+                }
+                let moves = p.legal_moves();
+                p.play_unchecked(moves[k * 5 % moves.len()]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_graph_too_large_gives_the_sets_up_for_good() {
+        let mut sets = Components {
+            limit: 10,
+            ..Components::default()
+        };
+        let start = Position::new(Rules::oware(3, 3));
+        assert_eq!(sets.of(&start), None);
+        let small = Position::new(Rules::oware(1, 1));
+        assert_eq!(sets.of(&small), None, "given up, even for a small graph");
+        assert!(Components::default().of(&small).is_some());
     }
 }
