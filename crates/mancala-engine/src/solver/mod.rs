@@ -10,8 +10,10 @@
 //!    │              table.rs    lock-free exact bounds, keyed by the board's number
 //!    │              board.rs    the board packed in a u128, moves, numbers
 //!    │              huge_pages.rs  table and database memory on 2 MiB pages
-//!    └─ Oware: oware.rs         alpha-beta over whole positions with the path since
-//!                               the last capture (the repetition rule); small boards
+//!    └─ Oware: oware.rs         alpha-beta over whole positions, captures first, with
+//!                               the path since the last capture inside the position's
+//!                               strongly connected set of capture-free moves (the
+//!                               repetition rule); small boards
 //! ```
 //!
 //! ```
