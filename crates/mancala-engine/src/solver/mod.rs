@@ -42,7 +42,7 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use mancala_core::{Game, Move, Position, Rules, Side, Variant};
@@ -333,6 +333,85 @@ struct RootJob {
     value: Mutex<Option<i32>>,
     /// Set when `value` is; stops the threads still searching it.
     finished: AtomicBool,
+}
+
+/// A root move of a best-move search: the bounds proved on its value (for the player
+/// to move at the root), and the next null-window test to make on it.
+struct RootMove {
+    mv: Move,
+    step: Step,
+    lo: i32,
+    hi: i32,
+    /// Where its next MTD(f) test goes (the last result, or the first guess).
+    next_test: i32,
+    /// A thread is testing it.
+    busy: bool,
+}
+
+/// The root moves of a best-move search. The position's value is the largest of the
+/// moves' values: it is known once one move's lower bound is at least every move's
+/// upper bound.
+struct BestRoot {
+    moves: Vec<RootMove>,
+}
+
+impl BestRoot {
+    fn new(moves: Vec<RootMove>) -> BestRoot {
+        BestRoot { moves }
+    }
+
+    /// The bounds on the position's value.
+    fn bounds(&self) -> (i32, i32) {
+        let lo = self.moves.iter().map(|m| m.lo).max().expect("a legal move");
+        let hi = self.moves.iter().map(|m| m.hi).max().expect("a legal move");
+        (lo, hi)
+    }
+
+    fn decided(&self) -> bool {
+        let (lo, hi) = self.bounds();
+        lo == hi
+    }
+
+    /// A move whose value reaches the position's (once decided).
+    fn best(&self) -> (Move, i32) {
+        let (lo, _) = self.bounds();
+        let m = self.moves.iter().find(|m| m.lo == lo).expect("a legal move");
+        (m.mv, lo)
+    }
+
+    /// The next test for an idle thread: a move no thread is testing that could still
+    /// beat the best lower bound, and the value `t` to test it against ("at least
+    /// `t`?"): the move's MTD(f) guess, but never below what it must reach to beat the
+    /// best lower bound. The move with the best guess first; `None` if every such move
+    /// is being tested.
+    fn next_test(&mut self, seeds: i32) -> Option<(usize, i32)> {
+        let (lo, _) = self.bounds();
+        let k = (0..self.moves.len())
+            .filter(|&k| !self.moves[k].busy && self.moves[k].hi > lo)
+            .max_by_key(|&k| (self.moves[k].lo, self.moves[k].next_test))?;
+        let m = &mut self.moves[k];
+        // At least the move's own lower bound + 1, and more than the best lower bound
+        // (unless this move holds it), of the parity of the values, within (lo, hi].
+        let floor = if m.lo == lo { m.lo + 1 } else { lo + 1 };
+        let mut t = m.next_test.max(floor);
+        if (t - seeds).rem_euclid(2) != 0 {
+            t += 1;
+        }
+        m.busy = true;
+        Some((k, t.min(m.hi)))
+    }
+
+    /// Records the fail-soft result `v` of testing move `k` against `t`.
+    fn record(&mut self, k: usize, t: i32, v: i32) {
+        let m = &mut self.moves[k];
+        if v >= t {
+            m.lo = m.lo.max(v);
+        } else {
+            m.hi = m.hi.min(v);
+        }
+        m.next_test = v;
+        m.busy = false;
+    }
 }
 
 /// A thread helping with a root move another is solving starts its MTD(f) this much
@@ -939,58 +1018,110 @@ impl Solver {
         Ok((values, nodes.into_inner()))
     }
 
+    /// A best move and the position's value: every core tests root moves against the
+    /// best value proved so far (sharing the table), so a move that cannot beat it is
+    /// only refuted, never solved exactly.
     fn kalah_best(
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
-        progress: &mut dyn FnMut(Progress),
+        progress: &mut (dyn FnMut(Progress) + Send),
     ) -> Result<(Move, i32, u64), SolveError> {
         let stop = Arc::clone(&self.stop);
         let state = self.kalah_state(pos, deadline, progress)?;
         let shape = &state.shape;
-        let mut search = state.search(deadline, &stop);
         let sgn = sign(pos.to_move());
         let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
         let board = shape.board(pos);
         let seeds = i32::from(pos.seeds_in_play());
-        let guess = state.guess_gain(pos);
-        let value = search
-            .solve(board, seeds, guess, |lo, hi, nodes| {
-                let (a, b) = (base + sgn * lo, base + sgn * hi);
-                progress(Progress::Bounds {
-                    mv: None,
-                    lower: a.min(b),
-                    upper: a.max(b),
-                    nodes,
+        let mut root = BestRoot::new(
+            (0..shape.h)
+                .filter(|&i| board.cell(i) > 0)
+                .map(|i| {
+                    let step = shape.play(board, i);
+                    let exact = shape.terminal(step.board).map(|t| {
+                        if step.extra {
+                            step.gain + t
+                        } else {
+                            step.gain - t
+                        }
+                    });
+                    let guess = if exact.is_some() {
+                        0
+                    } else {
+                        state.guess(pos, i)
+                    };
+                    // The guess is for the player to move after the move.
+                    let guess = if step.extra {
+                        step.gain + guess
+                    } else {
+                        step.gain - guess
+                    };
+                    RootMove {
+                        mv: Move::from_index(i),
+                        step,
+                        lo: exact.unwrap_or(-seeds),
+                        hi: exact.unwrap_or(seeds),
+                        next_test: guess,
+                        busy: false,
+                    }
+                })
+                .collect(),
+        );
+        let shared = Mutex::new((&mut root, progress));
+        let ready = Condvar::new();
+        let nodes = AtomicU64::new(0);
+        let failed = AtomicBool::new(false);
+        rayon::scope(|scope| {
+            for _ in 0..rayon::current_num_threads() {
+                scope.spawn(|_| {
+                    let mut search = state.search(deadline, &stop);
+                    let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
+                    loop {
+                        if failed.load(Ordering::Relaxed) || guard.0.decided() {
+                            break;
+                        }
+                        let Some((k, t)) = guard.0.next_test(seeds) else {
+                            guard = ready.wait(guard).unwrap_or_else(|e| e.into_inner());
+                            continue;
+                        };
+                        let step = guard.0.moves[k].step;
+                        drop(guard);
+                        let rest = seeds - step.gain;
+                        let v = if step.extra {
+                            let need = t - step.gain;
+                            step.gain + search.search(step.board, rest, need - 1, need)
+                        } else {
+                            let most = step.gain - t;
+                            step.gain - search.search(step.board, rest, most, most + 1)
+                        };
+                        guard = shared.lock().unwrap_or_else(|e| e.into_inner());
+                        if search.aborted {
+                            failed.store(true, Ordering::Relaxed);
+                        } else {
+                            guard.0.record(k, t, v);
+                            let (lo, hi) = guard.0.bounds();
+                            let (a, b) = (base + sgn * lo, base + sgn * hi);
+                            (guard.1)(Progress::Bounds {
+                                mv: None,
+                                lower: a.min(b),
+                                upper: a.max(b),
+                                nodes: nodes.load(Ordering::Relaxed) + search.nodes,
+                            });
+                        }
+                        ready.notify_all();
+                    }
+                    nodes.fetch_add(search.nodes, Ordering::Relaxed);
+                    drop(guard);
+                    ready.notify_all();
                 });
-            })
-            .ok_or(SolveError::OutOfTime)?;
-        // A move proving "at least `value`" (one exists, and the table makes the tests
-        // cheap).
-        for i in (0..shape.h).filter(|&i| board.cell(i) > 0) {
-            let step = shape.play(board, i);
-            let rest = seeds - step.gain;
-            let reaches = match shape.terminal(step.board) {
-                Some(t) if step.extra => step.gain + t >= value,
-                Some(t) => step.gain - t >= value,
-                None if step.extra => {
-                    let need = value - step.gain;
-                    search.search(step.board, rest, need - 1, need) >= need
-                }
-                None => {
-                    // gain - child >= value  <=>  child <= gain - value
-                    let most = step.gain - value;
-                    search.search(step.board, rest, most, most + 1) <= most
-                }
-            };
-            if search.aborted {
-                return Err(SolveError::OutOfTime);
             }
-            if reaches {
-                return Ok((Move::from_index(i), base + sgn * value, search.nodes));
-            }
+        });
+        if failed.load(Ordering::Relaxed) {
+            return Err(SolveError::OutOfTime);
         }
-        unreachable!("some move reaches the value of the position")
+        let (mv, value) = root.best();
+        Ok((mv, base + sgn * value, nodes.into_inner()))
     }
 
     /// Every legal move's value in Oware, searched on a thread of its own with a stack
