@@ -36,6 +36,20 @@ pub(crate) struct Step {
     pub extra: bool,
 }
 
+impl Step {
+    /// The mover's gain through this move, from `child`, the gain of the board after
+    /// it for whoever moves there: the mover again after an extra turn, else the
+    /// opponent.
+    #[inline]
+    pub fn gain_with(&self, child: i32) -> i32 {
+        if self.extra {
+            self.gain + child
+        } else {
+            self.gain - child
+        }
+    }
+}
+
 /// Where a partial lap of `r` seeds from house `i` leaves its seeds, precomputed.
 #[derive(Clone, Copy, Debug, Default)]
 struct Sowing {

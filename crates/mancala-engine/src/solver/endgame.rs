@@ -261,12 +261,7 @@ impl Group<'_> {
                 .filter(|&i| b.cell(i) > 0)
                 .map(|i| {
                     let step = shape.play(b, i);
-                    let child = self.db.value(shape.key(step.board));
-                    if step.extra {
-                        step.gain + child
-                    } else {
-                        step.gain - child
-                    }
+                    step.gain_with(self.db.value(shape.key(step.board)))
                 })
                 .max()
                 .expect("a board that is not over has a move")
@@ -295,12 +290,7 @@ mod tests {
             .filter(|&i| b.cell(i) > 0)
             .map(|i| {
                 let step = shape.play(b, i);
-                let child = negamax(shape, step.board, memo);
-                if step.extra {
-                    step.gain + child
-                } else {
-                    step.gain - child
-                }
+                step.gain_with(negamax(shape, step.board, memo))
             })
             .max()
             .unwrap();

@@ -187,11 +187,7 @@ impl KalahSearch<'_> {
                         continue;
                     };
                     known[k] = true;
-                    if step.extra {
-                        step.gain + child
-                    } else {
-                        step.gain - child
-                    }
+                    step.gain_with(child)
                 };
                 if v > best {
                     best = v;

@@ -356,10 +356,6 @@ struct BestRoot {
 }
 
 impl BestRoot {
-    fn new(moves: Vec<RootMove>) -> BestRoot {
-        BestRoot { moves }
-    }
-
     /// The bounds on the position's value.
     fn bounds(&self) -> (i32, i32) {
         let lo = self.moves.iter().map(|m| m.lo).max().expect("a legal move");
@@ -375,7 +371,11 @@ impl BestRoot {
     /// A move whose value reaches the position's (once decided).
     fn best(&self) -> (Move, i32) {
         let (lo, _) = self.bounds();
-        let m = self.moves.iter().find(|m| m.lo == lo).expect("a legal move");
+        let m = self
+            .moves
+            .iter()
+            .find(|m| m.lo == lo)
+            .expect("a legal move");
         (m.mv, lo)
     }
 
@@ -961,16 +961,9 @@ impl Solver {
                         search.finished = Some(&job.finished);
                         let (step, mv) = (job.step, job.mv);
                         let rel = match shape.terminal(step.board) {
-                            Some(t) if step.extra => Some(step.gain + t),
-                            Some(t) => Some(step.gain - t),
+                            Some(t) => Some(step.gain_with(t)),
                             None => {
-                                let to_rel = |child: i32| {
-                                    if step.extra {
-                                        step.gain + child
-                                    } else {
-                                        step.gain - child
-                                    }
-                                };
+                                let to_rel = |child: i32| step.gain_with(child);
                                 search
                                     .solve(
                                         step.board,
@@ -1034,28 +1027,16 @@ impl Solver {
         let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
         let board = shape.board(pos);
         let seeds = i32::from(pos.seeds_in_play());
-        let mut root = BestRoot::new(
-            (0..shape.h)
+        let mut root = BestRoot {
+            moves: (0..shape.h)
                 .filter(|&i| board.cell(i) > 0)
                 .map(|i| {
                     let step = shape.play(board, i);
-                    let exact = shape.terminal(step.board).map(|t| {
-                        if step.extra {
-                            step.gain + t
-                        } else {
-                            step.gain - t
-                        }
-                    });
-                    let guess = if exact.is_some() {
-                        0
-                    } else {
-                        state.guess(pos, i)
-                    };
+                    let exact = shape.terminal(step.board).map(|t| step.gain_with(t));
                     // The guess is for the player to move after the move.
-                    let guess = if step.extra {
-                        step.gain + guess
-                    } else {
-                        step.gain - guess
+                    let guess = match exact {
+                        Some(v) => v,
+                        None => step.gain_with(state.guess(pos, i)),
                     };
                     RootMove {
                         mv: Move::from_index(i),
@@ -1067,7 +1048,7 @@ impl Solver {
                     }
                 })
                 .collect(),
-        );
+        };
         let shared = Mutex::new((&mut root, progress));
         let ready = Condvar::new();
         let nodes = AtomicU64::new(0);
@@ -1168,6 +1149,7 @@ impl Solver {
         while seg > 0 && search.same_set(&path[seg - 1], &pos) {
             seg -= 1;
         }
+        let set = search.components.of(&pos);
         let mut values = Vec::new();
         let mut result = Ok(());
         for mv in pos.legal_moves() {
@@ -1180,7 +1162,7 @@ impl Solver {
             let start_nodes = search.nodes;
             while lo < hi {
                 let beta = if g <= lo { lo + 1 } else { g };
-                let v = search.child_value(&pos, mv, &mut path, seg, beta - 1, beta);
+                let v = search.child_value(&pos, set, mv, &mut path, seg, beta - 1, beta);
                 if search.aborted {
                     break;
                 }

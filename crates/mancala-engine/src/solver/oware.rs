@@ -160,11 +160,13 @@ pub(crate) fn rows_scores(p: &Position) -> [u16; 2] {
 }
 
 impl OwareSearch<'_> {
-    /// Fail-soft negamax: `pos` is not over and is `path[path.len() - 1]`; the
-    /// positions since the last capture in its strongly connected set are `path[seg..]`.
+    /// Fail-soft negamax: `pos` is not over, is `path[path.len() - 1]` and is in the
+    /// strongly connected set `set` (`None`: not known); the positions since the last
+    /// capture in that set are `path[seg..]`.
     pub fn search(
         &mut self,
         pos: &Position,
+        set: Option<u32>,
         path: &mut Vec<Position>,
         seg: usize,
         mut alpha: i32,
@@ -216,7 +218,7 @@ impl OwareSearch<'_> {
             moves[j] = (mv, captured);
         }
         for &(mv, _) in &moves[..legal.len()] {
-            let v = self.child_value(pos, mv, path, seg, alpha, beta);
+            let v = self.child_value(pos, set, mv, path, seg, alpha, beta);
             if self.aborted {
                 return 0;
             }
@@ -241,10 +243,13 @@ impl OwareSearch<'_> {
         best
     }
 
-    /// The value of playing `mv` in `pos`, for `pos`'s player to move.
+    /// The value of playing `mv` in `pos` (in the set `set`), for `pos`'s player to
+    /// move.
+    #[allow(clippy::too_many_arguments)]
     pub fn child_value(
         &mut self,
         pos: &Position,
+        set: Option<u32>,
         mv: Move,
         path: &mut Vec<Position>,
         seg: usize,
@@ -257,7 +262,8 @@ impl OwareSearch<'_> {
         if child.is_over() {
             return margin_for(child.final_scores(), me);
         }
-        let seg = if report.captured > 0 || !self.same_set(pos, &child) {
+        let child_set = self.components.of(&child);
+        let seg = if report.captured > 0 || !may_share(set, child_set) {
             path.len()
         } else if path[seg..].contains(&child) {
             return margin_for(rows_scores(&child), me);
@@ -265,7 +271,7 @@ impl OwareSearch<'_> {
             seg
         };
         path.push(child);
-        let v = -self.search(&child, path, seg, -beta, -alpha);
+        let v = -self.search(&child, child_set, path, seg, -beta, -alpha);
         path.pop();
         v
     }
@@ -273,10 +279,15 @@ impl OwareSearch<'_> {
     /// Whether `a` and `b` (neither over) may be in the same strongly connected set:
     /// `false` only when they are known not to be.
     pub fn same_set(&mut self, a: &Position, b: &Position) -> bool {
-        match (self.components.of(a), self.components.of(b)) {
-            (Some(x), Some(y)) => x == y,
-            _ => true,
-        }
+        may_share(self.components.of(a), self.components.of(b))
+    }
+}
+
+/// Whether positions of the sets `a` and `b` (`None`: not known) may be in one set.
+fn may_share(a: Option<u32>, b: Option<u32>) -> bool {
+    match (a, b) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
     }
 }
 
