@@ -153,22 +153,23 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     if let Some(path) = &args.endgame_file {
         solver = solver.with_endgame_file(path);
     }
-    let solution = if std::io::stderr().is_terminal() {
-        let mut shown = ProgressLine::new();
-        let result = if args.best_only {
-            solver
-                .best_move_with_progress(&game, |p| shown.update(p))
-                .map(|(_, s)| s)
-        } else {
-            solver.solve_with_progress(&game, |p| shown.update(p))
-        };
-        eprint!("\r\x1b[K");
-        result?
-    } else if args.best_only {
-        solver.best_move(&game)?.1
-    } else {
-        solver.solve(&game)?
+    // Progress only on a terminal.
+    let terminal = std::io::stderr().is_terminal();
+    let mut shown = ProgressLine::new();
+    let show = |p| {
+        if terminal {
+            shown.update(p);
+        }
     };
+    let result = if args.best_only {
+        solver.best_move_with_progress(&game, show).map(|(_, s)| s)
+    } else {
+        solver.solve_with_progress(&game, show)
+    };
+    if terminal {
+        eprint!("\r\x1b[K");
+    }
+    let solution = result?;
     print_solution(&game, &solution, solver.endgame(), args, out)
 }
 

@@ -62,11 +62,9 @@ impl Endgame {
             "endgame database too large"
         );
         let n = Endgame::bytes_for(2 * shape.h, seeds).expect("size checked by the caller");
-        let mut values = huge_pages::vec_with_capacity(n);
-        values.extend((0..n).map(|_| AtomicI8::new(0)));
         let db = Endgame {
             seeds: seeds as i32,
-            values,
+            values: huge_pages::vec_filled(n, || AtomicI8::new(0)),
         };
         let h = shape.h;
         for level in 0..=seeds {

@@ -19,6 +19,14 @@ pub(crate) fn vec_with_capacity<T>(n: usize) -> Vec<T> {
     v
 }
 
+/// A vector of `n` values made by `fill`, on memory asked for as in
+/// [`vec_with_capacity`].
+pub(crate) fn vec_filled<T>(n: usize, fill: impl FnMut() -> T) -> Vec<T> {
+    let mut v = vec_with_capacity(n);
+    v.extend(std::iter::repeat_with(fill).take(n));
+    v
+}
+
 /// Asks for huge pages for the whole pages inside `memory`, which nothing has
 /// written yet (the kernel backs pages when they are first written).
 #[cfg(target_os = "linux")]
