@@ -445,3 +445,46 @@ fn the_perfect_player_plays_a_best_move_or_says_it_fell_back() {
             .is_err()
     );
 }
+
+/// Oware(3,3), the largest board the solver is asked for, is beyond the references
+/// from the start. Each start move's value must be the value of the position after it
+/// (solved afresh, with its history), and along games that capture whenever they can
+/// every position with at most 12 seeds in play must match alpha-beta.
+#[test]
+fn oware_3_3_moves_are_consistent_and_its_endgames_match_alphabeta() {
+    let config = SolveConfig::default().with_table_mb(128);
+    let start = Game::new(Rules::oware(3, 3));
+    let s = Solver::new(config).solve(&start).unwrap();
+    for &(mv, v) in &s.move_values {
+        let mut next = start.clone();
+        next.play(mv).unwrap();
+        assert_eq!(Solver::new(config).value(&next).unwrap(), v, "{mv}");
+    }
+    let banked = |g: &Game| g.position().stores().iter().sum::<u16>();
+    let mut checked = 0;
+    for game_number in 0..3 {
+        let mut game = start.clone();
+        let mut solver = Solver::new(config);
+        for k in 0.. {
+            if game.is_over() {
+                break;
+            }
+            if game.position().seeds_in_play() <= 12 {
+                check_solution(&game, &mut solver, oware_alphabeta_reference);
+                checked += 1;
+            }
+            let mv = game
+                .legal_moves()
+                .iter()
+                .copied()
+                .max_by_key(|&mv| {
+                    let mut next = game.clone();
+                    next.play(mv).unwrap();
+                    (banked(&next), (mv.index() + k + game_number) % 3)
+                })
+                .unwrap();
+            game.play(mv).unwrap();
+        }
+    }
+    assert!(checked >= 20, "only {checked} positions checked");
+}

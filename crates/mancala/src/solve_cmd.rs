@@ -179,6 +179,8 @@ struct ProgressLine {
     started: Instant,
     last: Instant,
     database: Option<(usize, usize)>,
+    /// Oware: positions done of those reachable.
+    positions: Option<(usize, usize)>,
     moves: BTreeMap<Move, (i32, i32, u64)>,
     /// The position's own bounds (`--best-only`).
     position: Option<(i32, i32, u64)>,
@@ -191,6 +193,7 @@ impl ProgressLine {
             started: now,
             last: now,
             database: None,
+            positions: None,
             moves: BTreeMap::new(),
             position: None,
         }
@@ -199,6 +202,7 @@ impl ProgressLine {
     fn update(&mut self, p: Progress) {
         match p {
             Progress::Database { seeds, of } => self.database = Some((seeds, of)),
+            Progress::Positions { solved, of } => self.positions = Some((solved, of)),
             Progress::Bounds {
                 mv,
                 lower,
@@ -216,6 +220,9 @@ impl ProgressLine {
         let mut line = String::new();
         if let Some((seeds, of)) = self.database {
             line += &format!("endgame database {seeds}/{of} seeds");
+        }
+        if let Some((solved, of)) = self.positions {
+            line += &format!("positions {solved}/{of}");
         }
         let mut nodes = 0;
         for (mv, &(lo, hi, n)) in &self.moves {

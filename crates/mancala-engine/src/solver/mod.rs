@@ -10,10 +10,10 @@
 //!    │              table.rs    lock-free exact bounds, keyed by the board's number
 //!    │              board.rs    the board packed in a u128, moves, numbers
 //!    │              huge_pages.rs  table and database memory on 2 MiB pages
-//!    └─ Oware: oware.rs         alpha-beta over whole positions, captures first, with
-//!                               the path since the last capture inside the position's
-//!                               strongly connected set of capture-free moves (the
-//!                               repetition rule); small boards
+//!    └─ Oware: oware.rs         every reachable position, one strongly connected set of
+//!                               capture-free moves at a time, children first; alpha-beta
+//!                               over paths inside a set (the repetition rule) with
+//!                               bounds that hold whatever the history
 //! ```
 //!
 //! ```
@@ -37,7 +37,6 @@ mod oware;
 mod perfect;
 mod table;
 
-use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter};
 use std::path::{Path, PathBuf};
@@ -54,7 +53,6 @@ use endgame::Endgame;
 
 use crate::{Limits, Score, Searcher};
 use kalah::{KalahSearch, sign};
-use oware::{Components, OwareSearch};
 use table::Table;
 
 /// Kalah problems with more boards than this (see [`Estimate::positions`]) are refused
@@ -62,12 +60,13 @@ use table::Table;
 pub const KALAH_MAX_POSITIONS: u64 = 20_000_000_000_000;
 
 /// Oware positions with more seeds in play than this are refused unless forced: the
-/// repetition rule leaves the solver without a table between captures.
+/// solver visits every position reachable, and their number grows quickly with the
+/// seeds.
 pub const OWARE_MAX_SEEDS: u16 = 18;
 
-/// The deepest the Oware search goes, in positions (the game's since its last capture
-/// and the search's own); beyond it the solve stops with [`SolveError::TooLarge`]
-/// rather than run out of stack.
+/// The deepest the Oware search goes, in positions of a path inside one strongly
+/// connected set of capture-free moves; beyond it the solve stops with
+/// [`SolveError::TooLarge`] rather than run out of stack.
 pub const OWARE_MAX_PATH: usize = 100_000;
 
 /// The Oware search thread's stack: room for [`OWARE_MAX_PATH`] levels of the search
@@ -99,9 +98,6 @@ const GUESS_TABLE_MB: usize = 8;
 
 /// ... unless they are within this many seeds of the endgame database.
 const GUESS_SEEDS: i32 = 6;
-
-/// Bytes an Oware table entry takes, roughly (position, bounds, hash-map overhead).
-const OWARE_ENTRY_BYTES: usize = 96;
 
 /// How a solve may use the machine.
 ///
@@ -224,6 +220,14 @@ pub enum Progress {
         upper: i32,
         /// Nodes searched so far by this move's search.
         nodes: u64,
+    },
+    /// Oware: `solved` of the `of` positions reachable from the one solved are done
+    /// (they are solved from the end of the game backwards, the position itself last).
+    Positions {
+        /// Positions done.
+        solved: usize,
+        /// Positions reachable from the one solved.
+        of: usize,
     },
 }
 
@@ -494,8 +498,8 @@ pub struct Solver {
     endgame_file: Option<PathBuf>,
     endgame_info: Option<EndgameInfo>,
     kalah: Option<KalahState>,
-    oware: HashMap<Position, (i32, i32)>,
-    oware_components: Components,
+    /// Memory the last Oware solve used.
+    oware_bytes: usize,
     stop: Arc<AtomicBool>,
 }
 
@@ -508,8 +512,7 @@ impl Solver {
             endgame_file: None,
             endgame_info: None,
             kalah: None,
-            oware: HashMap::new(),
-            oware_components: Components::default(),
+            oware_bytes: 0,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -754,8 +757,7 @@ impl Solver {
     pub fn memory_bytes(&self) -> usize {
         self.kalah.as_ref().map_or(0, |k| {
             k.table.bytes() + k.endgame.as_ref().map_or(0, Endgame::bytes)
-        }) + self.oware.len() * OWARE_ENTRY_BYTES
-            + self.oware_components.bytes()
+        }) + self.oware_bytes
     }
 
     /// The Kalah state for `pos`, rebuilt when the rules change or more seeds are in
@@ -1130,71 +1132,16 @@ impl Solver {
         deadline: Option<Instant>,
         progress: &mut impl FnMut(Progress),
     ) -> Result<(Vec<(Move, i32)>, u64), SolveError> {
-        let pos = *game.position();
-        let mut path = since_capture(game);
-        let mut search = OwareSearch {
-            table: std::mem::take(&mut self.oware),
-            components: &mut self.oware_components,
-            max_entries: self.config.table_bytes / OWARE_ENTRY_BYTES,
-            nodes: 0,
+        let budget = oware::Budget {
             deadline,
             stop: &self.stop,
-            aborted: false,
-            too_deep: false,
+            max_positions: self.config.table_bytes / oware::BYTES_PER_POSITION,
         };
-        let sgn = sign(pos.to_move());
-        // Only the positions of the root's own strongly connected set matter, and the
-        // path leaves a set for good: they are the end of the path.
-        let mut seg = path.len() - 1;
-        while seg > 0 && search.same_set(&path[seg - 1], &pos) {
-            seg -= 1;
-        }
-        let set = search.components.of(&pos);
-        let mut values = Vec::new();
-        let mut result = Ok(());
-        for mv in pos.legal_moves() {
-            // Exact value of the move by null-window tests on the move alone.
-            let s = i32::from(pos.seeds_in_play());
-            let me = pos.to_move();
-            let diff = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
-            let (mut lo, mut hi) = (diff - s, diff + s);
-            let mut g = diff;
-            let start_nodes = search.nodes;
-            while lo < hi {
-                let beta = if g <= lo { lo + 1 } else { g };
-                let v = search.child_value(&pos, set, mv, &mut path, seg, beta - 1, beta);
-                if search.aborted {
-                    break;
-                }
-                if v >= beta {
-                    lo = v;
-                } else {
-                    hi = v;
-                }
-                g = v;
-                let (a, b) = (sgn * lo, sgn * hi);
-                progress(Progress::Bounds {
-                    mv: Some(mv),
-                    lower: a.min(b),
-                    upper: a.max(b),
-                    nodes: search.nodes - start_nodes,
-                });
-            }
-            if search.too_deep {
-                result = Err(SolveError::TooLarge(format!(
-                    "the search went more than {OWARE_MAX_PATH} positions deep"
-                )));
-                break;
-            }
-            if search.aborted {
-                result = Err(SolveError::OutOfTime);
-                break;
-            }
-            values.push((mv, sgn * lo));
-        }
-        let nodes = search.nodes;
-        self.oware = search.table;
-        result.map(|()| (values, nodes))
+        let mut history = since_capture(game);
+        let root = history.pop().expect("the path ends with the position");
+        let solved = oware::solve(&root, &history, &budget, progress)?;
+        self.oware_bytes = solved.positions * oware::BYTES_PER_POSITION;
+        Ok((solved.values, solved.nodes))
     }
 }
 

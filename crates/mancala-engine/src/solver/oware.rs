@@ -1,353 +1,603 @@
-//! The Oware solver: alpha-beta over whole positions with the path since the last
-//! capture, so that the repetition rule is applied exactly.
+//! The Oware solver: every position reachable from the root, solved from the end of
+//! the game backwards one strongly connected set of capture-free moves at a time.
 //!
-//! A position's value depends on the positions seen since the last capture (one of
-//! them coming round again ends the game), but only on those it can reach again: the
-//! ones in its strongly connected set of the capture-free move graph ([`Components`]).
-//! A path that leaves such a set never comes back to it, so the positions before are
-//! history that no longer matters. A table entry is therefore sound for a position
-//! with none of its own set behind it on the path: one just reached by a capture or
-//! by leaving a set, or the root of a solve. The table keeps exactly those; the path
-//! inside one set is searched afresh, which is what limits this solver to small
-//! boards.
+//! Oware's repetition rule ends the game when a position (board and player to move)
+//! comes round again since the last capture, each player taking the seeds on their
+//! own row. So a position's value depends on the positions before it, but only on the
+//! ones it can reach again: those of its strongly connected set (its *set*) in the
+//! graph of moves that neither capture nor end the game. A capture, or a move out of
+//! the set, leaves everything before behind for good. Every position therefore has a
+//! *fresh* value, its value when reached that way, and the sets are solved children
+//! first (the order petgraph's `tarjan_scc` gives them in): a move that leaves a set
+//! leads to a fresh value already known.
+//!
+//! Inside a set the value of a position reached from outside is found by alpha-beta
+//! over paths, marking the positions on the path: a move to one of them ends the game.
+//! What makes that fast are bounds that hold whatever the history ([`SetBounds`]):
+//! Oware(3,3)'s largest set has 21,808 positions, and paths through it hundreds of
+//! moves long, but the whole game is solved in about a second.
 
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use mancala_core::{MAX_HOUSES, Move, Position, Side};
-
-use super::OWARE_MAX_PATH;
+use indexmap::IndexSet;
+use mancala_core::{Move, Position, Side};
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
-/// The strongly connected sets of Oware's capture-free move graph, found as the search
-/// reaches them: positions are joined by a move that neither captures nor ends the
-/// game. Such moves keep the stores, so a set is a property of the board and the
-/// player to move alone.
-///
-/// Once a capture-free graph proves too large to explore, the sets are given up for
-/// good: every position then counts as possibly in the same set as the next, which
-/// is sound (the whole history since the last capture is kept) and only slower.
-pub(crate) struct Components {
-    ids: HashMap<u128, u32>,
-    next: u32,
-    given_up: bool,
-    /// Most positions one exploration may visit.
-    limit: usize,
+use super::{OWARE_MAX_PATH, Progress, SolveError};
+
+/// Memory one reachable position takes while solving, about: the position and its
+/// hash, its moves, its value and set, and the graph petgraph numbers the sets of.
+pub(crate) const BYTES_PER_POSITION: usize = size_of::<Position>() + 120;
+
+/// Final margin for player 1 from final scores.
+fn margin(scores: [u16; 2]) -> i32 {
+    i32::from(scores[0]) - i32::from(scores[1])
 }
 
-impl Default for Components {
-    fn default() -> Components {
-        Components {
-            ids: HashMap::new(),
-            next: 0,
-            given_up: false,
-            limit: MAX_EXPLORED,
-        }
-    }
+/// The margin for player 1 when the game ends by repetition at `p`: each player takes
+/// the seeds on their own row.
+fn repetition_margin(p: &Position) -> i32 {
+    let [a, b] = p.stores();
+    margin([a + p.row_sum(Side::South), b + p.row_sum(Side::North)])
 }
 
-/// Most positions one exploration of the capture-free graph may visit (about 100 MiB
-/// while it runs).
-const MAX_EXPLORED: usize = 1 << 20;
-
-impl Components {
-    /// The set of `p` (not over), or `None` when it is not known: the board does not
-    /// fit the key, or a capture-free graph was too large to explore.
-    pub fn of(&mut self, p: &Position) -> Option<u32> {
-        if self.given_up {
-            return None;
-        }
-        let key = board_key(p)?;
-        match self.ids.get(&key) {
-            Some(&id) => Some(id),
-            None => self.explore(p, key),
-        }
-    }
-
-    /// Memory held, about: a key, a number and the hash map's overhead a position.
-    pub fn bytes(&self) -> usize {
-        self.ids.capacity() * 32
-    }
-
-    /// Explores the capture-free graph from `start` (up to the positions whose set is
-    /// already known: everything they reach is known too) and numbers its sets; `None`
-    /// (and the sets given up) if it is too large.
-    fn explore(&mut self, start: &Position, start_key: u128) -> Option<u32> {
-        let mut graph = DiGraph::<u128, ()>::new();
-        let mut index: HashMap<u128, NodeIndex> = HashMap::new();
-        let mut todo = vec![(*start, graph.add_node(start_key))];
-        index.insert(start_key, todo[0].1);
-        while let Some((p, from)) = todo.pop() {
-            for mv in p.legal_moves() {
-                let mut child = p;
-                let report = child.play_unchecked(mv);
-                if report.captured > 0 || child.is_over() {
-                    continue;
-                }
-                let Some(key) = board_key(&child) else {
-                    continue;
-                };
-                if self.ids.contains_key(&key) {
-                    continue;
-                }
-                let to = match index.entry(key) {
-                    Entry::Occupied(e) => *e.get(),
-                    Entry::Vacant(e) => {
-                        if graph.node_count() >= self.limit {
-                            self.given_up = true;
-                            self.ids = HashMap::new();
-                            return None;
-                        }
-                        let to = *e.insert(graph.add_node(key));
-                        todo.push((child, to));
-                        to
-                    }
-                };
-                graph.add_edge(from, to, ());
-            }
-        }
-        for set in tarjan_scc(&graph) {
-            for node in set {
-                self.ids.insert(graph[node], self.next);
-            }
-            self.next += 1;
-        }
-        Some(self.ids[&start_key])
-    }
+/// Why a solve stopped early.
+enum Stopped {
+    OutOfTime,
+    TooDeep,
 }
 
-/// The board and the player to move in one number (a byte a house), if it fits.
-fn board_key(p: &Position) -> Option<u128> {
-    let h = p.houses_per_side();
-    if 16 * h + 1 > 128 {
-        return None;
-    }
-    let mut key = p.to_move().index() as u128;
-    for side in [Side::South, Side::North] {
-        for &c in p.houses(side) {
-            key = key << 8 | u128::from(u8::try_from(c).ok()?);
-        }
-    }
-    Some(key)
-}
-
-/// Search state for one solve.
-pub(crate) struct OwareSearch<'a> {
-    pub table: HashMap<Position, (i32, i32)>,
-    pub components: &'a mut Components,
-    pub max_entries: usize,
-    pub nodes: u64,
+/// When to give up: the deadline and the stop flag.
+pub(crate) struct Budget<'a> {
     pub deadline: Option<Instant>,
     pub stop: &'a AtomicBool,
-    pub aborted: bool,
-    /// Set (with `aborted`) when the path grew past [`OWARE_MAX_PATH`].
-    pub too_deep: bool,
+    /// Most positions the root may reach.
+    pub max_positions: usize,
 }
 
-/// Final margin for `side` from final scores.
-pub(crate) fn margin_for(scores: [u16; 2], side: Side) -> i32 {
-    let m = i32::from(scores[0]) - i32::from(scores[1]);
-    if side == Side::South { m } else { -m }
+impl Budget<'_> {
+    fn expired(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
-/// Each player takes the seeds on their own row (the end by repetition).
-pub(crate) fn rows_scores(p: &Position) -> [u16; 2] {
-    let [a, b] = p.stores();
-    [a + p.row_sum(Side::South), b + p.row_sum(Side::North)]
+/// The positions reachable from a root and their moves, numbered from 0 (the root).
+struct Reachable {
+    /// The positions, each with its number: its place in the set.
+    positions: IndexSet<Position>,
+    /// The children of position `v` are `children[first[v]..first[v + 1]]`, in the
+    /// order of its legal moves.
+    first: Vec<u32>,
+    children: Vec<u32>,
 }
 
-impl OwareSearch<'_> {
-    /// Fail-soft negamax: `pos` is not over, is `path[path.len() - 1]` and is in the
-    /// strongly connected set `set` (`None`: not known); the positions since the last
-    /// capture in that set are `path[seg..]`.
-    pub fn search(
-        &mut self,
-        pos: &Position,
-        set: Option<u32>,
-        path: &mut Vec<Position>,
-        seg: usize,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
+impl Reachable {
+    fn explore(root: &Position, limits: &Budget) -> Result<Reachable, SolveError> {
+        let mut r = Reachable {
+            positions: IndexSet::from([*root]),
+            first: vec![0],
+            children: Vec::new(),
+        };
+        let mut v = 0;
+        while v < r.positions.len() {
+            if v % 4096 == 0 && limits.expired() {
+                return Err(SolveError::OutOfTime);
+            }
+            let p = r.positions[v];
+            if !p.is_over() {
+                for mv in p.legal_moves() {
+                    let mut child = p;
+                    child.play_unchecked(mv);
+                    let (id, new) = r.positions.insert_full(child);
+                    if new && id >= limits.max_positions {
+                        return Err(SolveError::TooLarge(format!(
+                            "this Oware position reaches more than {} positions, more than \
+                                 the memory allowed holds; allow more (--hash-mb) or solve a \
+                                 position with fewer seeds",
+                            limits.max_positions
+                        )));
+                    }
+                    r.children.push(id as u32);
+                }
+            }
+            r.first.push(r.children.len() as u32);
+            v += 1;
+        }
+        Ok(r)
+    }
+
+    fn children(&self, v: usize) -> &[u32] {
+        &self.children[self.first[v] as usize..self.first[v + 1] as usize]
+    }
+
+    /// The strongly connected sets, children first, and each position's set.
+    fn sets(&self) -> (Vec<Vec<u32>>, Vec<u32>) {
+        let n = self.positions.len();
+        let mut graph = DiGraph::<(), ()>::with_capacity(n, self.children.len());
+        for _ in 0..n {
+            graph.add_node(());
+        }
+        for v in 0..n {
+            for &c in self.children(v) {
+                graph.add_edge(NodeIndex::new(v), NodeIndex::new(c as usize), ());
+            }
+        }
+        let sets: Vec<Vec<u32>> = tarjan_scc(&graph)
+            .into_iter()
+            .map(|set| set.into_iter().map(|v| v.index() as u32).collect())
+            .collect();
+        let mut set_of = vec![0; n];
+        for (k, set) in sets.iter().enumerate() {
+            for &v in set {
+                set_of[v as usize] = k as u32;
+            }
+        }
+        (sets, set_of)
+    }
+}
+
+/// One strongly connected set, ready to search: its positions numbered locally, the
+/// moves that stay inside it, and the best move out of it for the player to move.
+struct SetSearch<'a> {
+    /// The local number of each position of the set, by its number in [`Reachable`].
+    local: HashMap<u32, u32>,
+    /// Player 1 is to move.
+    south: Vec<bool>,
+    /// The moves that stay in the set: `inner[first[v]..first[v + 1]]`, best first by
+    /// the bounds.
+    first: Vec<u32>,
+    inner: Vec<u32>,
+    /// The best value for the player to move among the moves that leave the set (a
+    /// capture, the end of the game, or another set), if any.
+    exit: Vec<Option<i32>>,
+    /// The value if the game ends by repetition on arriving at the position.
+    repetition: Vec<i32>,
+    /// Bounds on the value that hold whatever the history ([`SetBounds`]).
+    lower: Vec<i32>,
+    upper: Vec<i32>,
+    /// On the path.
+    on_path: Vec<bool>,
+    depth: usize,
+    nodes: u64,
+    limits: &'a Budget<'a>,
+    stopped: Option<Stopped>,
+}
+
+impl<'a> SetSearch<'a> {
+    /// The set `set` of `r`, whose moves out lead to positions of known fresh value.
+    fn new(
+        r: &Reachable,
+        set: &[u32],
+        set_of: &[u32],
+        fresh: &[i32],
+        limits: &'a Budget<'a>,
+    ) -> Self {
+        let id = set_of[set[0] as usize];
+        let local: HashMap<u32, u32> = set
+            .iter()
+            .enumerate()
+            .map(|(k, &v)| (v, k as u32))
+            .collect();
+        let m = set.len();
+        let mut s = SetSearch {
+            local,
+            south: Vec::with_capacity(m),
+            first: vec![0],
+            inner: Vec::new(),
+            exit: Vec::with_capacity(m),
+            repetition: Vec::with_capacity(m),
+            lower: Vec::new(),
+            upper: Vec::new(),
+            on_path: vec![false; m],
+            depth: 0,
+            nodes: 0,
+            limits,
+            stopped: None,
+        };
+        for &v in set {
+            let p = &r.positions[v as usize];
+            let south = p.to_move() == Side::South;
+            let mut exit: Option<i32> = None;
+            for &c in r.children(v as usize) {
+                if set_of[c as usize] == id {
+                    s.inner.push(s.local[&c]);
+                } else {
+                    let x = fresh[c as usize];
+                    exit = Some(exit.map_or(x, |e| if south { e.max(x) } else { e.min(x) }));
+                }
+            }
+            s.first.push(s.inner.len() as u32);
+            s.south.push(south);
+            s.exit.push(exit);
+            s.repetition.push(repetition_margin(p));
+        }
+        let bounds = SetBounds::new(&s);
+        s.lower = bounds.lower;
+        s.upper = bounds.upper;
+        // Best first: by the middle of the child's bounds, for the player to move.
+        for v in 0..m {
+            let (a, b) = (s.first[v] as usize, s.first[v + 1] as usize);
+            let key = |u: &u32| s.lower[*u as usize] + s.upper[*u as usize];
+            let mut kids = s.inner[a..b].to_vec();
+            if s.south[v] {
+                kids.sort_by_key(|u| std::cmp::Reverse(key(u)));
+            } else {
+                kids.sort_by_key(key);
+            }
+            s.inner[a..b].copy_from_slice(&kids);
+        }
+        s
+    }
+
+    fn inner(&self, v: usize) -> std::ops::Range<usize> {
+        self.first[v] as usize..self.first[v + 1] as usize
+    }
+
+    /// The value for player 1 of `v`, reached by a move from the end of the path
+    /// (which does not hold `v`): fail-soft alpha-beta.
+    fn search(&mut self, v: usize, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes & 0xFFFF == 0
-            && (self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            self.aborted = true;
+        if self.nodes & 0xFFFF == 0 && self.limits.expired() {
+            self.stopped = Some(Stopped::OutOfTime);
             return 0;
         }
-        if path.len() > OWARE_MAX_PATH {
-            self.aborted = true;
-            self.too_deep = true;
+        let (lower, upper) = (self.lower[v], self.upper[v]);
+        if lower >= beta || lower == upper {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
+        if self.depth >= OWARE_MAX_PATH {
+            self.stopped = Some(Stopped::TooDeep);
             return 0;
         }
-        let me = pos.to_move();
-        let diff = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
-        let s = i32::from(pos.seeds_in_play());
-        let (mut lo, mut hi) = (diff - s, diff + s);
-        let fresh = seg + 1 == path.len();
-        if fresh {
-            if let Some(&(l, h)) = self.table.get(pos) {
-                lo = lo.max(l);
-                hi = hi.min(h);
+        let south = self.south[v];
+        let mut best = if south { i32::MIN } else { i32::MAX };
+        let mut take = |x: i32, alpha: &mut i32, beta: &mut i32| {
+            if south {
+                best = best.max(x);
+                *alpha = (*alpha).max(x);
+            } else {
+                best = best.min(x);
+                *beta = (*beta).min(x);
             }
-        }
-        if lo >= beta || lo == hi {
-            return lo;
-        }
-        if hi <= alpha {
-            return hi;
-        }
-        let alpha0 = alpha;
-        let mut best = i32::MIN;
-        // Captures first, the largest first: on Oware(3,1) this takes the solve from
-        // 16 M nodes to 2 thousand, and it is what makes (3,2) solvable.
-        let legal = pos.legal_moves();
-        let mut moves = [(Move::from_index(0), 0u16); MAX_HOUSES];
-        for (k, &mv) in legal.iter().enumerate() {
-            let captured = { *pos }.play_unchecked(mv).captured;
-            let mut j = k;
-            while j > 0 && moves[j - 1].1 < captured {
-                moves[j] = moves[j - 1];
-                j -= 1;
-            }
-            moves[j] = (mv, captured);
-        }
-        for &(mv, _) in &moves[..legal.len()] {
-            let v = self.child_value(pos, set, mv, path, seg, alpha, beta);
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                alpha = alpha.max(v);
-                if alpha >= beta {
+            *alpha >= *beta
+        };
+        let mut cut = self.exit[v].is_some_and(|x| take(x, &mut alpha, &mut beta));
+        if !cut {
+            self.on_path[v] = true;
+            self.depth += 1;
+            for k in self.inner(v) {
+                let u = self.inner[k] as usize;
+                let x = if self.on_path[u] {
+                    self.repetition[u]
+                } else {
+                    self.search(u, alpha, beta)
+                };
+                if self.stopped.is_some() {
+                    break;
+                }
+                cut = take(x, &mut alpha, &mut beta);
+                if cut {
                     break;
                 }
             }
+            self.depth -= 1;
+            self.on_path[v] = false;
         }
-        if fresh && self.table.len() < self.max_entries {
-            let (l, h) = if best <= alpha0 {
-                (lo, best.min(hi))
-            } else if best >= beta {
-                (best.max(lo), hi)
-            } else {
-                (best, best)
-            };
-            self.table.insert(*pos, (l, h));
-        }
-        best
-    }
-
-    /// The value of playing `mv` in `pos` (in the set `set`), for `pos`'s player to
-    /// move.
-    #[allow(clippy::too_many_arguments)]
-    pub fn child_value(
-        &mut self,
-        pos: &Position,
-        set: Option<u32>,
-        mv: Move,
-        path: &mut Vec<Position>,
-        seg: usize,
-        alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        let me = pos.to_move();
-        let mut child = *pos;
-        let report = child.play_unchecked(mv);
-        if child.is_over() {
-            return margin_for(child.final_scores(), me);
-        }
-        let child_set = self.components.of(&child);
-        let seg = if report.captured > 0 || !may_share(set, child_set) {
-            path.len()
-        } else if path[seg..].contains(&child) {
-            return margin_for(rows_scores(&child), me);
-        } else {
-            seg
-        };
-        path.push(child);
-        let v = -self.search(&child, child_set, path, seg, -beta, -alpha);
-        path.pop();
-        v
-    }
-
-    /// Whether `a` and `b` (neither over) may be in the same strongly connected set:
-    /// `false` only when they are known not to be.
-    pub fn same_set(&mut self, a: &Position, b: &Position) -> bool {
-        may_share(self.components.of(a), self.components.of(b))
+        best.clamp(lower, upper)
     }
 }
 
-/// Whether positions of the sets `a` and `b` (`None`: not known) may be in one set.
-fn may_share(a: Option<u32>, b: Option<u32>) -> bool {
-    match (a, b) {
-        (Some(x), Some(y)) => x == y,
-        _ => true,
+/// Bounds on the value of every position of a set that hold whatever the positions
+/// before it: `lower[v] <= value <= upper[v]` for every history.
+///
+/// For a threshold `t`, player 1 can make sure of at least `t` from every position of
+/// the largest set `X` in which player 1, to move, has a move out worth at least `t`
+/// or a move to a position of `X` worth at least `t` if the game ended there by
+/// repetition, and player 2, to move, has only such moves. Keeping to those moves, the
+/// game either leaves the set at a value of at least `t` or ends by repetition on
+/// arriving at a position worth at least `t`, whichever position it is; and it ends,
+/// as every game does. The same holds for player 2 and at most `t`. `X` is found by
+/// removing the positions that fail until none does.
+struct SetBounds {
+    lower: Vec<i32>,
+    upper: Vec<i32>,
+}
+
+impl SetBounds {
+    fn new(s: &SetSearch) -> SetBounds {
+        let m = s.south.len();
+        let values = s.exit.iter().flatten().chain(&s.repetition);
+        let (lo, hi) = values.fold((i32::MAX, i32::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+        let mut bounds = SetBounds {
+            lower: vec![lo; m],
+            upper: vec![hi; m],
+        };
+        let mut parents = vec![Vec::new(); m];
+        for v in 0..m {
+            for &u in &s.inner[s.inner(v)] {
+                parents[u as usize].push(v as u32);
+            }
+        }
+        for t in lo + 1..=hi {
+            let safe = Self::safe(s, &parents, |x| x >= t, true);
+            for (bound, _) in bounds.lower.iter_mut().zip(safe).filter(|(_, safe)| *safe) {
+                *bound = t;
+            }
+        }
+        for t in (lo..hi).rev() {
+            let safe = Self::safe(s, &parents, |x| x <= t, false);
+            for (bound, _) in bounds.upper.iter_mut().zip(safe).filter(|(_, safe)| *safe) {
+                *bound = t;
+            }
+        }
+        bounds
     }
+
+    /// The largest set from which the player (`south`: player 1) keeps the game to
+    /// values that are `good`.
+    fn safe(
+        s: &SetSearch,
+        parents: &[Vec<u32>],
+        good: impl Fn(i32) -> bool,
+        south: bool,
+    ) -> Vec<bool> {
+        let m = s.south.len();
+        let mut safe = vec![true; m];
+        // For the player's positions: how many good moves are left.
+        let mut options = vec![0u32; m];
+        let mut removed = Vec::new();
+        for v in 0..m {
+            let moves = &s.inner[s.inner(v)];
+            let keeps = if s.south[v] == south {
+                let good_moves = moves
+                    .iter()
+                    .filter(|&&u| good(s.repetition[u as usize]))
+                    .count();
+                options[v] = good_moves as u32 + u32::from(s.exit[v].is_some_and(&good));
+                options[v] > 0
+            } else {
+                s.exit[v].is_none_or(&good) && moves.iter().all(|&u| good(s.repetition[u as usize]))
+            };
+            if !keeps {
+                safe[v] = false;
+                removed.push(v);
+            }
+        }
+        while let Some(u) = removed.pop() {
+            if !good(s.repetition[u]) {
+                continue; // no parent counted the move to it
+            }
+            for &p in &parents[u] {
+                let p = p as usize;
+                if !safe[p] {
+                    continue;
+                }
+                if s.south[p] == south {
+                    options[p] -= 1;
+                    if options[p] > 0 {
+                        continue;
+                    }
+                }
+                safe[p] = false;
+                removed.push(p);
+            }
+        }
+        safe
+    }
+}
+
+/// What [`solve`] found.
+#[derive(Debug)]
+pub(crate) struct Solved {
+    /// Every legal move's value, for player 1.
+    pub values: Vec<(Move, i32)>,
+    pub nodes: u64,
+    /// Positions reachable from the root.
+    pub positions: usize,
+}
+
+/// Solves `root`, whose positions since the last capture, before it, are `history`.
+pub(crate) fn solve(
+    root: &Position,
+    history: &[Position],
+    limits: &Budget,
+    progress: &mut impl FnMut(Progress),
+) -> Result<Solved, SolveError> {
+    let r = Reachable::explore(root, limits)?;
+    let (sets, set_of) = r.sets();
+    let n = r.positions.len();
+    progress(Progress::Positions { solved: 0, of: n });
+    // Which positions can be reached from outside their set: only they need a value.
+    let mut entered = vec![false; n];
+    for v in 0..n {
+        for &c in r.children(v) {
+            if set_of[c as usize] != set_of[v] {
+                entered[c as usize] = true;
+            }
+        }
+    }
+    let mut fresh = vec![0i32; n];
+    let mut nodes = 0;
+    let mut solved = 0;
+    // Children first: the root's set, which reaches every other, comes last.
+    let (root_set, others) = sets.split_last().expect("the root is in a set");
+    debug_assert_eq!(set_of[0] as usize, others.len());
+    let stopped = |s: Stopped| match s {
+        Stopped::OutOfTime => SolveError::OutOfTime,
+        Stopped::TooDeep => SolveError::TooLarge(format!(
+            "the search went more than {OWARE_MAX_PATH} positions deep"
+        )),
+    };
+    for set in others {
+        if set.len() == 1 && r.positions[set[0] as usize].is_over() {
+            fresh[set[0] as usize] = margin(r.positions[set[0] as usize].final_scores());
+        } else {
+            let mut search = SetSearch::new(&r, set, &set_of, &fresh, limits);
+            for (k, &v) in set.iter().enumerate() {
+                if entered[v as usize] {
+                    fresh[v as usize] = search.search(k, i32::MIN, i32::MAX);
+                }
+            }
+            nodes += search.nodes;
+            if let Some(s) = search.stopped {
+                return Err(stopped(s));
+            }
+        }
+        solved += set.len();
+        progress(Progress::Positions { solved, of: n });
+    }
+    // The root's own set, with the history that can come round again.
+    let mut search = SetSearch::new(&r, root_set, &set_of, &fresh, limits);
+    // History from before the root's set cannot be reached again: not in the set.
+    for p in history.iter().chain([root]) {
+        if let Some(k) = r
+            .positions
+            .get_index_of(p)
+            .and_then(|v| search.local.get(&(v as u32)))
+        {
+            search.on_path[*k as usize] = true;
+        }
+    }
+    let mut values = Vec::new();
+    for (mv, &c) in root.legal_moves().iter().zip(r.children(0)) {
+        let c = c as usize;
+        let value = if set_of[c] != set_of[0] {
+            fresh[c]
+        } else {
+            let k = search.local[&(c as u32)] as usize;
+            if search.on_path[k] {
+                search.repetition[k]
+            } else {
+                search.search(k, i32::MIN, i32::MAX)
+            }
+        };
+        if let Some(s) = search.stopped.take() {
+            return Err(stopped(s));
+        }
+        values.push((*mv, value));
+        progress(Progress::Bounds {
+            mv: Some(*mv),
+            lower: value,
+            upper: value,
+            nodes: nodes + search.nodes,
+        });
+    }
+    Ok(Solved {
+        values,
+        nodes: nodes + search.nodes,
+        positions: n,
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashSet;
-
     use mancala_core::Rules;
 
     use super::*;
 
-    /// The positions reachable from `p` by moves that neither capture nor end the game.
-    fn capture_free_reach(p: &Position) -> HashSet<Position> {
-        let mut seen = HashSet::from([*p]);
-        let mut todo = vec![*p];
-        while let Some(q) = todo.pop() {
-            for mv in q.legal_moves() {
-                let mut c = q;
-                if c.play_unchecked(mv).captured == 0 && !c.is_over() && seen.insert(c) {
-                    todo.push(c);
-                }
-            }
-        }
-        seen
-    }
-
-    #[test]
-    fn a_move_stays_in_a_set_exactly_when_it_can_come_back() {
-        for rules in [Rules::oware(2, 3), Rules::oware(3, 1), Rules::oware(3, 2)] {
-            let mut sets = Components::default();
-            let mut p = Position::new(rules);
-            for k in 0..40 {
-                if p.is_over() {
-                    break;
-                }
-                let set = sets.of(&p).expect("small boards are explored");
-                for mv in p.legal_moves() {
-                    let mut c = p;
-                    if c.play_unchecked(mv).captured > 0 || c.is_over() {
-                        continue;
-                    }
-                    let back = capture_free_reach(&c).contains(&p);
-                    assert_eq!(sets.of(&c) == Some(set), back, "{rules} {p:?} {mv}");
-                }
-                let moves = p.legal_moves();
-                p.play_unchecked(moves[k * 5 % moves.len()]);
-            }
+    fn budget(stop: &AtomicBool, max_positions: usize) -> Budget<'_> {
+        Budget {
+            deadline: None,
+            stop,
+            max_positions,
         }
     }
 
-    #[test]
-    fn a_graph_too_large_gives_the_sets_up_for_good() {
-        let mut sets = Components {
-            limit: 10,
-            ..Components::default()
+    /// A small deterministic generator for the histories below.
+    fn next(seed: &mut u64) -> u64 {
+        *seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        *seed >> 33
+    }
+
+    /// The value of position `k` of the set, on the path already, by full-width search.
+    fn value_on_path(s: &mut SetSearch, k: usize) -> i32 {
+        let mut values: Vec<i32> = s.exit[k].into_iter().collect();
+        for i in s.inner(k) {
+            let u = s.inner[i] as usize;
+            values.push(if s.on_path[u] {
+                s.repetition[u]
+            } else {
+                s.search(u, i32::MIN, i32::MAX)
+            });
+        }
+        let best = if s.south[k] {
+            values.iter().max()
+        } else {
+            values.iter().min()
         };
+        *best.expect("a position that is not over has a move")
+    }
+
+    #[test]
+    fn the_bounds_hold_whatever_the_history() {
+        let stop = AtomicBool::new(false);
+        let budget = budget(&stop, 1 << 20);
+        let mut seed = 7;
+        let (mut checked, mut decided) = (0, 0);
+        for rules in [
+            Rules::oware(2, 2),
+            Rules::oware(2, 3),
+            Rules::oware(3, 1),
+            Rules::oware(3, 2),
+        ] {
+            let r = Reachable::explore(&Position::new(rules), &budget).unwrap();
+            let (sets, set_of) = r.sets();
+            let mut fresh = vec![0; r.positions.len()];
+            for set in &sets {
+                let p = r.positions[set[0] as usize];
+                if p.is_over() {
+                    fresh[set[0] as usize] = margin(p.final_scores());
+                    continue;
+                }
+                let bounded = SetSearch::new(&r, set, &set_of, &fresh, &budget);
+                let mut plain = SetSearch::new(&r, set, &set_of, &fresh, &budget);
+                plain.lower.fill(i32::MIN);
+                plain.upper.fill(i32::MAX);
+                let mut values = Vec::new();
+                for k in 0..set.len() {
+                    // No history, then any positions of the set before this one.
+                    for history in 0..5 {
+                        for on in &mut plain.on_path {
+                            *on = history > 0 && next(&mut seed) % 4 == 0;
+                        }
+                        plain.on_path[k] = true;
+                        let value = value_on_path(&mut plain, k);
+                        if history == 0 {
+                            values.push(value);
+                        }
+                        let (lower, upper) = (bounded.lower[k], bounded.upper[k]);
+                        assert!(lower <= value && value <= upper, "{rules} {p:?}");
+                        checked += 1;
+                        decided += usize::from(lower == upper);
+                    }
+                }
+                // Fresh values by the search without bounds, for the sets before.
+                for (k, &v) in set.iter().enumerate() {
+                    fresh[v as usize] = values[k];
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+        assert!(decided > 0, "the bounds decide some positions outright");
+    }
+
+    #[test]
+    fn too_many_positions_is_an_error_not_a_crash() {
+        let stop = AtomicBool::new(false);
         let start = Position::new(Rules::oware(3, 3));
-        assert_eq!(sets.of(&start), None);
-        let small = Position::new(Rules::oware(1, 1));
-        assert_eq!(sets.of(&small), None, "given up, even for a small graph");
-        assert!(Components::default().of(&small).is_some());
+        match solve(&start, &[], &budget(&stop, 1000), &mut |_| {}) {
+            Err(SolveError::TooLarge(msg)) => {
+                assert!(msg.contains("more than 1000 positions"), "{msg}")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }
