@@ -37,8 +37,6 @@ solve() { # variant houses seeds [rule options...]
   shift 3
   local opts="${*:-default}"
   local json row lim=$limit
-  # Oware's path-dependent search is hopeless beyond a minute on these boards.
-  if [ "$variant" = oware ] && [ "$lim" -gt 60 ]; then lim=60; fi
   if json=$("$bin" solve --variant "$variant" --houses "$h" --seeds "$s" "$@" \
       --hash-mb "$hash_mb" --time-limit "$lim" --json 2>&1); then
     row=$(python3 - "$variant" "$h" "$s" "$opts" "$json" <<'PY'

@@ -222,7 +222,7 @@ impl ProgressLine {
             line += &format!("endgame database {seeds}/{of} seeds");
         }
         if let Some((solved, of)) = self.positions {
-            line += &format!("positions {solved}/{of}");
+            line += &format!("positions solved {solved}/{of}");
         }
         let mut nodes = 0;
         for (mv, &(lo, hi, n)) in &self.moves {
