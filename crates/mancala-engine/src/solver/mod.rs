@@ -1135,7 +1135,7 @@ impl Solver {
         let budget = oware::Budget {
             deadline,
             stop: &self.stop,
-            max_positions: self.config.table_bytes / oware::BYTES_PER_POSITION,
+            memory_bytes: self.config.table_bytes,
         };
         let mut history = since_capture(game);
         let root = history.pop().expect("the path ends with the position");
