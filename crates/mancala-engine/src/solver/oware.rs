@@ -332,14 +332,21 @@ impl SetBounds {
                 parents[u as usize].push(v as u32);
             }
         }
+        // Each threshold's set lies within the last one's: stop once it is empty.
         for t in lo + 1..=hi {
             let safe = Self::safe(s, &parents, |x| x >= t, true);
+            if !safe.contains(&true) {
+                break;
+            }
             for (bound, _) in bounds.lower.iter_mut().zip(safe).filter(|(_, safe)| *safe) {
                 *bound = t;
             }
         }
         for t in (lo..hi).rev() {
             let safe = Self::safe(s, &parents, |x| x <= t, false);
+            if !safe.contains(&true) {
+                break;
+            }
             for (bound, _) in bounds.upper.iter_mut().zip(safe).filter(|(_, safe)| *safe) {
                 *bound = t;
             }
@@ -405,6 +412,7 @@ impl SetBounds {
 pub(crate) struct Solved {
     /// Every legal move's value, for player 1.
     pub values: Vec<(Move, i32)>,
+    /// Positions searched inside sets.
     pub nodes: u64,
     /// Positions reachable from the root.
     pub positions: usize,
@@ -448,6 +456,9 @@ pub(crate) fn solve(
         } else {
             let mut search = SetSearch::new(&r, set, &set_of, &fresh, limits);
             for (k, &v) in set.iter().enumerate() {
+                if search.stopped.is_some() {
+                    break;
+                }
                 if entered[v as usize] {
                     fresh[v as usize] = search.search(k, i32::MIN, i32::MAX);
                 }
