@@ -423,8 +423,16 @@ impl Position {
     }
 
     /// Stores plus each player's own row: how the seeds are shared when a game ends with
-    /// seeds on the board that belong to the player on whose side they lie.
-    pub(crate) fn stores_plus_rows(&self) -> [u16; 2] {
+    /// seeds on the board that belong to the player on whose side they lie (as when an
+    /// Oware game ends by repetition, see [`Game`](crate::Game)).
+    ///
+    /// ```
+    /// use mancala_core::{Position, Rules, Side};
+    /// let p = Position::from_parts(Rules::oware(2, 4), [&[1, 2], &[0, 4]], [3, 6], Side::South).unwrap();
+    /// assert_eq!(p.stores_plus_rows(), [6, 10]);
+    /// ```
+    #[must_use]
+    pub fn stores_plus_rows(&self) -> [u16; 2] {
         [
             self.stores[0] + self.row_sum(Side::South),
             self.stores[1] + self.row_sum(Side::North),

@@ -660,7 +660,7 @@ impl Solver {
         let pos = *game.position();
         if let Some(o) = game.outcome() {
             return Ok(Solution {
-                value: i32::from(o.scores[0]) - i32::from(o.scores[1]),
+                value: o.margin(),
                 move_values: Vec::new(),
                 best_moves: Vec::new(),
                 nodes: 0,

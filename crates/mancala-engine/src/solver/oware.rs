@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use indexmap::IndexSet;
-use mancala_core::{Move, Position, Side};
+use mancala_core::{Move, Outcome, Position, Side};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
@@ -34,16 +34,15 @@ use super::{OWARE_MAX_PATH, Progress, SolveError};
 /// hash, its moves, its value and set, and the graph petgraph numbers the sets of.
 pub(crate) const BYTES_PER_POSITION: usize = size_of::<Position>() + 120;
 
-/// Final margin for player 1 from final scores.
-fn margin(scores: [u16; 2]) -> i32 {
-    i32::from(scores[0]) - i32::from(scores[1])
+/// The margin for player 1 of `p`, over.
+fn final_margin(p: &Position) -> i32 {
+    p.outcome().expect("the game is over").margin()
 }
 
 /// The margin for player 1 when the game ends by repetition at `p`: each player takes
 /// the seeds on their own row.
 fn repetition_margin(p: &Position) -> i32 {
-    let [a, b] = p.stores();
-    margin([a + p.row_sum(Side::South), b + p.row_sum(Side::North)])
+    Outcome::from_scores(p.stores_plus_rows()).margin()
 }
 
 /// Why a solve stopped early.
@@ -226,16 +225,13 @@ impl<'a> SetSearch<'a> {
         s.lower = bounds.lower;
         s.upper = bounds.upper;
         // Best first: by the middle of the child's bounds, for the player to move.
+        let (lower, upper) = (&s.lower, &s.upper);
         for v in 0..m {
-            let (a, b) = (s.first[v] as usize, s.first[v + 1] as usize);
-            let key = |u: &u32| s.lower[*u as usize] + s.upper[*u as usize];
-            let mut kids = s.inner[a..b].to_vec();
-            if s.south[v] {
-                kids.sort_by_key(|u| std::cmp::Reverse(key(u)));
-            } else {
-                kids.sort_by_key(key);
-            }
-            s.inner[a..b].copy_from_slice(&kids);
+            let middle = |u: &u32| {
+                let mid = lower[*u as usize] + upper[*u as usize];
+                if s.south[v] { -mid } else { mid }
+            };
+            s.inner[s.first[v] as usize..s.first[v + 1] as usize].sort_by_key(middle);
         }
         s
     }
@@ -452,7 +448,7 @@ pub(crate) fn solve(
     };
     for set in others {
         if set.len() == 1 && r.positions[set[0] as usize].is_over() {
-            fresh[set[0] as usize] = margin(r.positions[set[0] as usize].final_scores());
+            fresh[set[0] as usize] = final_margin(&r.positions[set[0] as usize]);
         } else {
             let mut search = SetSearch::new(&r, set, &set_of, &fresh, limits);
             for (k, &v) in set.iter().enumerate() {
@@ -573,7 +569,7 @@ mod tests {
             for set in &sets {
                 let p = r.positions[set[0] as usize];
                 if p.is_over() {
-                    fresh[set[0] as usize] = margin(p.final_scores());
+                    fresh[set[0] as usize] = final_margin(&p);
                     continue;
                 }
                 let bounded = SetSearch::new(&r, set, &set_of, &fresh, &budget);
