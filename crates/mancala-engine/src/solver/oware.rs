@@ -167,6 +167,8 @@ struct SetSearch<'a> {
     upper: Vec<i32>,
     /// On the path.
     on_path: Vec<bool>,
+    /// The move that cut last time, tried first.
+    hint: Vec<u8>,
     depth: usize,
     nodes: u64,
     limits: &'a Budget<'a>,
@@ -199,6 +201,7 @@ impl<'a> SetSearch<'a> {
             lower: Vec::new(),
             upper: Vec::new(),
             on_path: vec![false; m],
+            hint: vec![0; m],
             depth: 0,
             nodes: 0,
             limits,
@@ -275,7 +278,11 @@ impl<'a> SetSearch<'a> {
         if !cut {
             self.on_path[v] = true;
             self.depth += 1;
-            for k in self.inner(v) {
+            let range = self.inner(v);
+            let start = range.start;
+            let hint = start + usize::from(self.hint[v]);
+            let first = Some(hint).filter(|h| range.contains(h));
+            for k in first.into_iter().chain(range.filter(|&k| k != hint)) {
                 let u = self.inner[k] as usize;
                 let x = if self.on_path[u] {
                     self.repetition[u]
@@ -287,6 +294,7 @@ impl<'a> SetSearch<'a> {
                 }
                 cut = take(x, &mut alpha, &mut beta);
                 if cut {
+                    self.hint[v] = (k - start) as u8;
                     break;
                 }
             }
