@@ -5,7 +5,8 @@
 # Usage: scripts/solve-table.sh [--big] [--time-limit SECONDS] [--hash-mb MB] [--write]
 #   default: small boards (Kalah H<=6,S<=3 and (4,4) under every rule option;
 #            Oware H<=3,S<=3)
-#   --big:   also Kalah(5,4), (4,5) and (6,4) under every rule option
+#   --big:   also Kalah(5,4), (4,5) and (6,4) under every rule option, and Oware(4,2)
+#            and (3,4) (24 seeds in play: --force)
 #   --write: put the table into docs/solver.md (whole) and README.md (the boards of
 #            six houses and the --big ones), between their "solve-table" markers
 # A solve that runs out of time is shown as "out of time" with the limit.
@@ -82,6 +83,8 @@ if [ "$big" = 1 ]; then
   kalah_all_options 5 4
   kalah_all_options 4 5
   kalah_all_options 6 4
+  solve oware 4 2
+  solve oware 3 4 --force
 fi
 stamp="$stamp Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 
@@ -100,7 +103,7 @@ PY
   }
   put docs/solver.md "$table"
   headline=$(mktemp)
-  grep -E '^\| kalah\(6,|^\| kalah\(4,4\)|^\| kalah\(5,4\)|^\| kalah\(4,5\)|^\| oware\(3,' "$table" > "$headline" || true
+  grep -E '^\| kalah\(6,|^\| kalah\(4,4\)|^\| kalah\(5,4\)|^\| kalah\(4,5\)|^\| oware\(3,|^\| oware\(4,' "$table" > "$headline" || true
   put README.md "$headline"
   rm -f "$headline"
   echo "wrote docs/solver.md and README.md" >&2
