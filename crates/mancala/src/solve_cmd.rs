@@ -34,9 +34,9 @@ pub struct SolveArgs {
     #[arg(long)]
     json: bool,
 
-    /// Most memory for the transposition table and the endgame database, in MiB (each
-    /// is sized to the problem within it; default: a quarter of the memory available,
-    /// at most 8192)
+    /// Most memory for the transposition table and the endgame database (Kalah: each
+    /// is sized to the problem within it) or the positions reachable (Oware), in MiB
+    /// (default: a quarter of the memory available, at most 8192)
     #[arg(long, value_name = "MB")]
     hash_mb: Option<usize>,
 

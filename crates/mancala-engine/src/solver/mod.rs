@@ -108,8 +108,9 @@ const GUESS_SEEDS: i32 = 6;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolveConfig {
-    /// The most memory for the transposition table and the endgame database, in
-    /// bytes (Kalah sizes both to the problem within it).
+    /// The most memory for the transposition table and the endgame database (Kalah,
+    /// which sizes both to the problem within it) or for the positions reachable
+    /// (Oware), in bytes.
     pub table_bytes: usize,
     /// Give up after this long (the answer is then [`SolveError::OutOfTime`]).
     pub time_limit: Option<Duration>,
