@@ -482,8 +482,9 @@ impl KalahState {
     }
 }
 
-/// An exact solver, keeping its table between solves of the same game (so the
-/// positions of a game in progress get faster to solve).
+/// An exact solver. For Kalah it keeps its table and endgame database between solves
+/// of the same game, so the positions of a game in progress get faster to solve; an
+/// Oware solve starts afresh (it visits every position reachable anyway).
 ///
 /// ```
 /// use mancala_core::{Game, Rules};
