@@ -455,8 +455,17 @@ pub(crate) fn solve(
         )),
     };
     for set in others {
-        if set.len() == 1 && r.positions[set[0] as usize].is_over() {
-            fresh[set[0] as usize] = final_margin(&r.positions[set[0] as usize]);
+        if let &[v] = set.as_slice() {
+            // A set of one position (no move comes back to it): plain minimax.
+            let (v, p) = (v as usize, &r.positions[v as usize]);
+            let children = r.children(v).iter().map(|&c| fresh[c as usize]);
+            fresh[v] = if p.is_over() {
+                final_margin(p)
+            } else if p.to_move() == Side::South {
+                children.max().expect("a position not over has a move")
+            } else {
+                children.min().expect("a position not over has a move")
+            };
         } else {
             let mut search = SetSearch::new(&r, set, &set_of, &fresh, limits);
             for (k, &v) in set.iter().enumerate() {
