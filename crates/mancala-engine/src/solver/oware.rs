@@ -243,6 +243,16 @@ impl<'a> SetSearch<'a> {
         self.first[v] as usize..self.first[v + 1] as usize
     }
 
+    /// The value for player 1 of a move to `u`, a position of the set: the end by
+    /// repetition if `u` is on the path, else [`SetSearch::search`].
+    fn arrive(&mut self, u: usize, alpha: i32, beta: i32) -> i32 {
+        if self.on_path[u] {
+            self.repetition[u]
+        } else {
+            self.search(u, alpha, beta)
+        }
+    }
+
     /// The value for player 1 of `v`, reached by a move from the end of the path
     /// (which does not hold `v`): fail-soft alpha-beta.
     fn search(&mut self, v: usize, mut alpha: i32, mut beta: i32) -> i32 {
@@ -283,12 +293,7 @@ impl<'a> SetSearch<'a> {
             let hint = start + usize::from(self.hint[v]);
             let first = Some(hint).filter(|h| range.contains(h));
             for k in first.into_iter().chain(range.filter(|&k| k != hint)) {
-                let u = self.inner[k] as usize;
-                let x = if self.on_path[u] {
-                    self.repetition[u]
-                } else {
-                    self.search(u, alpha, beta)
-                };
+                let x = self.arrive(self.inner[k] as usize, alpha, beta);
                 if self.stopped.is_some() {
                     break;
                 }
@@ -503,11 +508,7 @@ pub(crate) fn solve(
             fresh[c]
         } else {
             let k = search.local[&(c as u32)] as usize;
-            if search.on_path[k] {
-                search.repetition[k]
-            } else {
-                search.search(k, i32::MIN, i32::MAX)
-            }
+            search.arrive(k, i32::MIN, i32::MAX)
         };
         if let Some(s) = search.stopped.take() {
             return Err(stopped(s));
@@ -553,12 +554,7 @@ mod tests {
     fn value_on_path(s: &mut SetSearch, k: usize) -> i32 {
         let mut values: Vec<i32> = s.exit[k].into_iter().collect();
         for i in s.inner(k) {
-            let u = s.inner[i] as usize;
-            values.push(if s.on_path[u] {
-                s.repetition[u]
-            } else {
-                s.search(u, i32::MIN, i32::MAX)
-            });
+            values.push(s.arrive(s.inner[i] as usize, i32::MIN, i32::MAX));
         }
         let best = if s.south[k] {
             values.iter().max()
