@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicI8, Ordering};
 
 use rayon::prelude::*;
 
-use super::board::{Board, Shape, positions_bound};
+use super::board::{Board, MAX_SOLVER_HOUSES, Shape, positions_bound};
 use super::huge_pages;
 
 /// Exact gains of every board with at most [`Endgame::seeds`] seeds in play.
@@ -75,12 +75,9 @@ impl Endgame {
                 // The boards of one group are independent: split them by the first
                 // house's count.
                 (0..=level).into_par_iter().for_each(|first| {
-                    let mut group = Group {
-                        shape,
-                        db: &db,
-                        board: Board(0).with_cell(0, first as u8),
-                    };
+                    let mut group = Group::new(shape, &db, Board(0).with_cell(0, first as u8));
                     group.fill(1, level - first, potential);
+                    group.flush();
                 });
             }
             progress(level, seeds);
@@ -194,14 +191,41 @@ fn file_rules(shape: &Shape) -> [u8; 3] {
     ]
 }
 
-/// The enumeration of one (seeds, potential) group, filling the database as it goes.
+/// Boards solved together. Their successors' numbers are computed first and their
+/// values then loaded in one tight loop, so the misses to memory overlap instead of
+/// each waiting for the one before.
+const BATCH: usize = 64;
+
+/// The enumeration of one (seeds, potential) group, filling the database as it goes,
+/// [`BATCH`] boards at a time (the boards of a group do not depend on one another).
 struct Group<'a> {
     shape: &'a Shape,
     db: &'a Endgame,
     board: Board,
+    /// Boards enumerated and not yet solved.
+    boards: [Board; BATCH],
+    pending: usize,
+    /// Their successors, board after board: the number, the mover's gain, whether the
+    /// mover moves again.
+    keys: [u64; BATCH * MAX_SOLVER_HOUSES],
+    steps: [(i8, bool); BATCH * MAX_SOLVER_HOUSES],
+    values: [i8; BATCH * MAX_SOLVER_HOUSES],
 }
 
-impl Group<'_> {
+impl<'a> Group<'a> {
+    fn new(shape: &'a Shape, db: &'a Endgame, board: Board) -> Group<'a> {
+        Group {
+            shape,
+            db,
+            board,
+            boards: [Board(0); BATCH],
+            pending: 0,
+            keys: [0; BATCH * MAX_SOLVER_HOUSES],
+            steps: [(0, false); BATCH * MAX_SOLVER_HOUSES],
+            values: [0; BATCH * MAX_SOLVER_HOUSES],
+        }
+    }
+
     /// Every way to put `left` seeds with total weight `weight` into houses `j..2H`
     /// (the houses before `j` are set), each board solved.
     fn fill(&mut self, j: usize, left: usize, weight: usize) {
@@ -250,21 +274,56 @@ impl Group<'_> {
         }
     }
 
-    /// Solves the current board from its successors, already in the database.
-    fn solve(&self) {
+    /// Queues the current board, solving the queue when it is full.
+    fn solve(&mut self) {
+        self.boards[self.pending] = self.board;
+        self.pending += 1;
+        if self.pending == BATCH {
+            self.flush();
+        }
+    }
+
+    /// Solves the queued boards from their successors, already in the database.
+    fn flush(&mut self) {
         let shape = self.shape;
-        let b = self.board;
-        let value = shape.terminal(b).unwrap_or_else(|| {
-            (0..shape.h)
-                .filter(|&i| b.cell(i) > 0)
-                .map(|i| {
-                    let step = shape.play(b, i);
-                    step.gain_with(self.db.value(shape.key(step.board)))
-                })
-                .max()
-                .expect("a board that is not over has a move")
-        });
-        self.db.values[shape.key(b) as usize].store(value as i8, Ordering::Relaxed);
+        let boards = &self.boards[..self.pending];
+        // Every successor's number (a board that is over has none).
+        let mut m = 0;
+        for &b in boards {
+            if shape.terminal(b).is_some() {
+                continue;
+            }
+            for i in (0..shape.h).filter(|&i| b.cell(i) > 0) {
+                let step = shape.play(b, i);
+                self.keys[m] = shape.key(step.board);
+                self.steps[m] = (step.gain as i8, step.extra);
+                m += 1;
+            }
+        }
+        // Their values, loads that do not wait for one another.
+        for (value, &key) in self.values[..m].iter_mut().zip(&self.keys[..m]) {
+            *value = self.db.value(key) as i8;
+        }
+        // Each board's best move.
+        let mut k = 0;
+        for &b in boards {
+            let value = shape.terminal(b).unwrap_or_else(|| {
+                let moves = (0..shape.h).filter(|&i| b.cell(i) > 0).count();
+                let best = (k..k + moves)
+                    .map(|j| {
+                        let (gain, extra) = self.steps[j];
+                        let child = i32::from(self.values[j]);
+                        let gain = i32::from(gain);
+                        if extra { gain + child } else { gain - child }
+                    })
+                    .max()
+                    .expect("a board that is not over has a move");
+                k += moves;
+                best
+            });
+            self.db.values[shape.key(b) as usize].store(value as i8, Ordering::Relaxed);
+        }
+        self.pending = 0;
     }
 }
 
