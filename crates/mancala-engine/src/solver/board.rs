@@ -162,11 +162,18 @@ impl Shape {
         // Every byte of the product is the sum of the bytes up to it (no carries: at
         // most 255 seeds).
         let prefix = b.0.wrapping_mul(u128::MAX / 0xFF);
-        self.comb
-            .iter()
-            .enumerate()
-            .map(|(j, row)| row[usize::from((prefix >> (8 * j)) as u8)])
-            .sum()
+        // Byte by byte through each half (shifting a `u128` by a variable amount is
+        // several instructions; a `u64` by 8 is one).
+        let (low, high) = self.comb.split_at(self.comb.len().min(8));
+        let sum_bytes = |rows: &[[u64; 256]], mut bytes: u64| {
+            let mut sum = 0;
+            for row in rows {
+                sum += row[usize::from(bytes as u8)];
+                bytes >>= 8;
+            }
+            sum
+        };
+        sum_bytes(low, prefix as u64) + sum_bytes(high, (prefix >> 64) as u64)
     }
 
     /// Seeds on the mover's row.
