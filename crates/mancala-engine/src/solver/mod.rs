@@ -74,12 +74,15 @@ pub const OWARE_MAX_PATH: usize = 100_000;
 const OWARE_STACK_BYTES: usize = 1 << 30;
 
 /// The endgame database has at most `P^ENDGAME_EXPONENT` boards for a problem of `P`
-/// (see `Solver::endgame_seeds`).
-const ENDGAME_EXPONENT: f64 = 0.64;
+/// (see `Solver::endgame_seeds`). Fitted to the fastest database of Kalah(6,4) (19
+/// seeds, `P^0.671`, under every rule option: 36-40 s against 45-46 s with 17 seeds
+/// and 31-43 s with 20), Kalah(5,4) (16 seeds, `P^0.671`: 1.7 s against 2.3 s with 14
+/// and 2.2 s with 18) and Kalah(4,5) (flat from 12 to 18 seeds).
+const ENDGAME_EXPONENT: f64 = 0.675;
 
-/// What building the endgame database costs a core per board, about (measured on
-/// Kalah(6,4) databases of 12 to 16 seeds).
-const ENDGAME_SECONDS_PER_BOARD: f64 = 150e-9;
+/// What building the endgame database costs a core per board, about (a 19-seed
+/// Kalah(6,4) database on the 2-core host: 141 M boards in 19.8 s on both cores).
+const ENDGAME_SECONDS_PER_BOARD: f64 = 280e-9;
 
 /// Table slots per expected node (see `Solver::table_bytes`).
 const TABLE_SLOTS_PER_NODE: f64 = 0.5;
@@ -879,7 +882,7 @@ impl Solver {
     }
 
     /// The seeds of the endgame database for a Kalah solve with `seeds` in play: as
-    /// configured, or the largest database with at most `P^0.64` boards when the whole
+    /// configured, or the largest database with at most `P^0.675` boards when the whole
     /// problem has `P` (the search grows more slowly than the problem, and a database
     /// much larger than the search costs more than it saves), within an eighth of the
     /// memory and, with a time limit, built in a quarter of it; `None` for no database.
