@@ -80,12 +80,28 @@ const OWARE_STACK_BYTES: usize = 1 << 30;
 /// and 2.2 s with 18) and Kalah(4,5) (flat from 12 to 18 seeds).
 const ENDGAME_EXPONENT: f64 = 0.675;
 
+/// The endgame database has at most this many boards per node the search is expected
+/// to visit (see `Solver::endgame_seeds`): a board costs about what a node does, so a
+/// database much larger than the search cannot pay for its build. Fitted to Kalah(6,3)
+/// (about 2.5 M expected nodes), whose fastest database has 12 seeds (2.7 M boards):
+/// 11 to 15 seeds took 1.15, 0.88, 1.04, 1.21 and 2.06 s, and `P^0.675` alone would
+/// give it 15.
+const ENDGAME_BOARDS_PER_NODE: f64 = 1.5;
+
 /// What building the endgame database costs a core per board, about (a 19-seed
 /// Kalah(6,4) database on the 2-core host: 141 M boards in 19.8 s on both cores).
 const ENDGAME_SECONDS_PER_BOARD: f64 = 280e-9;
 
 /// Table slots per expected node (see `Solver::table_bytes`).
 const TABLE_SLOTS_PER_NODE: f64 = 0.5;
+
+/// The nodes a Kalah solve with `seeds` in play is expected to visit: about tenfold
+/// every 6 seeds (Kalah(4,4), 32 seeds: 0.5 M; (5,4), 40: 31 M; (6,4), 48: 263 M with a
+/// 17-seed database), never more than the boards there are.
+fn expected_nodes(rules: Rules, seeds: usize) -> f64 {
+    let boards = positions_bound(2 * rules.houses(), seeds).unwrap_or(u64::MAX) as f64;
+    (2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0)).min(boards)
+}
 
 /// The smallest table a Kalah solve gets (unless `--hash-mb` asks for less).
 const MIN_TABLE_BYTES: usize = 16 << 20;
@@ -869,13 +885,9 @@ impl Solver {
     /// a cache and TLB miss, and on a virtual machine fresh memory costs system time.
     /// Kalah(6,3) (about 4 M nodes) takes 1.1 s with 32 MiB and 2.0 s with 1 GiB;
     /// Kalah(6,4) (about 300 M nodes) 50 s with 512 MiB, 47 s with 1 or 2 GiB, and up
-    /// to 64 s with 4 GiB (34 s of it system time). The expected nodes grow about
-    /// tenfold every 6 seeds in play (Kalah(4,4), 32 seeds: 0.5 M; (5,4), 40: 31 M;
-    /// (6,4), 48: 263 M), and are never more than the boards there are; at least
-    /// [`MIN_TABLE_BYTES`].
+    /// to 64 s with 4 GiB (34 s of it system time). At least [`MIN_TABLE_BYTES`].
     fn table_bytes(&self, rules: Rules, seeds: usize) -> usize {
-        let boards = positions_bound(2 * rules.houses(), seeds).unwrap_or(u64::MAX) as f64;
-        let nodes = (2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0)).min(boards);
+        let nodes = expected_nodes(rules, seeds);
         let wanted =
             (nodes * TABLE_SLOTS_PER_NODE * table::SLOT_BYTES as f64).max(MIN_TABLE_BYTES as f64);
         self.config.table_bytes.min(wanted as usize)
@@ -884,7 +896,8 @@ impl Solver {
     /// The seeds of the endgame database for a Kalah solve with `seeds` in play: as
     /// configured, or the largest database with at most `P^0.675` boards when the whole
     /// problem has `P` (the search grows more slowly than the problem, and a database
-    /// much larger than the search costs more than it saves), within an eighth of the
+    /// much larger than the search costs more than it saves) and at most
+    /// [`ENDGAME_BOARDS_PER_NODE`] boards per expected node, within an eighth of the
     /// memory and, with a time limit, built in a quarter of it; `None` for no database.
     fn endgame_seeds(&self, rules: Rules, seeds: usize) -> Option<usize> {
         let cells = 2 * rules.houses();
@@ -893,7 +906,10 @@ impl Solver {
             Some(n) => n.min(below),
             None => {
                 let problem = positions_bound(cells, seeds).unwrap_or(u64::MAX) as f64;
-                let mut boards = problem.powf(ENDGAME_EXPONENT) as usize;
+                let mut boards = problem
+                    .powf(ENDGAME_EXPONENT)
+                    .min(expected_nodes(rules, seeds) * ENDGAME_BOARDS_PER_NODE)
+                    as usize;
                 if let Some(t) = self.config.time_limit {
                     // At most a quarter of the time limit for the build.
                     let cores = rayon::current_num_threads() as f64;
