@@ -74,14 +74,17 @@ impl Endgame {
             for potential in (0..=level * (h - 1)).rev() {
                 // The boards of one group are independent: split them by the first
                 // house's count, each count a task of its own. The counts hold very
-                // different numbers of boards (in a 14-seed group, 43%, 28%, 16%, 8%, ...
-                // for counts 0, 1, 2, 3, ... of one house), and rayon, left to split the range
-                // evenly by count, gave one core nearly all of them.
-                (0..level + 1).into_par_iter().with_max_len(1).for_each(|first| {
-                    let mut group = Group::new(shape, &db, Board(0).with_cell(0, first as u8));
-                    group.fill(1, level - first, potential);
-                    group.flush();
-                });
+                // different numbers of boards (in a 14-seed group, 43%, 28%, 16%, 8%,
+                // ... for the counts 0, 1, 2, 3, ... of one house), and rayon, left to
+                // split the range evenly by count, gave one core nearly all of them.
+                (0..level + 1)
+                    .into_par_iter()
+                    .with_max_len(1)
+                    .for_each(|first| {
+                        let mut group = Group::new(shape, &db, Board(0).with_cell(0, first as u8));
+                        group.fill(1, level - first, potential);
+                        group.flush();
+                    });
             }
             progress(level, seeds);
         }

@@ -89,8 +89,8 @@ const ENDGAME_EXPONENT: f64 = 0.675;
 const ENDGAME_BOARDS_PER_NODE: f64 = 1.5;
 
 /// What building the endgame database costs a core per board, about (a 19-seed
-/// Kalah(6,4) database on the 2-core host: 141 M boards in 19.8 s on both cores).
-const ENDGAME_SECONDS_PER_BOARD: f64 = 280e-9;
+/// Kalah(6,4) database on the 2-core host: 141 M boards in 12.3 s on both cores).
+const ENDGAME_SECONDS_PER_BOARD: f64 = 175e-9;
 
 /// Table slots per expected node (see `Solver::table_bytes`).
 const TABLE_SLOTS_PER_NODE: f64 = 0.5;
