@@ -40,20 +40,31 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// Starts chromedriver on a free port and waits until it listens. The port is free when
+/// chosen but another process (the other test's driver) can take it before ours binds,
+/// so a driver that exits instead of listening is started again on another port.
 fn start_driver(path: &str) -> Driver {
-    let port = free_port();
-    let child = Command::new(path)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromedriver");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        std::thread::sleep(Duration::from_millis(50));
+    for _ in 0..3 {
+        let port = free_port();
+        let mut child = Command::new(path)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Ok(Some(_)) = child.try_wait() {
+                break; // It exited: try another port.
+            }
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Driver(child, port);
+            }
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
-    Driver(child, port)
+    panic!("chromedriver exited three times instead of listening");
 }
 
 async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
@@ -70,11 +81,25 @@ async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
             ]
         }),
     );
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{}", driver.1))
-        .await
-        .expect("a WebDriver session")
+    // A session request can find the driver's connection reset while it is still
+    // starting up (seen once in CI): ask again, a few times, before giving up.
+    let url = format!("http://127.0.0.1:{}", driver.1);
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&url)
+            .await
+        {
+            Ok(client) => return client,
+            Err(e) if attempts < 3 => {
+                eprintln!("WebDriver session attempt {attempts} failed: {e}; retrying");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            Err(e) => panic!("a WebDriver session: {e}"),
+        }
+    }
 }
 
 /// Evaluates `expr` in the page until it is truthy; returns its value.
