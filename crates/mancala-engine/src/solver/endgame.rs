@@ -293,39 +293,38 @@ impl<'a> Group<'a> {
     fn flush(&mut self) {
         let shape = self.shape;
         let boards = &self.boards[..self.pending];
-        // Every successor's number (a board that is over has none).
+        // Every successor's number; board `n`'s successors are `first[n]..first[n + 1]`
+        // (none for a board that is over, whose value is known).
+        let mut over = [None; BATCH];
+        let mut first = [0; BATCH + 1];
         let mut m = 0;
-        for &b in boards {
-            if shape.terminal(b).is_some() {
-                continue;
+        for (n, &b) in boards.iter().enumerate() {
+            over[n] = shape.terminal(b);
+            if over[n].is_none() {
+                for i in (0..shape.h).filter(|&i| b.cell(i) > 0) {
+                    let step = shape.play(b, i);
+                    self.keys[m] = shape.key(step.board);
+                    self.steps[m] = (step.gain as i8, step.extra);
+                    m += 1;
+                }
             }
-            for i in (0..shape.h).filter(|&i| b.cell(i) > 0) {
-                let step = shape.play(b, i);
-                self.keys[m] = shape.key(step.board);
-                self.steps[m] = (step.gain as i8, step.extra);
-                m += 1;
-            }
+            first[n + 1] = m;
         }
         // Their values, loads that do not wait for one another.
         for (value, &key) in self.values[..m].iter_mut().zip(&self.keys[..m]) {
             *value = self.db.value(key) as i8;
         }
         // Each board's best move.
-        let mut k = 0;
-        for &b in boards {
-            let value = shape.terminal(b).unwrap_or_else(|| {
-                let moves = (0..shape.h).filter(|&i| b.cell(i) > 0).count();
-                let best = (k..k + moves)
+        for (n, &b) in boards.iter().enumerate() {
+            let value = over[n].unwrap_or_else(|| {
+                (first[n]..first[n + 1])
                     .map(|j| {
                         let (gain, extra) = self.steps[j];
-                        let child = i32::from(self.values[j]);
-                        let gain = i32::from(gain);
+                        let (gain, child) = (i32::from(gain), i32::from(self.values[j]));
                         if extra { gain + child } else { gain - child }
                     })
                     .max()
-                    .expect("a board that is not over has a move");
-                k += moves;
-                best
+                    .expect("a board that is not over has a move")
             });
             self.db.values[shape.key(b) as usize].store(value as i8, Ordering::Relaxed);
         }

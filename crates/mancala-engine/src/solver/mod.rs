@@ -75,9 +75,11 @@ const OWARE_STACK_BYTES: usize = 1 << 30;
 
 /// The endgame database has at most `P^ENDGAME_EXPONENT` boards for a problem of `P`
 /// (see `Solver::endgame_seeds`). Fitted to the fastest database of Kalah(6,4) (19
-/// seeds, `P^0.671`, under every rule option: 36-40 s against 45-46 s with 17 seeds
-/// and 31-43 s with 20), Kalah(5,4) (16 seeds, `P^0.671`: 1.7 s against 2.3 s with 14
-/// and 2.2 s with 18) and Kalah(4,5) (flat from 12 to 18 seeds).
+/// seeds, `P^0.671`: with 17, 19 and 20 seeds the default rules took 45.5, 36.3 and
+/// 42.6 s, `--end-rule either-side-empty` 45.9, 40.0 and 43.3 s, `--empty-capture`
+/// 26.5, 26.4 and 31.1 s, with the build of 2026-11-23 before its tasks were
+/// balanced), Kalah(5,4) (16 seeds, `P^0.671`: 1.7 s against 2.4 s with 14 and 2.2 s
+/// with 18) and Kalah(4,5) (flat from 12 to 18 seeds).
 const ENDGAME_EXPONENT: f64 = 0.675;
 
 /// The endgame database has at most this many boards per node the search is expected
