@@ -25,6 +25,7 @@ use rayon::prelude::*;
 
 use super::board::{Board, MAX_SOLVER_HOUSES, Shape, positions_bound};
 use super::huge_pages;
+use super::prefetch::prefetch;
 
 /// Exact gains of every board with at most [`Endgame::seeds`] seeds in play.
 pub(crate) struct Endgame {
@@ -100,6 +101,12 @@ impl Endgame {
     #[inline]
     pub fn value(&self, key: u64) -> i32 {
         i32::from(self.values[key as usize].load(Ordering::Relaxed))
+    }
+
+    /// Starts loading the value of the board numbered `key` into the cache.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        prefetch(&self.values[key as usize]);
     }
 
     /// Bytes held.
@@ -303,7 +310,9 @@ impl<'a> Group<'a> {
             if over[n].is_none() {
                 for i in (0..shape.h).filter(|&i| b.cell(i) > 0) {
                     let step = shape.play(b, i);
-                    self.keys[m] = shape.key(step.board);
+                    let key = shape.key(step.board);
+                    self.db.prefetch(key);
+                    self.keys[m] = key;
                     self.steps[m] = (step.gain as i8, step.extra);
                     m += 1;
                 }

@@ -25,6 +25,28 @@ use super::table::{Bounds, NO_MOVE, Table};
 /// 2: 351 M nodes, 42.5 s; 3: 437 M nodes, 42.0 s.
 const TABLE_ABOVE_DATABASE: i32 = 2;
 
+/// A child of a searched position, in the order it is tried.
+#[derive(Clone, Copy)]
+struct Kid {
+    step: Step,
+    /// The house played.
+    mv: u8,
+    /// Higher first: the table's move, extra turns, then the seeds banked.
+    order: i32,
+    known: Known,
+}
+
+/// Whether a child's gain is known without searching it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Known {
+    /// The game is over: this is the gain.
+    Over(i32),
+    /// The endgame database holds the board under this number.
+    Database(u64),
+    /// It must be searched.
+    No,
+}
+
 /// What the search shares with its caller: the table, the stop flag, the clock.
 pub(crate) struct KalahSearch<'a> {
     pub shape: &'a Shape,
@@ -104,6 +126,38 @@ impl KalahSearch<'_> {
         let db_seeds = self.endgame.map_or(0, Endgame::seeds);
         // The position's number, only for a position the table holds.
         let key = (seeds >= db_seeds + TABLE_ABOVE_DATABASE).then(|| shape.key(b));
+        if let Some(key) = key {
+            self.table.prefetch(key);
+        }
+
+        // The children, generated while the table entry is on its way.
+        let h = shape.h;
+        let empty = Kid {
+            step: Step {
+                board: b,
+                gain: 0,
+                extra: false,
+            },
+            mv: NO_MOVE,
+            order: 0,
+            known: Known::No,
+        };
+        let mut kids = [empty; MAX_SOLVER_HOUSES];
+        let mut n = 0;
+        for i in (0..h).rev() {
+            if b.cell(i) == 0 {
+                continue;
+            }
+            let step = shape.play(b, i);
+            kids[n] = Kid {
+                step,
+                mv: i as u8,
+                order: if step.extra { i32::MAX - 1 } else { step.gain },
+                known: self.known(step.board, seeds - step.gain),
+            };
+            n += 1;
+        }
+
         if let Some(e) = key.and_then(|key| self.table.probe(key)) {
             lo = lo.max(i32::from(e.lo));
             hi = hi.min(i32::from(e.hi));
@@ -124,38 +178,27 @@ impl KalahSearch<'_> {
         let start_nodes = self.nodes;
 
         // Children, ordered: the table's move, extra turns, captures by size, then the
-        // rest; ties nearest the store first. (Farthest first, as this once did by
-        // mistake, takes five times the nodes on Kalah(6,3).)
-        let h = shape.h;
-        let mut kids: [(Step, u8, i32); MAX_SOLVER_HOUSES] = [(
-            Step {
-                board: b,
-                gain: 0,
-                extra: false,
-            },
-            0,
-            0,
-        ); MAX_SOLVER_HOUSES];
-        let mut n = 0;
-        for i in (0..h).rev() {
-            if b.cell(i) == 0 {
-                continue;
+        // rest; ties nearest the store first (the order generated, kept by the stable
+        // insertion sort). (Farthest first, as this once did by mistake, takes five times the
+        // nodes on Kalah(6,3).)
+        let kids = &mut kids[..n];
+        if let Some(kid) = kids.iter_mut().find(|kid| kid.mv == tt_move) {
+            kid.order = i32::MAX;
+        }
+        for k in 1..n {
+            let mut j = k;
+            while j > 0 && kids[j - 1].order < kids[j].order {
+                kids.swap(j - 1, j);
+                j -= 1;
             }
-            let step = shape.play(b, i);
-            let order = if i as u8 == tt_move {
-                i32::MAX
-            } else if step.extra {
-                i32::MAX - 1
-            } else {
-                step.gain
-            };
-            let mut k = n;
-            while k > 0 && kids[k - 1].2 < order {
-                kids[k] = kids[k - 1];
-                k -= 1;
+        }
+        let tabled = |kid: &Kid| seeds - kid.step.gain >= db_seeds + TABLE_ABOVE_DATABASE;
+        // The first child to be searched is probed right after the database lookups:
+        // start loading its table entry now, so that they overlap.
+        if let Some(first) = kids.iter().find(|kid| kid.known == Known::No) {
+            if tabled(first) {
+                self.table.prefetch(shape.key(first.step.board));
             }
-            kids[k] = (step, i as u8, order);
-            n += 1;
         }
 
         // Two passes over the children in that order: first those whose value is known
@@ -163,35 +206,45 @@ impl KalahSearch<'_> {
         // any of which may cut before anything is searched; then the others.
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        let mut known = [false; MAX_SOLVER_HOUSES];
+        let mut prefetched = false;
         'passes: for searching in [false, true] {
-            for (k, &(step, mv, _)) in kids[..n].iter().enumerate() {
-                let v = if searching {
-                    if known[k] {
-                        continue;
+            for (k, kid) in kids.iter().enumerate() {
+                let step = kid.step;
+                let v = match (searching, kid.known) {
+                    (false, Known::Over(child)) => step.gain_with(child),
+                    (false, Known::Database(key)) => {
+                        self.nodes += 1;
+                        step.gain_with(self.endgame.map_or(0, |db| db.value(key)))
                     }
-                    let rest = seeds - step.gain;
-                    let v = if step.extra {
-                        step.gain
-                            + self.search(step.board, rest, alpha - step.gain, beta - step.gain)
-                    } else {
-                        step.gain
-                            - self.search(step.board, rest, step.gain - beta, step.gain - alpha)
-                    };
-                    if self.aborted {
-                        return 0;
+                    (true, Known::No) => {
+                        let rest = seeds - step.gain;
+                        let v = if step.extra {
+                            step.gain
+                                + self.search(step.board, rest, alpha - step.gain, beta - step.gain)
+                        } else {
+                            step.gain
+                                - self.search(step.board, rest, step.gain - beta, step.gain - alpha)
+                        };
+                        if self.aborted {
+                            return 0;
+                        }
+                        if !prefetched && v <= alpha {
+                            // The first child searched did not cut: likely every child
+                            // will be searched, so start loading their entries now.
+                            prefetched = true;
+                            for later in &kids[k + 1..] {
+                                if later.known == Known::No && tabled(later) {
+                                    self.table.prefetch(shape.key(later.step.board));
+                                }
+                            }
+                        }
+                        v
                     }
-                    v
-                } else {
-                    let Some(child) = self.exact(step.board, seeds - step.gain) else {
-                        continue;
-                    };
-                    known[k] = true;
-                    step.gain_with(child)
+                    _ => continue,
                 };
                 if v > best {
                     best = v;
-                    best_move = mv;
+                    best_move = kid.mv;
                     if v > alpha {
                         alpha = v;
                         if alpha >= beta {
@@ -224,16 +277,22 @@ impl KalahSearch<'_> {
         best
     }
 
-    /// The gain of `b` (with `seeds` in play) if known without a search: the game is
-    /// over, or the board is in the endgame database (a lookup, counted as a node).
+    /// Whether the gain of `b` (with `seeds` in play) is known without a search: the
+    /// game is over, or the board is in the endgame database, whose value is then
+    /// requested from memory.
     #[inline]
-    fn exact(&mut self, b: Board, seeds: i32) -> Option<i32> {
+    fn known(&self, b: Board, seeds: i32) -> Known {
         if let Some(t) = self.shape.terminal(b) {
-            return Some(t);
+            return Known::Over(t);
         }
-        let v = self.database_value(b, seeds)?;
-        self.nodes += 1;
-        Some(v)
+        match self.endgame {
+            Some(db) if seeds <= db.seeds() => {
+                let key = self.shape.key(b);
+                db.prefetch(key);
+                Known::Database(key)
+            }
+            _ => Known::No,
+        }
     }
 
     /// The gain of `b` from the endgame database, if it holds boards of `seeds` seeds.

@@ -35,6 +35,7 @@ mod huge_pages;
 mod kalah;
 mod oware;
 mod perfect;
+mod prefetch;
 mod table;
 
 use std::fs::{self, File};

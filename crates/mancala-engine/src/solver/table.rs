@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::huge_pages;
+use super::prefetch::prefetch;
 
 /// Bounds proved for one position: `lo <= value <= hi`, the best move found, and how
 /// much work (log2 of nodes) the proof took, for replacement.
@@ -92,6 +93,13 @@ impl Table {
         let [k, d] = &self.slots[i];
         let data = d.load(Ordering::Relaxed);
         (k.load(Ordering::Relaxed) ^ data, data)
+    }
+
+    /// Starts loading the bucket of `key` into the cache, so that a probe soon after
+    /// does not wait for main memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        prefetch(&self.slots[self.index(key)]);
     }
 
     /// The bounds stored for `key`, if any.
