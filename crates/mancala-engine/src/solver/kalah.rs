@@ -178,9 +178,9 @@ impl KalahSearch<'_> {
         let start_nodes = self.nodes;
 
         // Children, ordered: the table's move, extra turns, captures by size, then the
-        // rest; ties nearest the store first (the order generated, kept by the stable
-        // insertion sort). (Farthest first, as this once did by mistake, takes five times the
-        // nodes on Kalah(6,3).)
+        // rest; ties nearest the store first (the order generated, which the stable
+        // insertion sort keeps). (Farthest first, as this once did by mistake, takes
+        // five times the nodes on Kalah(6,3).)
         let kids = &mut kids[..n];
         if let Some(kid) = kids.iter_mut().find(|kid| kid.mv == tt_move) {
             kid.order = i32::MAX;
