@@ -125,7 +125,8 @@ impl KalahSearch<'_> {
         let (mut lo, mut hi) = (-seeds, seeds);
         let db_seeds = self.endgame.map_or(0, Endgame::seeds);
         // The position's number, only for a position the table holds.
-        let key = (seeds >= db_seeds + TABLE_ABOVE_DATABASE).then(|| shape.key(b));
+        let tabled = |seeds: i32| seeds >= db_seeds + TABLE_ABOVE_DATABASE;
+        let key = tabled(seeds).then(|| shape.key(b));
         if let Some(key) = key {
             self.table.prefetch(key);
         }
@@ -192,11 +193,10 @@ impl KalahSearch<'_> {
                 j -= 1;
             }
         }
-        let tabled = |kid: &Kid| seeds - kid.step.gain >= db_seeds + TABLE_ABOVE_DATABASE;
         // The first child to be searched is probed right after the database lookups:
         // start loading its table entry now, so that they overlap.
         if let Some(first) = kids.iter().find(|kid| kid.known == Known::No) {
-            if tabled(first) {
+            if tabled(seeds - first.step.gain) {
                 self.table.prefetch(shape.key(first.step.board));
             }
         }
@@ -214,7 +214,8 @@ impl KalahSearch<'_> {
                     (false, Known::Over(child)) => step.gain_with(child),
                     (false, Known::Database(key)) => {
                         self.nodes += 1;
-                        step.gain_with(self.endgame.map_or(0, |db| db.value(key)))
+                        let db = self.endgame.expect("a database child has a database");
+                        step.gain_with(db.value(key))
                     }
                     (true, Known::No) => {
                         let rest = seeds - step.gain;
@@ -233,7 +234,7 @@ impl KalahSearch<'_> {
                             // will be searched, so start loading their entries now.
                             prefetched = true;
                             for later in &kids[k + 1..] {
-                                if later.known == Known::No && tabled(later) {
+                                if later.known == Known::No && tabled(seeds - later.step.gain) {
                                     self.table.prefetch(shape.key(later.step.board));
                                 }
                             }
