@@ -286,21 +286,26 @@ impl KalahSearch<'_> {
         if let Some(t) = self.shape.terminal(b) {
             return Known::Over(t);
         }
-        match self.endgame {
-            Some(db) if seeds <= db.seeds() => {
+        match self.database(seeds) {
+            Some(db) => {
                 let key = self.shape.key(b);
                 db.prefetch(key);
                 Known::Database(key)
             }
-            _ => Known::No,
+            None => Known::No,
         }
+    }
+
+    /// The endgame database, if it holds boards of `seeds` seeds.
+    #[inline]
+    fn database(&self, seeds: i32) -> Option<&Endgame> {
+        self.endgame.filter(|db| seeds <= db.seeds())
     }
 
     /// The gain of `b` from the endgame database, if it holds boards of `seeds` seeds.
     #[inline]
     fn database_value(&self, b: Board, seeds: i32) -> Option<i32> {
-        let db = self.endgame.filter(|db| seeds <= db.seeds())?;
-        Some(db.value(self.shape.key(b)))
+        Some(self.database(seeds)?.value(self.shape.key(b)))
     }
 
     fn should_stop(&self) -> bool {
