@@ -14,6 +14,7 @@ use std::time::Instant;
 use mancala_core::Side;
 
 use super::board::{Board, MAX_SOLVER_HOUSES, Shape, Step};
+use super::busy::Busy;
 use super::endgame::Endgame;
 use super::table::{Bounds, NO_MOVE, Table};
 
@@ -36,6 +37,20 @@ struct Kid {
     known: Known,
 }
 
+/// The passes of a search over a position's children.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// The children whose gain is known without a search.
+    Known,
+    /// The others, but for those another thread is searching...
+    Search,
+    /// ... which come last.
+    Deferred,
+}
+
+/// Not a position number: marks a child the table does not hold.
+const NOT_TABLED: u64 = u64::MAX;
+
 /// Whether a child's gain is known without searching it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Known {
@@ -51,6 +66,8 @@ enum Known {
 pub(crate) struct KalahSearch<'a> {
     pub shape: &'a Shape,
     pub table: &'a Table,
+    /// The positions threads are searching now (shared, like the table).
+    pub busy: &'a Busy,
     pub endgame: Option<&'a Endgame>,
     pub nodes: u64,
     pub deadline: Option<Instant>,
@@ -200,24 +217,43 @@ impl KalahSearch<'_> {
                 self.table.prefetch(shape.key(first.step.board));
             }
         }
+        if let Some(key) = key {
+            self.busy.enter(key);
+        }
 
-        // Two passes over the children in that order: first those whose value is known
-        // exactly (the game is over, or the board is in the database), a lookup each,
-        // any of which may cut before anything is searched; then the others.
+        // Three passes over the children in that order: first those whose value is
+        // known exactly (the game is over, or the board is in the database), a lookup
+        // each, any of which may cut before anything is searched; then the others,
+        // except that once the first child searched has failed to cut, a child another
+        // thread is searching is left for the third pass.
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        let mut prefetched = false;
-        'passes: for searching in [false, true] {
+        // The numbers of the children after the first searched, once it failed to cut
+        // (`NOT_TABLED` for a child the table does not hold).
+        let mut later_keys: Option<[u64; MAX_SOLVER_HOUSES]> = None;
+        let mut deferred = 0u32;
+        'passes: for pass in [Pass::Known, Pass::Search, Pass::Deferred] {
             for (k, kid) in kids.iter().enumerate() {
                 let step = kid.step;
-                let v = match (searching, kid.known) {
-                    (false, Known::Over(child)) => step.gain_with(child),
-                    (false, Known::Database(key)) => {
+                let v = match (pass, kid.known) {
+                    (Pass::Known, Known::Over(child)) => step.gain_with(child),
+                    (Pass::Known, Known::Database(key)) => {
                         self.nodes += 1;
                         let db = self.endgame.expect("a database child has a database");
                         step.gain_with(db.value(key))
                     }
-                    (true, Known::No) => {
+                    (Pass::Search | Pass::Deferred, Known::No) => {
+                        if pass == Pass::Deferred && deferred & 1 << k == 0 {
+                            continue;
+                        }
+                        if pass == Pass::Search
+                            && later_keys.is_some_and(|keys| {
+                                keys[k] != NOT_TABLED && self.busy.contains(keys[k])
+                            })
+                        {
+                            deferred |= 1 << k;
+                            continue;
+                        }
                         let rest = seeds - step.gain;
                         let v = if step.extra {
                             step.gain
@@ -227,17 +263,22 @@ impl KalahSearch<'_> {
                                 - self.search(step.board, rest, step.gain - beta, step.gain - alpha)
                         };
                         if self.aborted {
+                            if let Some(key) = key {
+                                self.busy.leave(key);
+                            }
                             return 0;
                         }
-                        if !prefetched && v <= alpha {
+                        if later_keys.is_none() && v <= alpha {
                             // The first child searched did not cut: likely every child
                             // will be searched, so start loading their entries now.
-                            prefetched = true;
-                            for later in &kids[k + 1..] {
+                            let mut keys = [NOT_TABLED; MAX_SOLVER_HOUSES];
+                            for (j, later) in kids.iter().enumerate().skip(k + 1) {
                                 if later.known == Known::No && tabled(seeds - later.step.gain) {
-                                    self.table.prefetch(shape.key(later.step.board));
+                                    keys[j] = shape.key(later.step.board);
+                                    self.table.prefetch(keys[j]);
                                 }
                             }
+                            later_keys = Some(keys);
                         }
                         v
                     }
@@ -254,6 +295,9 @@ impl KalahSearch<'_> {
                     }
                 }
             }
+        }
+        if let Some(key) = key {
+            self.busy.leave(key);
         }
 
         let (new_lo, new_hi) = if best <= alpha0 {

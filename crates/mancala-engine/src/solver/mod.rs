@@ -8,6 +8,8 @@
 //!    │              kalah.rs    MTD(f) null-window alpha-beta on the seeds still to be
 //!    │                          won, each root move on its own thread (idle threads help)
 //!    │              table.rs    lock-free exact bounds, keyed by the board's number
+//!    │              busy.rs     the positions threads are searching, so that threads
+//!    │                          on one test take different children (simplified ABDADA)
 //!    │              board.rs    the board packed in a u128, moves, numbers
 //!    │              huge_pages.rs  table and database memory on 2 MiB pages
 //!    └─ Oware: oware.rs         every reachable position, one strongly connected set of
@@ -30,6 +32,7 @@
 //! ```
 
 mod board;
+mod busy;
 mod endgame;
 mod huge_pages;
 mod kalah;
@@ -53,6 +56,7 @@ use board::{MAX_SOLVER_HOUSES, Shape, Step, positions_bound};
 use endgame::Endgame;
 
 use crate::{Limits, Score, Searcher};
+use busy::Busy;
 use kalah::{KalahSearch, sign};
 use table::Table;
 
@@ -75,38 +79,56 @@ pub const OWARE_MAX_PATH: usize = 100_000;
 const OWARE_STACK_BYTES: usize = 1 << 30;
 
 /// The endgame database has at most `P^ENDGAME_EXPONENT` boards for a problem of `P`
-/// (see `Solver::endgame_seeds`). Fitted to the fastest database of Kalah(6,4) (19
-/// seeds, `P^0.671`: with 17, 19 and 20 seeds the default rules took 45.5, 36.3 and
-/// 42.6 s, `--end-rule either-side-empty` 45.9, 40.0 and 43.3 s, `--empty-capture`
-/// 26.5, 26.4 and 31.1 s, with the build of 2026-11-23 before its tasks were
-/// balanced), Kalah(5,4) (16 seeds, `P^0.671`: 1.7 s against 2.4 s with 14 and 2.2 s
-/// with 18) and Kalah(4,5) (flat from 12 to 18 seeds).
-const ENDGAME_EXPONENT: f64 = 0.675;
+/// (see `Solver::endgame_seeds`). The cap on boards per expected node below is what
+/// sizes the databases of six houses; this one keeps those of fewer houses, whose
+/// searches are small next to their problems, from growing past what pays: Kalah(5,4)
+/// gets 16 seeds (`P^0.671`: 1.7 s against 2.4 s with 14 and 2.2 s with 18 seeds),
+/// Kalah(4,5) 17 (flat from 12 to 18). It must let Kalah(6,5) have 26 seeds
+/// (`P^0.716`).
+const ENDGAME_EXPONENT: f64 = 0.72;
 
 /// The endgame database has at most this many boards per node the search is expected
-/// to visit (see `Solver::endgame_seeds`): a board costs about what a node does, so a
-/// database much larger than the search cannot pay for its build. Fitted to Kalah(6,3)
-/// (about 2.5 M expected nodes), whose fastest database has 12 seeds (2.7 M boards):
-/// 11 to 15 seeds took 1.15, 0.88, 1.04, 1.21 and 2.06 s, and `P^0.675` alone would
-/// give it 15.
-const ENDGAME_BOARDS_PER_NODE: f64 = 1.5;
+/// to visit (see `Solver::endgame_seeds`). Building a board costs about half what
+/// searching a node does (on both cores: 46 ns against 80–90 ns), and each seed more
+/// in the database makes it about 1.5 times larger and the search about a quarter
+/// smaller, so the total is least when the build takes about half the search's time:
+/// fitted to Kalah(6,4), every move's value (19 seeds, about 0.6 boards per expected
+/// node; 17 to 20 seeds took 22.8–24.6, 22.4–23.2, 21.5–22.4 and 23.2–24.9 s), and
+/// Kalah(6,5)'s best move (26 seeds, 0.43 boards per expected node: 22, 24, 25 and 26
+/// seeds took 1089, 575, 488 and 433 s on 2026-11-23). Kalah(6,3) gets 11 seeds
+/// (1.15 s; 12 took 0.88 s).
+const ENDGAME_BOARDS_PER_NODE: f64 = 0.6;
 
 /// What building the endgame database costs a core per board, about (a 19-seed
-/// Kalah(6,4) database on the 2-core host: 141 M boards in 12.3 s on both cores).
-/// Since the build prefetches successors' values it takes 6.0–6.6 s, about 90 ns a
-/// core-board, so this estimate is now conservative: a solve with a time limit gets a
-/// database up to about half the size it could afford.
-const ENDGAME_SECONDS_PER_BOARD: f64 = 175e-9;
+/// Kalah(6,4) database on the 2-core host: 141 M boards in 6.0–6.6 s on both cores,
+/// `mancala bench endgame --houses 6 --endgame-seeds 19`), rounded up.
+const ENDGAME_SECONDS_PER_BOARD: f64 = 100e-9;
 
 /// Table slots per expected node (see `Solver::table_bytes`).
 const TABLE_SLOTS_PER_NODE: f64 = 0.5;
 
-/// The nodes a Kalah solve with `seeds` in play is expected to visit: about tenfold
-/// every 6 seeds (Kalah(4,4), 32 seeds: 0.5 M; (5,4), 40: 31 M; (6,4), 48: 263 M with a
-/// 17-seed database), never more than the boards there are.
-fn expected_nodes(rules: Rules, seeds: usize) -> f64 {
+/// The nodes a Kalah solve with `seeds` in play is expected to visit for `goal`: for
+/// every move's value about tenfold every 6 seeds (Kalah(4,4), 32 seeds: 0.5 M; (5,4),
+/// 40: 31 M; (6,4), 48: 263 M with a 17-seed database), for a best move a quarter of
+/// that (Kalah(6,4) with a 19-seed database: 60 M against 221 M), never more than the
+/// boards there are.
+fn expected_nodes(rules: Rules, seeds: usize, goal: Goal) -> f64 {
     let boards = positions_bound(2 * rules.houses(), seeds).unwrap_or(u64::MAX) as f64;
-    (2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0)).min(boards)
+    let every_move = 2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0);
+    let nodes = match goal {
+        Goal::EveryMove => every_move,
+        Goal::BestMove => every_move / 4.0,
+    };
+    nodes.min(boards)
+}
+
+/// What a Kalah solve proves, which sets how much it expects to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Goal {
+    /// Every legal move's exact value.
+    EveryMove,
+    /// The position's value and one best move.
+    BestMove,
 }
 
 /// The smallest table a Kalah solve gets (unless `--hash-mb` asks for less).
@@ -374,8 +396,17 @@ struct RootMove {
     hi: i32,
     /// Where its next MTD(f) test goes (the last result, or the first guess).
     next_test: i32,
-    /// A thread is testing it.
-    busy: bool,
+    /// The test threads are running on it, if any.
+    running: Option<RunningTest>,
+}
+
+/// A test ("is the move worth at least `t`?") in progress on one or more threads.
+struct RunningTest {
+    t: i32,
+    /// How many threads are on it.
+    threads: usize,
+    /// Set by the first thread to finish it, which stops the others.
+    done: Arc<AtomicBool>,
 }
 
 /// The root moves of a best-move search. The position's value is the largest of the
@@ -409,16 +440,28 @@ impl BestRoot {
         (m.mv, lo)
     }
 
-    /// The next test for an idle thread: a move no thread is testing that could still
-    /// beat the best lower bound, and the value `t` to test it against ("at least
-    /// `t`?"): the move's MTD(f) guess, but never below what it must reach to beat the
-    /// best lower bound. The move with the best guess first; `None` if every such move
-    /// is being tested.
-    fn next_test(&mut self, seeds: i32) -> Option<(usize, i32)> {
+    /// The next test for an idle thread, as `(move, t, done)`: a move no thread is
+    /// testing that could still beat the best lower bound, tested against ("at least
+    /// `t`?") the move's MTD(f) guess, but never below what it must reach to beat the
+    /// best lower bound; the move with the best guess first. When every such move is
+    /// being tested, the running test with the fewest threads, to join (the threads
+    /// share the work through the table and [`Busy`]). `None` if nothing is running
+    /// either.
+    fn next_test(&mut self, seeds: i32) -> Option<(usize, i32, Arc<AtomicBool>)> {
         let (lo, _) = self.bounds();
-        let k = (0..self.moves.len())
-            .filter(|&k| !self.moves[k].busy && self.moves[k].hi > lo)
-            .max_by_key(|&k| (self.moves[k].lo, self.moves[k].next_test))?;
+        let fresh = (0..self.moves.len())
+            .filter(|&k| self.moves[k].running.is_none() && self.moves[k].hi > lo)
+            .max_by_key(|&k| (self.moves[k].lo, self.moves[k].next_test));
+        let Some(k) = fresh else {
+            let (k, test) = self
+                .moves
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(k, m)| Some((k, m.running.as_mut()?)))
+                .min_by_key(|(_, test)| test.threads)?;
+            test.threads += 1;
+            return Some((k, test.t, Arc::clone(&test.done)));
+        };
         let m = &mut self.moves[k];
         // At least the move's own lower bound + 1, and more than the best lower bound
         // (unless this move holds it), of the parity of the values, within (lo, hi].
@@ -427,12 +470,22 @@ impl BestRoot {
         if (t - seeds).rem_euclid(2) != 0 {
             t += 1;
         }
-        m.busy = true;
-        Some((k, t.min(m.hi)))
+        let t = t.min(m.hi);
+        let done = Arc::new(AtomicBool::new(false));
+        m.running = Some(RunningTest {
+            t,
+            threads: 1,
+            done: Arc::clone(&done),
+        });
+        Some((k, t, done))
     }
 
-    /// Records the fail-soft result `v` of testing move `k` against `t`.
-    fn record(&mut self, k: usize, t: i32, v: i32) {
+    /// Records the fail-soft result `v` of testing move `k` against `t`, unless another
+    /// thread on the same test has already (which `done` tells).
+    fn record(&mut self, k: usize, t: i32, v: i32, done: &AtomicBool) {
+        if done.swap(true, Ordering::Relaxed) {
+            return;
+        }
         let m = &mut self.moves[k];
         if v >= t {
             m.lo = m.lo.max(v);
@@ -440,7 +493,7 @@ impl BestRoot {
             m.hi = m.hi.min(v);
         }
         m.next_test = v;
-        m.busy = false;
+        m.running = None;
     }
 }
 
@@ -453,6 +506,7 @@ struct KalahState {
     rules: Rules,
     shape: Shape,
     table: Table,
+    busy: Busy,
     endgame: Option<Endgame>,
 }
 
@@ -497,6 +551,7 @@ impl KalahState {
         KalahSearch {
             shape: &self.shape,
             table: &self.table,
+            busy: &self.busy,
             endgame: self.endgame.as_ref(),
             nodes: 0,
             deadline,
@@ -792,6 +847,7 @@ impl Solver {
     fn kalah_state(
         &mut self,
         pos: &Position,
+        goal: Goal,
         deadline: Option<Instant>,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<&KalahState, SolveError> {
@@ -804,7 +860,7 @@ impl Solver {
         if !fits {
             self.kalah = None; // free the old table first
             let shape = Shape::new(rules, seeds).expect("estimate checked the numbering");
-            let db_seeds = self.endgame_seeds(rules, seeds);
+            let db_seeds = self.endgame_seeds(rules, seeds, goal);
             let stop = &self.stop;
             let out_of_time = || {
                 stop.load(std::sync::atomic::Ordering::Relaxed)
@@ -830,6 +886,7 @@ impl Solver {
                     self.table_bytes(rules, seeds)
                         .saturating_sub(endgame.as_ref().map_or(0, Endgame::bytes)),
                 ),
+                busy: Busy::default(),
                 endgame,
             });
         }
@@ -886,26 +943,30 @@ impl Solver {
     }
 
     /// The memory for a Kalah solve with `seeds` in play: `--hash-mb`, or less when a
-    /// smaller table is enough: half a slot per node the search is expected to visit.
+    /// smaller table is enough: half a slot per node the search for every move's value
+    /// is expected to visit. A best-move search gets the same: it visits fewer nodes,
+    /// but needs the room (Kalah(6,4)'s best move with a 16-seed database: 126 M nodes
+    /// and 9.7 s with 1 GiB, 180 M nodes and 13.9 s with 256 MiB).
     /// A table much larger than the search fills is slower, not faster: every probe is
     /// a cache and TLB miss, and on a virtual machine fresh memory costs system time.
     /// Kalah(6,3) (about 4 M nodes) takes 1.1 s with 32 MiB and 2.0 s with 1 GiB;
     /// Kalah(6,4) (about 300 M nodes) 50 s with 512 MiB, 47 s with 1 or 2 GiB, and up
     /// to 64 s with 4 GiB (34 s of it system time). At least [`MIN_TABLE_BYTES`].
     fn table_bytes(&self, rules: Rules, seeds: usize) -> usize {
-        let nodes = expected_nodes(rules, seeds);
+        let nodes = expected_nodes(rules, seeds, Goal::EveryMove);
         let wanted =
             (nodes * TABLE_SLOTS_PER_NODE * table::SLOT_BYTES as f64).max(MIN_TABLE_BYTES as f64);
         self.config.table_bytes.min(wanted as usize)
     }
 
-    /// The seeds of the endgame database for a Kalah solve with `seeds` in play: as
-    /// configured, or the largest database with at most `P^0.675` boards when the whole
-    /// problem has `P` (the search grows more slowly than the problem, and a database
-    /// much larger than the search costs more than it saves) and at most
-    /// [`ENDGAME_BOARDS_PER_NODE`] boards per expected node, within an eighth of the
-    /// memory and, with a time limit, built in a quarter of it; `None` for no database.
-    fn endgame_seeds(&self, rules: Rules, seeds: usize) -> Option<usize> {
+    /// The seeds of the endgame database for a Kalah solve with `seeds` in play for
+    /// `goal`: as configured, or the largest database with at most
+    /// [`ENDGAME_BOARDS_PER_NODE`] boards per node the search is expected to visit (a
+    /// database much larger than the search costs more than it saves) and at most
+    /// `P^0.72` boards when the whole problem has `P`, within half the memory (the
+    /// table gets the rest) and, with a time limit, built in a quarter of it; `None`
+    /// for no database.
+    fn endgame_seeds(&self, rules: Rules, seeds: usize, goal: Goal) -> Option<usize> {
         let cells = 2 * rules.houses();
         let below = seeds.saturating_sub(1);
         let n = match self.config.endgame_seeds {
@@ -914,7 +975,7 @@ impl Solver {
                 let problem = positions_bound(cells, seeds).unwrap_or(u64::MAX) as f64;
                 let mut boards = problem
                     .powf(ENDGAME_EXPONENT)
-                    .min(expected_nodes(rules, seeds) * ENDGAME_BOARDS_PER_NODE)
+                    .min(expected_nodes(rules, seeds, goal) * ENDGAME_BOARDS_PER_NODE)
                     as usize;
                 if let Some(t) = self.config.time_limit {
                     // At most a quarter of the time limit for the build.
@@ -922,7 +983,7 @@ impl Solver {
                     let affordable = t.as_secs_f64() / 4.0 * cores / ENDGAME_SECONDS_PER_BOARD;
                     boards = boards.min(affordable as usize);
                 }
-                let bytes = boards.min(self.config.table_bytes / 8);
+                let bytes = boards.min(self.config.table_bytes / 2);
                 Endgame::seeds_for(cells, bytes, below.min(MAX_ENDGAME_SEEDS))
             }
         };
@@ -936,7 +997,7 @@ impl Solver {
         progress: &mut (impl FnMut(Progress) + Send),
     ) -> Result<(Vec<(Move, i32)>, u64), SolveError> {
         let stop = Arc::clone(&self.stop);
-        let state = self.kalah_state(pos, deadline, progress)?;
+        let state = self.kalah_state(pos, Goal::EveryMove, deadline, progress)?;
         let shape = &state.shape;
         let me = pos.to_move();
         let sgn = sign(me);
@@ -1042,7 +1103,9 @@ impl Solver {
 
     /// A best move and the position's value: every core tests root moves against the
     /// best value proved so far (sharing the table), so a move that cannot beat it is
-    /// only refuted, never solved exactly.
+    /// only refuted, never solved exactly. A core with no such test left joins one in
+    /// progress, the two splitting its tree through [`Busy`], instead of waiting (the
+    /// last tests of Kalah(6,4) are one long test: warm, 5.1 s before, 3.65 s after).
     fn kalah_best(
         &mut self,
         pos: &Position,
@@ -1050,7 +1113,7 @@ impl Solver {
         progress: &mut (dyn FnMut(Progress) + Send),
     ) -> Result<(Move, i32, u64), SolveError> {
         let stop = Arc::clone(&self.stop);
-        let state = self.kalah_state(pos, deadline, progress)?;
+        let state = self.kalah_state(pos, Goal::BestMove, deadline, progress)?;
         let shape = &state.shape;
         let sgn = sign(pos.to_move());
         let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
@@ -1073,7 +1136,7 @@ impl Solver {
                         lo: exact.unwrap_or(-seeds),
                         hi: exact.unwrap_or(seeds),
                         next_test: guess,
-                        busy: false,
+                        running: None,
                     }
                 })
                 .collect(),
@@ -1085,18 +1148,19 @@ impl Solver {
         rayon::scope(|scope| {
             for _ in 0..rayon::current_num_threads() {
                 scope.spawn(|_| {
-                    let mut search = state.search(deadline, &stop);
                     let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
                     loop {
                         if failed.load(Ordering::Relaxed) || guard.0.decided() {
                             break;
                         }
-                        let Some((k, t)) = guard.0.next_test(seeds) else {
+                        let Some((k, t, done)) = guard.0.next_test(seeds) else {
                             guard = ready.wait(guard).unwrap_or_else(|e| e.into_inner());
                             continue;
                         };
                         let step = guard.0.moves[k].step;
                         drop(guard);
+                        let mut search = state.search(deadline, &stop);
+                        search.finished = Some(&done);
                         let rest = seeds - step.gain;
                         let v = if step.extra {
                             let need = t - step.gain;
@@ -1105,23 +1169,24 @@ impl Solver {
                             let most = step.gain - t;
                             step.gain - search.search(step.board, rest, most, most + 1)
                         };
+                        let searched = nodes.fetch_add(search.nodes, Ordering::Relaxed);
                         guard = shared.lock().unwrap_or_else(|e| e.into_inner());
-                        if search.aborted {
-                            failed.store(true, Ordering::Relaxed);
-                        } else {
-                            guard.0.record(k, t, v);
+                        if !search.aborted {
+                            guard.0.record(k, t, v, &done);
                             let (lo, hi) = guard.0.bounds();
                             let (a, b) = (base + sgn * lo, base + sgn * hi);
                             (guard.1)(Progress::Bounds {
                                 mv: None,
                                 lower: a.min(b),
                                 upper: a.max(b),
-                                nodes: nodes.load(Ordering::Relaxed) + search.nodes,
+                                nodes: searched + search.nodes,
                             });
+                        } else if !done.load(Ordering::Relaxed) {
+                            // Stopped, and not because another thread finished the test.
+                            failed.store(true, Ordering::Relaxed);
                         }
                         ready.notify_all();
                     }
-                    nodes.fetch_add(search.nodes, Ordering::Relaxed);
                     drop(guard);
                     ready.notify_all();
                 });
@@ -1225,4 +1290,70 @@ fn since_capture(game: &Game) -> Vec<Position> {
         path.push(p);
     }
     path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board::Board;
+
+    fn root(bounds: &[(i32, i32, i32)]) -> BestRoot {
+        BestRoot {
+            moves: bounds
+                .iter()
+                .enumerate()
+                .map(|(i, &(lo, hi, guess))| RootMove {
+                    mv: Move::from_index(i),
+                    step: Step {
+                        board: Board(0),
+                        gain: 0,
+                        extra: false,
+                    },
+                    lo,
+                    hi,
+                    next_test: guess,
+                    running: None,
+                })
+                .collect(),
+        }
+    }
+
+    /// Idle threads take fresh tests first, best guess first, then join the running
+    /// test with the fewest threads; the first thread to finish a test records it, and
+    /// a later result of the same test changes nothing.
+    #[test]
+    fn idle_threads_start_tests_then_join_them() {
+        let seeds = 10;
+        let mut r = root(&[(-10, 10, 2), (-10, 10, 4), (-10, -2, -4)]);
+        let (k1, t1, done1) = r.next_test(seeds).unwrap();
+        assert_eq!((k1, t1), (1, 4));
+        // No lower bound is proved yet, so every move could still be best.
+        let (k2, t2, done2) = r.next_test(seeds).unwrap();
+        assert_eq!((k2, t2), (0, 2));
+        let (k3, _, _) = r.next_test(seeds).unwrap();
+        assert_eq!(k3, 2);
+        // Every move is being tested: join one (each has one thread), then the others.
+        let (j1, tj1, join1) = r.next_test(seeds).unwrap();
+        let (j2, _, _) = r.next_test(seeds).unwrap();
+        assert_ne!(j1, j2);
+        if j1 == k1 {
+            assert_eq!(tj1, t1);
+            assert!(Arc::ptr_eq(&join1, &done1));
+        }
+
+        // Move 1 is at least 6: the first result counts, the joiner's is dropped.
+        r.record(k1, t1, 6, &done1);
+        assert!(done1.load(Ordering::Relaxed));
+        assert_eq!((r.moves[1].lo, r.moves[1].hi), (6, 10));
+        r.record(k1, t1, 4, &done1);
+        assert_eq!((r.moves[1].lo, r.moves[1].next_test), (6, 6));
+        assert!(r.moves[1].running.is_none());
+        // Move 0 is below 2.
+        r.record(k2, t2, 0, &done2);
+        assert_eq!((r.moves[0].lo, r.moves[0].hi), (-10, 0));
+        assert_eq!(r.bounds(), (6, 10));
+        // Only move 1 can still beat 6: its next test is above 6.
+        let (k, t, _) = r.next_test(seeds).unwrap();
+        assert_eq!((k, t), (1, 8));
+    }
 }
