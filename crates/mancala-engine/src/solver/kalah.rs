@@ -263,10 +263,7 @@ impl KalahSearch<'_> {
                                 - self.search(step.board, rest, step.gain - beta, step.gain - alpha)
                         };
                         if self.aborted {
-                            if let Some(key) = key {
-                                self.busy.leave(key);
-                            }
-                            return 0;
+                            break 'passes;
                         }
                         if later_keys.is_none() && v <= alpha {
                             // The first child searched did not cut: likely every child
@@ -298,6 +295,9 @@ impl KalahSearch<'_> {
         }
         if let Some(key) = key {
             self.busy.leave(key);
+        }
+        if self.aborted {
+            return 0;
         }
 
         let (new_lo, new_hi) = if best <= alpha0 {
