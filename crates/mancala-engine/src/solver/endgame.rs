@@ -65,7 +65,7 @@ impl Endgame {
         let n = Endgame::bytes_for(2 * shape.h, seeds).expect("size checked by the caller");
         let db = Endgame {
             seeds: seeds as i32,
-            values: huge_pages::vec_filled(n, || AtomicI8::new(0)),
+            values: huge_pages::vec_zeroed(n),
         };
         let h = shape.h;
         for level in 0..=seeds {

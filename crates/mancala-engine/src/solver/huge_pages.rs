@@ -16,34 +16,39 @@
 /// the platform does not take it, the vector is an ordinary one.
 pub(crate) fn vec_with_capacity<T>(n: usize) -> Vec<T> {
     let mut v = Vec::with_capacity(n);
-    advise(v.spare_capacity_mut());
+    let spare = v.spare_capacity_mut();
+    advise(spare.as_mut_ptr().cast(), std::mem::size_of_val(spare));
     v
 }
 
-/// A vector of `n` values made by `fill`, on memory asked for as in
-/// [`vec_with_capacity`].
-pub(crate) fn vec_filled<T>(n: usize, fill: impl FnMut() -> T) -> Vec<T> {
-    let mut v = vec_with_capacity(n);
-    v.extend(std::iter::repeat_with(fill).take(n));
+/// A vector of `n` all-zero values, on memory asked for as in [`vec_with_capacity`].
+///
+/// The memory comes zeroed from the allocator (for a large vector, fresh pages from
+/// the kernel), so nothing is written here: each page is faulted in and zeroed by the
+/// kernel when the solver first writes it, on whichever thread does, instead of all of
+/// them up front on one thread. Kalah(6,4)'s best move with a 1 GiB table and a warm
+/// database spent 1.35 to 2.8 s filling the table with zeros before its search began.
+pub(crate) fn vec_zeroed<T: bytemuck::Zeroable>(n: usize) -> Vec<T> {
+    let mut v: Vec<T> = bytemuck::allocation::zeroed_vec(n);
+    advise(v.as_mut_ptr().cast(), std::mem::size_of_val(v.as_slice()));
     v
 }
 
-/// Asks for huge pages for the whole pages inside `memory`, which nothing has
-/// written yet (the kernel backs pages when they are first written).
+/// Asks for huge pages for the whole pages inside the `bytes` bytes at `start`, memory
+/// the caller owns. Pages not yet written are backed with huge pages when they are;
+/// the contents never change.
 #[cfg(target_os = "linux")]
-fn advise<T>(memory: &mut [std::mem::MaybeUninit<T>]) {
+fn advise(start: *mut u8, bytes: usize) {
     const PAGE: usize = 4096;
     // Below one huge page there is nothing to gain.
     const HUGE_PAGE: usize = 2 << 20;
-    let bytes = std::mem::size_of_val(memory);
     if bytes < 2 * HUGE_PAGE {
         return;
     }
-    let start = memory.as_mut_ptr().cast::<u8>();
     let skip = start.align_offset(PAGE);
     let len = (bytes - skip) / PAGE * PAGE;
     #[allow(unsafe_code)]
-    // SAFETY: the range lies inside `memory`, which this function borrows mutably, and
+    // SAFETY: the range lies inside memory the caller owns (a vector's buffer), and
     // `MADV_HUGEPAGE` changes only how the kernel backs the pages, never what they
     // hold, so no reference anywhere can observe it. A failure (a kernel without
     // transparent huge pages) leaves the memory as it was.
@@ -57,7 +62,7 @@ fn advise<T>(memory: &mut [std::mem::MaybeUninit<T>]) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise<T>(_memory: &mut [std::mem::MaybeUninit<T>]) {}
+fn advise(_start: *mut u8, _bytes: usize) {}
 
 #[cfg(test)]
 mod tests {
@@ -70,6 +75,20 @@ mod tests {
             assert!(v.capacity() >= n);
             v.extend(0..n as u32);
             assert!(v.iter().enumerate().all(|(i, &x)| x == i as u32));
+        }
+    }
+
+    #[test]
+    fn zeroed_vectors_are_zero_and_writable() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        for n in [0, 1, 1000, 1 << 20] {
+            let v: Vec<[AtomicU64; 2]> = vec_zeroed(n);
+            assert_eq!(v.len(), n);
+            assert!(v.iter().flatten().all(|x| x.load(Ordering::Relaxed) == 0));
+            if let Some(last) = v.last() {
+                last[1].store(7, Ordering::Relaxed);
+                assert_eq!(v[n - 1][1].load(Ordering::Relaxed), 7);
+            }
         }
     }
 }

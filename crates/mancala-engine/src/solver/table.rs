@@ -74,7 +74,7 @@ impl Table {
     /// A table of at most `bytes` bytes (a power of two slots, at least 1024).
     pub fn new(bytes: usize) -> Table {
         let n = Table::slots_for(bytes);
-        let slots = huge_pages::vec_filled(n, || [AtomicU64::new(0), AtomicU64::new(0)]);
+        let slots = huge_pages::vec_zeroed(n);
         Table { slots, mask: n - 1 }
     }
 
