@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_core::{Game, Move, Side};
-use mancala_engine::{EndgameInfo, Progress, Solution, SolveConfig, Solver};
+use mancala_engine::{EndgameInfo, Progress, Solution, SolveConfig, SolveError, Solver};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -55,7 +55,7 @@ pub struct SolveArgs {
     #[arg(long)]
     best_only: bool,
 
-    /// Give up after this many seconds
+    /// Give up after this many seconds, saying what was proved by then
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
 
@@ -157,8 +157,9 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let terminal = std::io::stderr().is_terminal();
     let mut shown = ProgressLine::new();
     let show = |p| {
+        shown.update(p);
         if terminal {
-            shown.update(p);
+            shown.draw();
         }
     };
     let result = if args.best_only {
@@ -169,7 +170,14 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     if terminal {
         eprint!("\r\x1b[K");
     }
-    let solution = result?;
+    let solution = match result {
+        Err(e @ SolveError::OutOfTime) => anyhow::bail!(
+            "{e} after {:.1} s (--time-limit); {}",
+            shown.started.elapsed().as_secs_f64(),
+            shown.proved()
+        ),
+        other => other?,
+    };
     print_solution(&game, &solution, solver.endgame(), args, out)
 }
 
@@ -199,6 +207,7 @@ impl ProgressLine {
         }
     }
 
+    /// Takes in `p`.
     fn update(&mut self, p: Progress) {
         match p {
             Progress::Database { seeds, of } => self.database = Some((seeds, of)),
@@ -213,6 +222,45 @@ impl ProgressLine {
                 None => self.position = Some((lower, upper, nodes)),
             },
         }
+    }
+
+    /// What the solve had proved, for a solve stopped before the end.
+    fn proved(&self) -> String {
+        let range = |lo: i32, hi: i32| {
+            if lo == hi {
+                format!("{lo:+}")
+            } else {
+                format!("{lo:+} to {hi:+}")
+            }
+        };
+        let mut said = Vec::new();
+        if let Some((seeds, of)) = self.database.filter(|&(seeds, of)| seeds < of) {
+            said.push(format!(
+                "the endgame database was built up to {seeds} of its {of} seeds"
+            ));
+        }
+        if let Some((solved, of)) = self.positions.filter(|&(solved, of)| solved < of) {
+            said.push(format!("{solved} of the {of} positions were solved"));
+        }
+        if let Some((lo, hi, _)) = self.position {
+            said.push(format!("the value is {}", range(lo, hi)));
+        }
+        if !self.moves.is_empty() {
+            said.extend(
+                self.moves
+                    .iter()
+                    .map(|(mv, &(lo, hi, _))| format!("move {mv} is {}", range(lo, hi))),
+            );
+        }
+        if said.is_empty() {
+            "nothing was proved yet".to_owned()
+        } else {
+            format!("proved so far: {}", said.join("; "))
+        }
+    }
+
+    /// Redraws the line, at most five times a second.
+    fn draw(&mut self) {
         if self.last.elapsed() < Duration::from_millis(200) {
             return;
         }
@@ -353,4 +401,53 @@ pub(crate) fn available_memory() -> Option<usize> {
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb << 10)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bounds(mv: Option<u8>, lower: i32, upper: i32) -> Progress {
+        Progress::Bounds {
+            mv: mv.map(|house| Move::from_index(usize::from(house) - 1)),
+            lower,
+            upper,
+            nodes: 1000,
+        }
+    }
+
+    #[test]
+    fn a_stopped_solve_says_what_it_had_proved() {
+        let mut line = ProgressLine::new();
+        assert_eq!(line.proved(), "nothing was proved yet");
+
+        line.update(Progress::Database { seeds: 12, of: 19 });
+        assert_eq!(
+            line.proved(),
+            "proved so far: the endgame database was built up to 12 of its 19 seeds"
+        );
+        // A finished database is not news; the last bounds of each move are.
+        line.update(Progress::Database { seeds: 19, of: 19 });
+        line.update(bounds(Some(3), -48, 8));
+        line.update(bounds(Some(1), -14, -14));
+        line.update(bounds(Some(3), 6, 8));
+        assert_eq!(
+            line.proved(),
+            "proved so far: move 1 is -14; move 3 is +6 to +8"
+        );
+
+        let mut best = ProgressLine::new();
+        best.update(bounds(None, 8, 48));
+        assert_eq!(best.proved(), "proved so far: the value is +8 to +48");
+
+        let mut oware = ProgressLine::new();
+        oware.update(Progress::Positions {
+            solved: 10,
+            of: 300,
+        });
+        assert_eq!(
+            oware.proved(),
+            "proved so far: 10 of the 300 positions were solved"
+        );
+    }
 }

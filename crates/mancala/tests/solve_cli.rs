@@ -107,6 +107,26 @@ fn bad_problems_are_refused_with_a_message_before_any_work() {
     }
 }
 
+/// Kalah(6,4)'s every move takes many seconds: half a second is not enough, and the
+/// message says so, with what was proved by then.
+#[test]
+fn a_solve_out_of_time_says_so_and_what_it_had_proved() {
+    let (ok, out, err) = spec::run_binary(
+        &["solve", "--hash-mb", "64", "--time-limit", "0.5", "--json"],
+        "",
+    );
+    assert!(!ok, "finished within half a second: {out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("ran out of time after") && err.contains("s (--time-limit); "),
+        "{err}"
+    );
+    assert!(
+        err.contains("proved so far: ") || err.contains("nothing was proved yet"),
+        "{err}"
+    );
+}
+
 #[test]
 fn the_endgame_database_size_does_not_change_the_answer() {
     let args = [
