@@ -181,8 +181,9 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     print_solution(&game, &solution, solver.endgame(), args, out)
 }
 
-/// The progress line on a terminal: the database build, then the bounds proved so far
-/// on each root move (they are solved in parallel) and the nodes.
+/// What a solve has reported so far: the database build, then the bounds proved on
+/// each root move (they are solved in parallel) and the nodes. Drawn as one line on a
+/// terminal, and said in the error of a solve that runs out of time.
 struct ProgressLine {
     started: Instant,
     last: Instant,
@@ -207,7 +208,7 @@ impl ProgressLine {
         }
     }
 
-    /// Takes in `p`.
+    /// Records `p` (drawing is [`ProgressLine::draw`]'s).
     fn update(&mut self, p: Progress) {
         match p {
             Progress::Database { seeds, of } => self.database = Some((seeds, of)),
@@ -245,13 +246,11 @@ impl ProgressLine {
         if let Some((lo, hi, _)) = self.position {
             said.push(format!("the value is {}", range(lo, hi)));
         }
-        if !self.moves.is_empty() {
-            said.extend(
-                self.moves
-                    .iter()
-                    .map(|(mv, &(lo, hi, _))| format!("move {mv} is {}", range(lo, hi))),
-            );
-        }
+        said.extend(
+            self.moves
+                .iter()
+                .map(|(mv, &(lo, hi, _))| format!("move {mv} is {}", range(lo, hi))),
+        );
         if said.is_empty() {
             "nothing was proved yet".to_owned()
         } else {
