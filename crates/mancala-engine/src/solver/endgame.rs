@@ -73,17 +73,23 @@ impl Endgame {
                 return None;
             }
             for potential in (0..=level * (h - 1)).rev() {
-                // The boards of one group are independent: split them by the first
-                // house's count, each count a task of its own. The counts hold very
-                // different numbers of boards (in a 14-seed group, 43%, 28%, 16%, 8%,
-                // ... for the counts 0, 1, 2, 3, ... of one house), and rayon, left to
-                // split the range evenly by count, gave one core nearly all of them.
-                (0..level + 1)
+                // The boards of one group are independent: split them by the counts
+                // of the first two houses (of the first alone with one house a side),
+                // each a task of its own. The counts hold very different numbers of
+                // boards (in a 14-seed group, 43%, 28%, 16%, 8%, ... for the counts 0,
+                // 1, 2, 3, ... of one house): rayon, left to split the range evenly by
+                // count, gave one core nearly all of them; with one house's count a
+                // task, the last of a group still often kept one core busy alone (1.72
+                // of the 2 cores busy; with two houses' counts 1.9, and 16 and 19 seeds
+                // built 15-20% faster). With one house a side the second house is the
+                // last, which the enumeration places itself.
+                let split = h.min(2);
+                tasks(level, potential, split)
                     .into_par_iter()
                     .with_max_len(1)
-                    .for_each(|first| {
-                        let mut group = Group::new(shape, &db, Board(0).with_cell(0, first as u8));
-                        group.fill(1, level - first, potential);
+                    .for_each(|(board, left, weight)| {
+                        let mut group = Group::new(shape, &db, board);
+                        group.fill(split, left, weight);
                         group.flush();
                     });
             }
@@ -202,6 +208,29 @@ fn file_rules(shape: &Shape) -> [u8; 3] {
         u8::from(shape.empty_capture),
         u8::from(shape.either_side_empty),
     ]
+}
+
+/// The tasks of the (`level` seeds, `potential`) group: every way to fill the first
+/// `split` (1 or 2) houses, as the board so far, the seeds left and the weight left.
+fn tasks(level: usize, potential: usize, split: usize) -> Vec<(Board, usize, usize)> {
+    let mut tasks = Vec::new();
+    for first in 0..=level {
+        // The first house weighs 0.
+        let board = Board(0).with_cell(0, first as u8);
+        if split == 1 {
+            tasks.push((board, level - first, potential));
+            continue;
+        }
+        // The second house weighs 1.
+        for second in 0..=(level - first).min(potential) {
+            tasks.push((
+                board.with_cell(1, second as u8),
+                level - first - second,
+                potential - second,
+            ));
+        }
+    }
+    tasks
 }
 
 /// Boards solved together. Their successors' numbers are computed first and their
