@@ -101,7 +101,8 @@ const ENDGAME_BOARDS_PER_NODE: f64 = 0.6;
 
 /// What building the endgame database costs a core per board, about (a 19-seed
 /// Kalah(6,4) database on the 2-core host: 141 M boards in 6.0–6.6 s on both cores,
-/// `mancala bench endgame --houses 6 --endgame-seeds 19`), rounded up.
+/// `mancala bench endgame --houses 6 --endgame-seeds 19`; 7.1 s on a busier evening
+/// with the tasks split finer, 1.9 cores busy), rounded up.
 const ENDGAME_SECONDS_PER_BOARD: f64 = 100e-9;
 
 /// Table slots per expected node (see `Solver::table_bytes`).
@@ -502,9 +503,9 @@ impl BestRoot {
         // move 6 tested against 6 ran to 28 M nodes; stopped and tested against 10, it
         // was refuted in 3.8 M.)
         let (lo, _) = self.bounds();
-        for m in &mut self.moves {
-            if m.lo < lo && m.running.as_ref().is_some_and(|test| test.t <= lo) {
-                let test = m.running.take().expect("just checked");
+        for other in &mut self.moves {
+            if other.lo < lo && other.running.as_ref().is_some_and(|test| test.t <= lo) {
+                let test = other.running.take().expect("just checked");
                 test.done.store(true, Ordering::Relaxed);
             }
         }
