@@ -71,7 +71,7 @@ pub use score::Score;
 pub use search::{Limits, MAX_DEPTH, SearchResult, Searcher, repetition_score};
 pub use simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
 pub use solver::{
-    EndgameBench, EndgameInfo, Estimate, KALAH_MAX_POSITIONS, OWARE_MAX_SEEDS, Perfect, Progress,
-    Solution, SolveConfig, SolveError, Solver, bench_endgame,
+    EndgameBench, EndgameInfo, Estimate, ExpectedNodes, KALAH_MAX_POSITIONS, OWARE_MAX_SEEDS,
+    Perfect, Progress, Solution, SolveConfig, SolveError, Solver, bench_endgame,
 };
 pub use tt::{Bound, Entry, TranspositionTable, position_key};

@@ -235,6 +235,28 @@ pub struct Estimate {
     /// The most memory the solve will hold, in bytes (the table and the endgame
     /// database, both sized to the problem within [`SolveConfig::table_bytes`]).
     pub memory_bytes: usize,
+    /// Kalah: about how many nodes the search will visit (`None` for Oware).
+    pub expected_nodes: Option<ExpectedNodes>,
+}
+
+/// About how many nodes a Kalah solve will visit, from the seeds in play alone: a
+/// rough guide, fitted on the default rules (Kalah(6,5), every move's value: 25 G
+/// expected, 23.3 G measured; its best move 6.3 G expected, 2.8 G measured);
+/// `--empty-capture` takes a few times fewer.
+///
+/// ```
+/// use mancala_core::{Position, Rules};
+/// use mancala_engine::{SolveConfig, Solver};
+/// let e = Solver::estimate(&Position::new(Rules::kalah(6, 5)), SolveConfig::default());
+/// let nodes = e.unwrap().expected_nodes.unwrap();
+/// assert!(nodes.best_move < nodes.every_move);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpectedNodes {
+    /// For every legal move's value.
+    pub every_move: u64,
+    /// For the value and one best move.
+    pub best_move: u64,
 }
 
 /// The Kalah endgame database a solve used ([`Solver::endgame`]).
@@ -713,10 +735,15 @@ impl Solver {
                          cannot be numbered in 62 bits (at most 255 seeds in play)"
                     )));
                 }
+                let seeds = usize::from(seeds);
                 Ok(Estimate {
-                    seeds_in_play: seeds,
+                    seeds_in_play: pos.seeds_in_play(),
                     positions,
                     memory_bytes: Table::bytes_for(config.table_bytes),
+                    expected_nodes: Some(ExpectedNodes {
+                        every_move: expected_nodes(rules, seeds, Goal::EveryMove) as u64,
+                        best_move: expected_nodes(rules, seeds, Goal::BestMove) as u64,
+                    }),
                 })
             }
             Variant::Oware => {
@@ -730,6 +757,7 @@ impl Solver {
                     seeds_in_play: seeds,
                     positions,
                     memory_bytes: config.table_bytes,
+                    expected_nodes: None,
                 })
             }
             v @ Variant::OwareSimplified => Err(SolveError::Unsupported(v)),
