@@ -108,6 +108,11 @@ const ENDGAME_SECONDS_PER_BOARD: f64 = 100e-9;
 /// Table slots per expected node (see `Solver::table_bytes`).
 const TABLE_SLOTS_PER_NODE: f64 = 0.5;
 
+/// More nodes a second than a core of the solver searches (about 5 to 8 M on the 2-core
+/// EPYC host of 2026-11-23, counting database lookups): bounds the nodes a solve with a
+/// time limit can visit, which sizes its table.
+const MAX_NODES_PER_CORE_SEC: f64 = 2e7;
+
 /// The nodes a Kalah solve with `seeds` in play is expected to visit for `goal`: for
 /// every move's value about tenfold every 6 seeds (Kalah(4,4), 32 seeds: 0.5 M; (5,4),
 /// 40: 31 M; (6,4), 48: 263 M with a 17-seed database), for a best move a quarter of
@@ -994,9 +999,18 @@ impl Solver {
     /// a cache and TLB miss, and on a virtual machine fresh memory costs system time.
     /// Kalah(6,3) (about 4 M nodes) takes 1.1 s with 32 MiB and 2.0 s with 1 GiB;
     /// Kalah(6,4) (about 300 M nodes) 50 s with 512 MiB, 47 s with 1 or 2 GiB, and up
-    /// to 64 s with 4 GiB (34 s of it system time). At least [`MIN_TABLE_BYTES`].
+    /// to 64 s with 4 GiB (34 s of it system time). With a time limit, no more than
+    /// the nodes a core could search in it ([`MAX_NODES_PER_CORE_SEC`]): fresh memory
+    /// can be slow to fault in on a virtual machine: `mancala solve --houses 6 --seeds 5
+    /// --time-limit 1` stopped after 1.07 to 13.8 s with the 2 GiB table, nearly all
+    /// of it system time, and after 1.01 to 1.03 s with 512 MiB (four alternating runs
+    /// each). At least [`MIN_TABLE_BYTES`].
     fn table_bytes(&self, rules: Rules, seeds: usize) -> usize {
-        let nodes = expected_nodes(rules, seeds, Goal::EveryMove);
+        let mut nodes = expected_nodes(rules, seeds, Goal::EveryMove);
+        if let Some(t) = self.config.time_limit {
+            let cores = rayon::current_num_threads() as f64;
+            nodes = nodes.min(t.as_secs_f64() * cores * MAX_NODES_PER_CORE_SEC);
+        }
         let wanted =
             (nodes * TABLE_SLOTS_PER_NODE * table::SLOT_BYTES as f64).max(MIN_TABLE_BYTES as f64);
         self.config.table_bytes.min(wanted as usize)
@@ -1361,6 +1375,40 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    /// A time limit caps the table at what the search could fill in that time; a long
+    /// one leaves it as it was.
+    #[test]
+    fn a_short_time_limit_gets_a_smaller_table() {
+        // Two cores, as on the host measured.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(short_time_limit_tables);
+    }
+
+    fn short_time_limit_tables() {
+        let table = |limit: Option<u64>| {
+            let config = SolveConfig {
+                time_limit: limit.map(Duration::from_secs),
+                ..SolveConfig::default().with_table_mb(8192)
+            };
+            Solver::new(config).table_bytes(Rules::kalah(6, 5), 60)
+        };
+        assert_eq!(table(None), 8192 << 20);
+        assert_eq!(table(Some(24 * 3600)), table(None));
+        let (one, ten) = (table(Some(1)), table(Some(10)));
+        assert!(one < ten && ten < table(None), "{one} {ten}");
+        // Kalah(6,4)'s table (sized to its search) is not cut by a few seconds.
+        let config = SolveConfig::default().with_table_mb(8192);
+        let solver =
+            |c: SolveConfig| Table::bytes_for(Solver::new(c).table_bytes(Rules::kalah(6, 4), 48));
+        assert_eq!(
+            solver(config.with_time_limit(Duration::from_secs(5))),
+            solver(config)
+        );
     }
 
     /// Idle threads take fresh tests first, best guess first, then join the running
