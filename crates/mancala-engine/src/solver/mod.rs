@@ -740,14 +740,14 @@ impl Solver {
                          cannot be numbered in 62 bits (at most 255 seeds in play)"
                     )));
                 }
-                let seeds = usize::from(seeds);
+                let expected = |goal| expected_nodes(rules, usize::from(seeds), goal) as u64;
                 Ok(Estimate {
-                    seeds_in_play: pos.seeds_in_play(),
+                    seeds_in_play: seeds,
                     positions,
                     memory_bytes: Table::bytes_for(config.table_bytes),
                     expected_nodes: Some(ExpectedNodes {
-                        every_move: expected_nodes(rules, seeds, Goal::EveryMove) as u64,
-                        best_move: expected_nodes(rules, seeds, Goal::BestMove) as u64,
+                        every_move: expected(Goal::EveryMove),
+                        best_move: expected(Goal::BestMove),
                     }),
                 })
             }
