@@ -1386,29 +1386,28 @@ mod tests {
             .num_threads(2)
             .build()
             .unwrap();
-        pool.install(short_time_limit_tables);
-    }
-
-    fn short_time_limit_tables() {
-        let table = |limit: Option<u64>| {
-            let config = SolveConfig {
-                time_limit: limit.map(Duration::from_secs),
-                ..SolveConfig::default().with_table_mb(8192)
+        pool.install(|| {
+            let table = |limit: Option<u64>| {
+                let config = SolveConfig {
+                    time_limit: limit.map(Duration::from_secs),
+                    ..SolveConfig::default().with_table_mb(8192)
+                };
+                Solver::new(config).table_bytes(Rules::kalah(6, 5), 60)
             };
-            Solver::new(config).table_bytes(Rules::kalah(6, 5), 60)
-        };
-        assert_eq!(table(None), 8192 << 20);
-        assert_eq!(table(Some(24 * 3600)), table(None));
-        let (one, ten) = (table(Some(1)), table(Some(10)));
-        assert!(one < ten && ten < table(None), "{one} {ten}");
-        // Kalah(6,4)'s table (sized to its search) is not cut by a few seconds.
-        let config = SolveConfig::default().with_table_mb(8192);
-        let solver =
-            |c: SolveConfig| Table::bytes_for(Solver::new(c).table_bytes(Rules::kalah(6, 4), 48));
-        assert_eq!(
-            solver(config.with_time_limit(Duration::from_secs(5))),
-            solver(config)
-        );
+            assert_eq!(table(None), 8192 << 20);
+            assert_eq!(table(Some(24 * 3600)), table(None));
+            let (one, ten) = (table(Some(1)), table(Some(10)));
+            assert!(one < ten && ten < table(None), "{one} {ten}");
+            // Kalah(6,4)'s table (sized to its search) is not cut by a few seconds.
+            let config = SolveConfig::default().with_table_mb(8192);
+            let solver = |c: SolveConfig| {
+                Table::bytes_for(Solver::new(c).table_bytes(Rules::kalah(6, 4), 48))
+            };
+            assert_eq!(
+                solver(config.with_time_limit(Duration::from_secs(5))),
+                solver(config)
+            );
+        });
     }
 
     /// Idle threads take fresh tests first, best guess first, then join the running
