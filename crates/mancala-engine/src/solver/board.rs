@@ -78,6 +78,8 @@ pub(crate) struct Shape {
     max: usize,
     /// `sowings[i * (2h + 1) + r]`: a partial lap of `r` seeds from house `i`.
     sowings: Vec<Sowing>,
+    /// Bits of the position numbers: all are below `2^key_bits`.
+    pub key_bits: u32,
     /// One seed in every house.
     ones: u128,
     /// The mover's row (`0xFF` bytes).
@@ -90,10 +92,8 @@ impl Shape {
     /// a byte, or the position numbers would not fit 62 bits.
     pub fn new(rules: Rules, max_seeds: usize) -> Option<Shape> {
         let h = rules.houses();
-        if h > MAX_SOLVER_HOUSES
-            || max_seeds > usize::from(u8::MAX)
-            || positions_bound(2 * h, max_seeds)? >= 1 << 62
-        {
+        let positions = positions_bound(2 * h, max_seeds)?;
+        if h > MAX_SOLVER_HOUSES || max_seeds > usize::from(u8::MAX) || positions >= 1 << 62 {
             return None;
         }
         let mut comb = vec![[0u64; 256]; 2 * h];
@@ -133,6 +133,7 @@ impl Shape {
             comb,
             max: max_seeds,
             sowings,
+            key_bits: key_bits(positions),
             ones,
             row: (0..h).fold(0u64, |m, k| m | 0xFF << (8 * k)),
         })
@@ -257,6 +258,11 @@ fn binomial(n: u64, k: u64) -> Option<u64> {
         }
     }
     Some(r as u64)
+}
+
+/// The bits numbers below `positions` need.
+pub(crate) fn key_bits(positions: u64) -> u32 {
+    64 - positions.saturating_sub(1).leading_zeros()
 }
 
 /// How many boards of `cells` houses hold at most `seeds` seeds: `C(seeds + cells,

@@ -52,7 +52,7 @@ use mancala_core::{Game, Move, Position, Rules, Side, Variant};
 
 pub use perfect::Perfect;
 
-use board::{MAX_SOLVER_HOUSES, Shape, Step, positions_bound};
+use board::{MAX_SOLVER_HOUSES, Shape, Step, key_bits, positions_bound};
 use endgame::Endgame;
 
 use crate::{Limits, Score, Searcher};
@@ -105,8 +105,8 @@ const ENDGAME_BOARDS_PER_NODE: f64 = 0.6;
 /// with the tasks split finer, 1.9 cores busy), rounded up.
 const ENDGAME_SECONDS_PER_BOARD: f64 = 100e-9;
 
-/// Table slots per expected node (see `Solver::table_bytes`).
-const TABLE_SLOTS_PER_NODE: f64 = 0.5;
+/// Table entries per expected node (see `Solver::table_bytes`).
+const TABLE_ENTRIES_PER_NODE: f64 = 0.5;
 
 /// More nodes a second than a core of the solver searches (about 5 to 8 M on the 2-core
 /// EPYC host of 2026-11-23, counting database lookups): bounds the nodes a solve with a
@@ -744,7 +744,7 @@ impl Solver {
                 Ok(Estimate {
                     seeds_in_play: seeds,
                     positions,
-                    memory_bytes: Table::bytes_for(config.table_bytes),
+                    memory_bytes: Table::bytes_for(config.table_bytes, key_bits(positions)),
                     expected_nodes: Some(ExpectedNodes {
                         every_move: expected(Goal::EveryMove),
                         best_move: expected(Goal::BestMove),
@@ -925,15 +925,17 @@ impl Solver {
                     None
                 }
             };
+            // The database takes its share first (one read from a file may be larger
+            // than the one asked for).
+            let table = Table::new(
+                self.table_bytes(rules, seeds)
+                    .saturating_sub(endgame.as_ref().map_or(0, Endgame::bytes)),
+                shape.key_bits,
+            );
             self.kalah = Some(KalahState {
                 rules,
                 shape,
-                // The database takes its share first (one read from a file may be
-                // larger than the one asked for).
-                table: Table::new(
-                    self.table_bytes(rules, seeds)
-                        .saturating_sub(endgame.as_ref().map_or(0, Endgame::bytes)),
-                ),
+                table,
                 busy: Busy::default(),
                 endgame,
             });
@@ -991,10 +993,12 @@ impl Solver {
     }
 
     /// The memory for a Kalah solve with `seeds` in play: `--hash-mb`, or less when a
-    /// smaller table is enough: half a slot per node the search for every move's value
-    /// is expected to visit. A best-move search gets the same: it visits fewer nodes,
-    /// but needs the room (Kalah(6,4)'s best move with a 16-seed database: 126 M nodes
-    /// and 9.7 s with 1 GiB, 180 M nodes and 13.9 s with 256 MiB).
+    /// smaller table is enough: half an entry per node the search for every move's
+    /// value is expected to visit (Kalah(6,4), every move's value with a 16-seed
+    /// database: 366–369 M nodes with 512 MiB, 483–487 M with 256 MiB). A best-move
+    /// search gets the same: it visits fewer nodes, but needs some room (Kalah(6,4)'s
+    /// best move, 16-seed database: 113–115 M nodes with 512 MiB, 115–119 M with 256
+    /// MiB, 132–133 M with 128 MiB; two runs each on 2026-11-24).
     /// A table much larger than the search fills is slower, not faster: every probe is
     /// a cache and TLB miss, and on a virtual machine fresh memory costs system time.
     /// Kalah(6,3) (about 4 M nodes) takes 1.1 s with 32 MiB and 2.0 s with 1 GiB;
@@ -1011,8 +1015,8 @@ impl Solver {
             let cores = rayon::current_num_threads() as f64;
             nodes = nodes.min(t.as_secs_f64() * cores * MAX_NODES_PER_CORE_SEC);
         }
-        let wanted =
-            (nodes * TABLE_SLOTS_PER_NODE * table::SLOT_BYTES as f64).max(MIN_TABLE_BYTES as f64);
+        let wanted = (nodes * TABLE_ENTRIES_PER_NODE * table::ENTRY_BYTES as f64)
+            .max(MIN_TABLE_BYTES as f64);
         self.config.table_bytes.min(wanted as usize)
     }
 
@@ -1401,7 +1405,7 @@ mod tests {
             // Kalah(6,4)'s table (sized to its search) is not cut by a few seconds.
             let config = SolveConfig::default().with_table_mb(8192);
             let solver = |c: SolveConfig| {
-                Table::bytes_for(Solver::new(c).table_bytes(Rules::kalah(6, 4), 48))
+                Table::bytes_for(Solver::new(c).table_bytes(Rules::kalah(6, 4), 48), 41)
             };
             assert_eq!(
                 solver(config.with_time_limit(Duration::from_secs(5))),
