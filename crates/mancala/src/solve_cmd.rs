@@ -13,7 +13,7 @@ use serde::ser::{SerializeMap, Serializer};
 
 use crate::args::RulesArgs;
 
-/// The most memory a solve takes without `--hash-mb` (when a quarter of the memory
+/// The most memory a solve takes without `--hash-mb` (when a third of the memory
 /// available is more).
 const DEFAULT_HASH_MB: usize = 8 << 10;
 
@@ -36,7 +36,7 @@ pub struct SolveArgs {
 
     /// Most memory for the transposition table and the endgame database (Kalah: each
     /// is sized to the problem within it) or the positions reachable (Oware), in MiB
-    /// (default: a quarter of the memory available, at most 8192)
+    /// (default: a third of the memory available, at most 8192)
     #[arg(long, value_name = "MB")]
     hash_mb: Option<usize>,
 
@@ -131,7 +131,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
             mb
         }
         None => available
-            .map_or(DEFAULT_HASH_MB, |a| (a >> 20) / 4)
+            .map_or(DEFAULT_HASH_MB, |a| (a >> 20) / 3)
             .clamp(16, DEFAULT_HASH_MB),
     };
     let mut config = SolveConfig {

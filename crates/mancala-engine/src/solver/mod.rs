@@ -83,9 +83,11 @@ const OWARE_STACK_BYTES: usize = 1 << 30;
 /// sizes the databases of six houses; this one keeps those of fewer houses, whose
 /// searches are small next to their problems, from growing past what pays: Kalah(5,4)
 /// gets 16 seeds (`P^0.671`: 1.7 s against 2.4 s with 14 and 2.2 s with 18 seeds),
-/// Kalah(4,5) 17 (flat from 12 to 18). It must let Kalah(6,5) have 26 seeds
-/// (`P^0.716`).
-const ENDGAME_EXPONENT: f64 = 0.72;
+/// Kalah(4,5) 19 (flat from 12 to 19: 0.21–0.23 s). For the every-move search of
+/// the largest boards it is what binds, and there more pays: Kalah(6,5) gets 28 seeds
+/// (`P^0.738`; 26, 27 and 28 seeds took 2355, 1500 and 1186 s on 2026-11-23),
+/// Kalah(5,5) 23 (14.9 s against 19.2 s with 22).
+const ENDGAME_EXPONENT: f64 = 0.74;
 
 /// The endgame database has at most this many boards per node the search is expected
 /// to visit (see `Solver::endgame_seeds`). Building a board costs about half what
@@ -946,7 +948,7 @@ impl Solver {
     /// The endgame database of at least `n` seeds for a solve with `seeds` in play:
     /// read from the endgame file when that holds at least `n` seeds (keeping the
     /// boards of fewer than `seeds`, the others are never looked up, and no more than
-    /// half the memory allowed takes), else built, and written to the file if there is
+    /// its share of the memory allows), else built, and written to the file if there is
     /// one.
     fn endgame_for(
         &self,
@@ -956,10 +958,10 @@ impl Solver {
         progress: &mut dyn FnMut(Progress),
         out_of_time: impl Fn() -> bool,
     ) -> Result<(Endgame, EndgameInfo), SolveError> {
-        // A larger database in the file is welcome, up to half the memory allowed.
+        // A larger database in the file is welcome, up to its share of the memory.
         let fits = Endgame::seeds_for(
             2 * shape.h,
-            self.config.table_bytes / 2,
+            self.endgame_bytes_allowed(),
             seeds.saturating_sub(1),
         );
         let read = match &self.endgame_file {
@@ -1024,8 +1026,8 @@ impl Solver {
     /// `goal`: as configured, or the largest database with at most
     /// [`ENDGAME_BOARDS_PER_NODE`] boards per node the search is expected to visit (a
     /// database much larger than the search costs more than it saves) and at most
-    /// `P^0.72` boards when the whole problem has `P`, within half the memory (the
-    /// table gets the rest) and, with a time limit, built in a quarter of it; `None`
+    /// `P^0.74` boards when the whole problem has `P`, within its share of the memory
+    /// ([`Solver::endgame_bytes_allowed`]) and, with a time limit, built in a quarter of it; `None`
     /// for no database.
     fn endgame_seeds(&self, rules: Rules, seeds: usize, goal: Goal) -> Option<usize> {
         let cells = 2 * rules.houses();
@@ -1044,11 +1046,19 @@ impl Solver {
                     let affordable = t.as_secs_f64() / 4.0 * cores / ENDGAME_SECONDS_PER_BOARD;
                     boards = boards.min(affordable as usize);
                 }
-                let bytes = boards.min(self.config.table_bytes / 2);
+                let bytes = boards.min(self.endgame_bytes_allowed());
                 Endgame::seeds_for(cells, bytes, below.min(MAX_ENDGAME_SEEDS))
             }
         };
         (n >= 1).then_some(n)
+    }
+
+    /// The most memory the endgame database may take: three quarters of what the solve
+    /// may use. The table gets the rest, which is plenty: Kalah(6,5)'s every move with a
+    /// 28-seed database visited 10.2 G nodes with 128 M table entries (16-byte slots,
+    /// 2 GiB, on 2026-11-23) and 10.25 G with 256 M (2026-11-24).
+    fn endgame_bytes_allowed(&self) -> usize {
+        self.config.table_bytes / 4 * 3
     }
 
     fn kalah_moves(
@@ -1412,6 +1422,28 @@ mod tests {
                 solver(config)
             );
         });
+    }
+
+    /// The database sizes measured best: Kalah(6,5)'s every move gets 28 seeds in a
+    /// third of a 24 GB machine's memory (27 in a quarter, which its database must fit),
+    /// its best move 26; Kalah(6,4) 19 and 16; Kalah(5,5)'s every move 23.
+    #[test]
+    fn endgame_databases_are_sized_as_measured() {
+        let seeds = |h: u8, s: u8, goal: Goal, mb: usize| {
+            let solver = Solver::new(SolveConfig::default().with_table_mb(mb));
+            solver.endgame_seeds(Rules::kalah(h, s), 2 * usize::from(h * s), goal)
+        };
+        let third = 24_000 / 3;
+        assert_eq!(seeds(6, 5, Goal::EveryMove, third), Some(28));
+        assert_eq!(seeds(6, 5, Goal::EveryMove, 24_000 / 4), Some(27));
+        assert_eq!(seeds(6, 5, Goal::BestMove, third), Some(26));
+        assert_eq!(seeds(6, 4, Goal::EveryMove, third), Some(19));
+        assert_eq!(seeds(6, 4, Goal::BestMove, third), Some(16));
+        assert_eq!(seeds(5, 5, Goal::EveryMove, third), Some(23));
+        // Little memory: the database fits three quarters of it.
+        let small = seeds(6, 5, Goal::EveryMove, 64).unwrap();
+        let bytes = Endgame::bytes_for(12, small).unwrap();
+        assert!(bytes <= 48 << 20 && Endgame::bytes_for(12, small + 1).unwrap() > 48 << 20);
     }
 
     /// Idle threads take fresh tests first, best guess first, then join the running
