@@ -265,8 +265,8 @@ fn an_endgame_file_larger_than_the_memory_allowed_is_read_in_part() {
     // 20 seeds: C(28, 8) = 3,108,105 boards, 3 MiB.
     let built = solve_json(&[&rules[..], &["--endgame-seeds", "20"]].concat());
     assert_eq!(built["endgame"]["written_to_file"], true, "{built}");
-    // With 1 MiB allowed, half of it holds the boards of up to 15 seeds (C(23, 8) =
-    // 490,314; 16 seeds would be 735,471).
+    // With 1 MiB allowed, the database's three quarters of it hold the boards of up
+    // to 16 seeds (C(24, 8) = 735,471; 17 seeds would be 1,081,575).
     let (ok, out, err) = spec::run_binary(
         &[&["solve", "--json", "--hash-mb", "1"][..], &rules[..]].concat(),
         "",
@@ -274,7 +274,7 @@ fn an_endgame_file_larger_than_the_memory_allowed_is_read_in_part() {
     assert!(ok, "{err}");
     let small: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(small["endgame"]["read_from_file"], true, "{small}");
-    assert_eq!(small["endgame"]["seeds"], 15, "{small}");
+    assert_eq!(small["endgame"]["seeds"], 16, "{small}");
     assert_eq!(small["move_values"], built["move_values"]);
 }
 
