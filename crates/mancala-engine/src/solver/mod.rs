@@ -1027,8 +1027,8 @@ impl Solver {
     /// [`ENDGAME_BOARDS_PER_NODE`] boards per node the search is expected to visit (a
     /// database much larger than the search costs more than it saves) and at most
     /// `P^0.74` boards when the whole problem has `P`, within its share of the memory
-    /// ([`Solver::endgame_bytes_allowed`]) and, with a time limit, built in a quarter of it; `None`
-    /// for no database.
+    /// ([`Solver::endgame_bytes_allowed`]) and, with a time limit, built in a quarter
+    /// of it; `None` for no database.
     fn endgame_seeds(&self, rules: Rules, seeds: usize, goal: Goal) -> Option<usize> {
         let cells = 2 * rules.houses();
         let below = seeds.saturating_sub(1);
