@@ -183,31 +183,29 @@ impl Table {
     #[inline]
     pub fn store(&self, key: u64, mut b: Bounds) {
         let (bucket, quotient) = self.place(key);
-        let mut target = 0;
-        let mut least = u16::MAX;
+        // The entry to replace: the first of least rank, an empty one ranking 0 and a
+        // used one its work + 1.
+        let (mut target, mut least) = (0, u16::MAX);
         for (j, e) in bucket.0.iter().enumerate() {
             let entry = e.load(Ordering::Relaxed);
-            if entry == 0 {
-                if least > 0 {
-                    least = 0;
+            let rank = if entry == 0 {
+                0
+            } else {
+                let old = Bounds::unpack(entry);
+                if entry >> FIELD_BITS == quotient {
+                    b.lo = b.lo.max(old.lo);
+                    b.hi = b.hi.min(old.hi);
+                    b.work = b.work.max(old.work);
+                    if b.mv == NO_MOVE {
+                        b.mv = old.mv;
+                    }
                     target = j;
+                    break;
                 }
-                continue;
-            }
-            let old = Bounds::unpack(entry);
-            if entry >> FIELD_BITS == quotient {
-                b.lo = b.lo.max(old.lo);
-                b.hi = b.hi.min(old.hi);
-                b.work = b.work.max(old.work);
-                if b.mv == NO_MOVE {
-                    b.mv = old.mv;
-                }
-                target = j;
-                break;
-            }
-            if u16::from(old.work) < least {
-                least = u16::from(old.work);
-                target = j;
+                u16::from(old.work) + 1
+            };
+            if rank < least {
+                (target, least) = (j, rank);
             }
         }
         bucket.0[target].store(b.pack(quotient), Ordering::Relaxed);
