@@ -115,19 +115,42 @@ const TABLE_ENTRIES_PER_NODE: f64 = 0.5;
 /// time limit can visit, which sizes its table.
 const MAX_NODES_PER_CORE_SEC: f64 = 2e7;
 
+/// A Kalah solve of a problem of `P` boards (those with at most the seeds in play) is
+/// expected to visit at most `P^SEARCH_EXPONENT` nodes for every move's value. Measured
+/// with the default databases (2026-11-24), every move's value took `P^0.62` to
+/// `P^0.75` nodes: Kalah(5,3) 0.32 M of `P` = 8.5e8, (4,4) 0.26 M of 7.7e7, (4,5)
+/// 0.55 M of 3.8e8, (4,7) 1.6 M of 4.4e9, (4,8) 3.3 M of 1.1e10, (6,3) 7.4 M of 6.9e10,
+/// (5,4) 11.3 M of 1.0e10, (6,4) 213 M of 1.4e12, (6,5) 8.5 G of 1.5e13. This bounds
+/// the estimate from the seeds alone on narrow boards with many seeds, which it
+/// overshot a thousandfold (Kalah(4,7): 4.4e9 nodes expected; the table then took
+/// 4 GiB and faulting it in 4.9 s of the 8.6 s the solve took, 1.9 s with 512 MiB).
+/// It is above that estimate on every board the estimate was fitted on (Kalah(6,5)'s
+/// 2.5e10 needs an exponent of 0.79), so their tables and databases keep their sizes;
+/// where it binds, the database is already the `P^`[`ENDGAME_EXPONENT`] cap, so only
+/// the table shrinks. It holds within [`KALAH_MAX_POSITIONS`]: beyond it (`--force`)
+/// the nodes grow faster than any fixed power of `P` (Kalah(6,6), `P` = 1.1e14, took
+/// 5.5e13 nodes in its published solve with a 34-seed database: `P^0.97`), and those
+/// problems keep the estimate from the seeds alone.
+const SEARCH_EXPONENT: f64 = 0.8;
+
 /// The nodes a Kalah solve with `seeds` in play is expected to visit for `goal`: for
 /// every move's value about tenfold every 6 seeds (Kalah(4,4), 32 seeds: 0.5 M; (5,4),
-/// 40: 31 M; (6,4), 48: 263 M with a 17-seed database), for a best move a quarter of
-/// that (Kalah(6,4) with a 19-seed database: 60 M against 221 M), never more than the
-/// boards there are.
+/// 40: 31 M; (6,4), 48: 263 M with a 17-seed database) but at most
+/// `P^`[`SEARCH_EXPONENT`] for a problem of `P` boards within [`KALAH_MAX_POSITIONS`],
+/// for a best move a quarter of that (Kalah(6,4) with a 19-seed database: 60 M against
+/// 221 M).
 fn expected_nodes(rules: Rules, seeds: usize, goal: Goal) -> f64 {
     let boards = positions_bound(2 * rules.houses(), seeds).unwrap_or(u64::MAX) as f64;
-    let every_move = 2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0);
-    let nodes = match goal {
+    let from_seeds = 2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0);
+    let every_move = if boards <= KALAH_MAX_POSITIONS as f64 {
+        from_seeds.min(boards.powf(SEARCH_EXPONENT))
+    } else {
+        from_seeds
+    };
+    match goal {
         Goal::EveryMove => every_move,
         Goal::BestMove => every_move / 4.0,
-    };
-    nodes.min(boards)
+    }
 }
 
 /// What a Kalah solve proves, which sets how much it expects to search.
@@ -246,10 +269,11 @@ pub struct Estimate {
     pub expected_nodes: Option<ExpectedNodes>,
 }
 
-/// About how many nodes a Kalah solve will visit, from the seeds in play alone: a
-/// rough guide, fitted on the default rules (Kalah(6,5), every move's value: 25 G
-/// expected, 23.3 G measured; its best move 6.3 G expected, 2.8 G measured);
-/// `--empty-capture` takes a few times fewer.
+/// About how many nodes a Kalah solve will visit, from the seeds in play and the size
+/// of the board: a rough guide, fitted on the default rules and the databases of
+/// 2026-11-23 (Kalah(6,5), every move's value: 25 G expected, 23.3 G measured with a
+/// 26-seed database, 8.5 G with the 28 seeds it gets now; its best move 6.3 G
+/// expected, 2.3–2.8 G measured); `--empty-capture` takes a few times fewer.
 ///
 /// ```
 /// use mancala_core::{Position, Rules};
@@ -1427,6 +1451,34 @@ mod tests {
     /// The database sizes measured best: Kalah(6,5)'s every move gets 28 seeds in a
     /// third of a 24 GB machine's memory (27 in a quarter, which its database must fit),
     /// its best move 26; Kalah(6,4) 19 and 16; Kalah(5,5)'s every move 23.
+    /// The estimate is bounded by the problem's size: a narrow board with many seeds
+    /// gets a table near what its search needs, not all the memory allowed, and the
+    /// boards the estimate from the seeds in play was fitted on keep that estimate.
+    #[test]
+    fn estimates_are_bounded_by_the_problems_size() {
+        let solver = Solver::new(SolveConfig::default().with_table_mb(8192));
+        let table_mib =
+            |h: u8, s: u8| solver.table_bytes(Rules::kalah(h, s), 2 * usize::from(h * s)) >> 20;
+        // Every move's value visits 1.6 M nodes on Kalah(4,7), 3.3 M on Kalah(4,8):
+        // they had the whole 8 GiB.
+        assert!(table_mib(4, 7) <= 256, "{} MiB", table_mib(4, 7));
+        assert!(table_mib(4, 8) <= 512, "{} MiB", table_mib(4, 8));
+        for (h, s) in [(4, 4), (5, 4), (6, 3), (6, 4), (6, 5)] {
+            let seeds = 2 * usize::from(h * s);
+            let from_seeds = 2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0);
+            let rules = Rules::kalah(h, s);
+            assert_eq!(
+                expected_nodes(rules, seeds, Goal::EveryMove),
+                from_seeds,
+                "{rules}"
+            );
+            assert_eq!(
+                expected_nodes(rules, seeds, Goal::BestMove),
+                from_seeds / 4.0
+            );
+        }
+    }
+
     #[test]
     fn endgame_databases_are_sized_as_measured() {
         let seeds = |h: u8, s: u8, goal: Goal, mb: usize| {
