@@ -130,23 +130,23 @@ const MAX_NODES_PER_CORE_SEC: f64 = 2e7;
 /// the table shrinks. It holds within [`KALAH_MAX_POSITIONS`]: beyond it (`--force`)
 /// the nodes grow faster than any fixed power of `P` (Kalah(6,6), `P` = 1.1e14, took
 /// 5.5e13 nodes in its published solve with a 34-seed database: `P^0.97`), and those
-/// problems keep the estimate from the seeds alone.
+/// problems keep the estimate from the seeds, capped only at `P`.
 const SEARCH_EXPONENT: f64 = 0.8;
 
 /// The nodes a Kalah solve with `seeds` in play is expected to visit for `goal`: for
 /// every move's value about tenfold every 6 seeds (Kalah(4,4), 32 seeds: 0.5 M; (5,4),
 /// 40: 31 M; (6,4), 48: 263 M with a 17-seed database) but at most
-/// `P^`[`SEARCH_EXPONENT`] for a problem of `P` boards within [`KALAH_MAX_POSITIONS`],
-/// for a best move a quarter of that (Kalah(6,4) with a 19-seed database: 60 M against
-/// 221 M).
+/// `P^`[`SEARCH_EXPONENT`] for a problem of `P` boards within [`KALAH_MAX_POSITIONS`]
+/// and never more than `P` beyond it, for a best move a quarter of that (Kalah(6,4)
+/// with a 19-seed database: 60 M against 221 M).
 fn expected_nodes(rules: Rules, seeds: usize, goal: Goal) -> f64 {
     let boards = positions_bound(2 * rules.houses(), seeds).unwrap_or(u64::MAX) as f64;
-    let from_seeds = 2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0);
-    let every_move = if boards <= KALAH_MAX_POSITIONS as f64 {
-        from_seeds.min(boards.powf(SEARCH_EXPONENT))
+    let cap = if boards <= KALAH_MAX_POSITIONS as f64 {
+        boards.powf(SEARCH_EXPONENT)
     } else {
-        from_seeds
+        boards
     };
+    let every_move = (2.5e5 * 10f64.powf((seeds as f64 - 30.0) / 6.0)).min(cap);
     match goal {
         Goal::EveryMove => every_move,
         Goal::BestMove => every_move / 4.0,
