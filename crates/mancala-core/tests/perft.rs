@@ -1,14 +1,26 @@
-//! Frozen perft counts (`tests/data/perft.txt`), established by the naive implementation
-//! in `tests/naive` and checked against the crate.
+//! Frozen perft counts (`tests/data/perft.txt`), established by the referee's naive
+//! rules (`crates/mancala-referee`) and checked against the crate.
 //!
 //! Each data line is `variant houses seeds options depth count`, with options `-` for
 //! the defaults or a comma-separated list of `empty-capture` and an end rule.
 //! Regenerate with `cargo test -p mancala-core --release --test perft -- --ignored
-//! --nocapture regenerate` (it prints the file; the naive code is slow on purpose).
-
-mod naive;
+//! --nocapture regenerate` (it prints the file; the referee is slow on purpose).
 
 use mancala_core::{EndRule, Position, RuleOptions, Rules, Variant, perft};
+use mancala_referee::{Kind, Referee};
+
+/// The referee's game at the start of `rules`.
+fn referee(rules: Rules) -> Referee {
+    let kind = match rules.variant() {
+        Variant::Kalah => Kind::Kalah {
+            empty_capture: rules.options().empty_capture,
+            either_side_empty: rules.options().end_rule == EndRule::EitherSideEmpty,
+        },
+        Variant::Oware => Kind::Oware,
+        Variant::OwareSimplified => Kind::SimplifiedOware,
+    };
+    Referee::new(kind, rules.houses(), u32::from(rules.seeds()))
+}
 
 struct Entry {
     rules: Rules,
@@ -68,21 +80,20 @@ fn crate_perft_matches_frozen_counts() {
 }
 
 #[test]
-fn naive_perft_establishes_the_smaller_counts() {
-    // The naive code recomputes every entry small enough to run quickly in a test build.
+fn referee_perft_establishes_the_smaller_counts() {
+    // The referee recomputes every entry small enough to run quickly in a test build.
     let mut checked = 0;
     for e in entries().into_iter().filter(|e| e.count <= 200_000) {
-        let start = naive::Naive::new(e.rules);
-        let count = naive::perft(&start, e.depth, &mut vec![start.clone()]);
+        let count = mancala_referee::perft(&referee(e.rules), e.depth);
         assert_eq!(count, e.count, "{} depth {}", e.rules, e.depth);
         checked += 1;
     }
     assert!(checked >= 30, "only {checked} entries checked");
 }
 
-/// Prints the data file from the naive implementation.
+/// Prints the data file from the referee.
 #[test]
-#[ignore = "slow: regenerates tests/data/perft.txt from the naive rules"]
+#[ignore = "slow: regenerates tests/data/perft.txt from the referee's naive rules"]
 fn regenerate() {
     let boards: &[(&str, u8, u8, &str, u32)] = &[
         ("kalah", 6, 4, "-", 9),
@@ -95,14 +106,14 @@ fn regenerate() {
         ("oware-simplified", 6, 4, "-", 8),
         ("oware-simplified", 2, 2, "-", 10),
     ];
-    println!("# variant houses seeds options depth count  (from the naive rules in tests/naive)");
+    println!("# variant houses seeds options depth count  (from crates/mancala-referee)");
     for &(v, h, s, opts, max_depth) in boards {
         let rules = Rules::new(v.parse().unwrap(), h, s)
             .unwrap()
             .with_options(parse_options(opts));
-        let start = naive::Naive::new(rules);
+        let start = referee(rules);
         for d in 1..=max_depth {
-            let count = naive::perft(&start, d, &mut vec![start.clone()]);
+            let count = mancala_referee::perft(&start, d);
             println!("{v} {h} {s} {opts} {d} {count}");
         }
     }

@@ -1,10 +1,8 @@
-//! The crate against the naive implementation, move by move, over random games of
-//! every variant, size and rule option; and property tests of the invariants.
-
-mod naive;
+//! Property tests of the invariants over random games of every variant, size and rule
+//! option. (The rules themselves are checked against an independent model in
+//! `tests/referee.rs`.)
 
 use mancala_core::{EndRule, Game, IllegalMove, Move, Position, RuleOptions, Rules, Side, Variant};
-use naive::Naive;
 use proptest::prelude::*;
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
@@ -23,51 +21,8 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         })
 }
 
-fn assert_same(p: &Position, n: &Naive, ply: usize) {
-    for side in Side::BOTH {
-        let row: Vec<u32> = p.houses(side).iter().map(|&c| u32::from(c)).collect();
-        assert_eq!(row, n.row(side.index()), "{side} houses at ply {ply}\n{p}");
-    }
-    assert_eq!(
-        p.stores().map(u32::from),
-        n.stores(),
-        "stores at ply {ply}\n{p}"
-    );
-    assert_eq!(p.is_over(), n.over, "over at ply {ply}\n{p}");
-    if !p.is_over() {
-        assert_eq!(p.to_move().index(), n.to_move, "to move at ply {ply}\n{p}");
-        let legal: Vec<usize> = p.legal_moves().iter().map(|m| m.house() as usize).collect();
-        assert_eq!(legal, n.legal(), "legal moves at ply {ply}\n{p}");
-    } else {
-        let o = p.outcome().unwrap();
-        assert_eq!(
-            o.scores.map(u32::from),
-            n.final_scores(),
-            "final scores\n{p}"
-        );
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
-
-    /// Every move of a random game gives the same position as the naive rules.
-    #[test]
-    fn agrees_with_naive_rules(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 0..300)) {
-        let mut p = Position::new(rules);
-        let mut n = Naive::new(rules);
-        assert_same(&p, &n, 0);
-        for (ply, choice) in choices.iter().enumerate() {
-            let moves = p.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let mv = *choice.get(&moves);
-            p = p.play(mv).unwrap();
-            n.play(mv.house() as usize);
-            assert_same(&p, &n, ply + 1);
-        }
-    }
 
     /// Once [`Position::decided_winner`] names a winner, it keeps naming them and the
     /// game ends with them winning.

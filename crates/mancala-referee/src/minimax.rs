@@ -1,0 +1,77 @@
+//! Plain minimax over the referee's rules, the Oware repetition rule included: the
+//! yardstick for the exact solver on boards small enough to search this way.
+
+use std::collections::HashMap;
+
+use crate::{Kind, Table};
+
+/// The value of `start` for player 1 (their final score minus player 2's) when both
+/// play perfectly, with no history before `start`: every line is searched, and a line
+/// that comes back to a position seen since its last capture ends there by repetition.
+///
+/// Only positions reached by a capture (and `start`) are remembered between lines:
+/// the value of any other position depends on the path to it.
+///
+/// ```
+/// use mancala_referee::{Kind, Table, oware_value};
+/// // One house each, one seed each. Player 1 sows into player 2's house, making it 2:
+/// // that would take player 2's whole row, a grand slam, so nothing is captured.
+/// // Player 2 sows both back (a long sowing skips its origin), the same grand slam,
+/// // and player 1's reply repeats the position after the first move: the game ends,
+/// // each takes their own row, and player 2 holds both seeds.
+/// let value = oware_value(&Table::new(Kind::Oware, 1, 1));
+/// assert_eq!(value, -2);
+/// ```
+///
+/// # Panics
+/// If `start` is not an Oware position.
+#[must_use]
+pub fn oware_value(start: &Table) -> i32 {
+    assert_eq!(start.kind, Kind::Oware, "oware_value takes Oware positions");
+    let mut fresh = HashMap::new();
+    fresh_value(start, &mut fresh)
+}
+
+/// The value of a position with no history before it.
+fn fresh_value(table: &Table, fresh: &mut HashMap<Table, i32>) -> i32 {
+    if let Some(&v) = fresh.get(table) {
+        return v;
+    }
+    let v = value(table, &mut vec![table.clone()], fresh);
+    fresh.insert(table.clone(), v);
+    v
+}
+
+/// The value of `table`, the last position of `path` (the positions since the last
+/// capture).
+fn value(table: &Table, path: &mut Vec<Table>, fresh: &mut HashMap<Table, i32>) -> i32 {
+    if let Some(finish) = table.finish() {
+        return margin(finish.scores);
+    }
+    let values = table.moves().into_iter().map(|k| {
+        let mut child = table.clone();
+        child.play(k);
+        if let Some(finish) = child.finish() {
+            margin(finish.scores)
+        } else if child.banked != table.banked {
+            fresh_value(&child, fresh)
+        } else if path.contains(&child) {
+            margin(child.repetition().scores)
+        } else {
+            path.push(child.clone());
+            let v = value(&child, path, fresh);
+            path.pop();
+            v
+        }
+    });
+    let values: Vec<i32> = values.collect();
+    if table.to_move == 0 {
+        values.into_iter().max().expect("a position in play has a move")
+    } else {
+        values.into_iter().min().expect("a position in play has a move")
+    }
+}
+
+fn margin(scores: [u32; 2]) -> i32 {
+    scores[0] as i32 - scores[1] as i32
+}
