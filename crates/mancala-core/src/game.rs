@@ -1,12 +1,12 @@
 //! A game record: the start, the moves, and the rules that need the history.
 
-use crate::{IllegalMove, Move, MoveList, Outcome, Position, Rules, Side, Variant};
+use crate::{GameEnd, IllegalMove, Move, MoveList, Outcome, Position, Rules, Side};
 
 /// A game from its start position: the moves played, the current position, and Oware's
 /// repetition rule, which a lone [`Position`] cannot know.
 ///
-/// In Oware, when a position (board and player to move) repeats since the last capture,
-/// the game ends and each player takes the seeds on their own row.
+/// In both Oware variants, when a position (board and player to move) repeats since the
+/// last capture, the game ends (see [`Position::end_by_repetition`] for the scores).
 ///
 /// ```
 /// use mancala_core::{Game, Move, Rules};
@@ -78,9 +78,9 @@ impl RepetitionTracker {
 
     /// Records the move from `before` to `after` and says whether it ends the game by
     /// repetition: `after` is a position already seen since the last capture. Always
-    /// `false` for variants without the rule (everything but Oware).
+    /// `false` for variants without the rule (Kalah).
     pub fn record(&mut self, before: &Position, after: &Position) -> bool {
-        if after.variant() != Variant::Oware {
+        if !after.variant().has_repetition_rule() {
             return false;
         }
         if after.stores() != before.stores() {
@@ -153,7 +153,7 @@ impl Game {
         self.repeated || self.position.is_over()
     }
 
-    /// Whether the game ended because a position repeated (Oware).
+    /// Whether the game ended because a position repeated (the Oware variants).
     #[must_use]
     pub fn ended_by_repetition(&self) -> bool {
         self.repeated
@@ -175,11 +175,34 @@ impl Game {
         }
     }
 
+    /// How the game ended (reason, final sweep, result), `None` while it goes on.
+    ///
+    /// ```
+    /// use mancala_core::{EndReason, Game, Move, Rules};
+    /// // Simplified Oware, one house of four seeds each: the board after the third move
+    /// // is the one after the first, with the same player to move.
+    /// let mut game = Game::new(Rules::oware_simplified(1, 4));
+    /// for _ in 0..3 {
+    ///     game.play(Move::new(1).unwrap()).unwrap();
+    /// }
+    /// let end = game.end().unwrap();
+    /// assert_eq!(end.reason, EndReason::Repetition);
+    /// assert_eq!((end.outcome.scores, end.outcome.winner), ([0, 0], None));
+    /// ```
+    #[must_use]
+    pub fn end(&self) -> Option<GameEnd> {
+        if self.repeated {
+            self.position.end_by_repetition()
+        } else {
+            self.position.end()
+        }
+    }
+
     /// The final scores and winner once the game is over.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         if self.repeated {
-            Some(Outcome::from_scores(self.position.stores_plus_rows()))
+            self.end().map(|e| e.outcome)
         } else {
             self.position.outcome()
         }

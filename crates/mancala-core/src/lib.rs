@@ -32,6 +32,7 @@
 
 #![forbid(unsafe_code)]
 
+mod end;
 mod game;
 mod moves;
 mod outcome;
@@ -43,6 +44,7 @@ mod sowing;
 pub mod variants;
 mod view;
 
+pub use end::{EndReason, GameEnd};
 pub use game::{Game, RepetitionTracker};
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use outcome::Outcome;

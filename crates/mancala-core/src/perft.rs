@@ -1,12 +1,13 @@
 //! Counting move sequences: the standard check that move generation is right.
 
-use crate::{Position, Variant};
+use crate::Position;
 
 /// The number of distinct legal move sequences of exactly `depth` plies from `position`.
 ///
 /// A ply is one sowing, so a Kalah extra turn is a ply of its own. A sequence that
-/// reaches a finished game before its last ply is not counted; in Oware that includes a
-/// position repeating since the last capture (history before `position` is not known).
+/// reaches a finished game before its last ply is not counted; in both Oware variants
+/// that includes a position repeating since the last capture (history before `position`
+/// is not known).
 /// The last ply is counted in bulk from the move list.
 ///
 /// ```
@@ -19,7 +20,7 @@ use crate::{Position, Variant};
 /// ```
 #[must_use]
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    if position.variant() == Variant::Oware {
+    if position.variant().has_repetition_rule() {
         let mut since_capture = vec![*position];
         perft_with_history(position, depth, &mut since_capture)
     } else {

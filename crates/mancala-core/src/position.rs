@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::variants::{Kalah, Oware, OwareSimplified, RuleSet};
-use crate::{MAX_HOUSES, Move, MoveList, Outcome, Rules, Side, Variant};
+use crate::{EndReason, GameEnd, MAX_HOUSES, Move, MoveList, Outcome, Rules, Side, Variant};
 
 /// What a move did besides sowing, for messages and move ordering.
 ///
@@ -380,6 +380,55 @@ impl Position {
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         self.over.then(|| Outcome::from_scores(self.final_scores()))
+    }
+
+    /// How the game ended: the reason, the final sweep and the result; `None` while it
+    /// goes on. (A game that ends by repetition needs its history: see
+    /// [`Game::end`](crate::Game::end).)
+    ///
+    /// ```
+    /// use mancala_core::{EndReason, Position, Rules, Side};
+    /// // Kalah: player 1 moved their last seed; player 2 takes the 3 left in their houses.
+    /// let rules = Rules::kalah(2, 2);
+    /// let p = Position::from_parts(rules, [&[0, 0], &[2, 1]], [4, 1], Side::South).unwrap();
+    /// let end = p.end().unwrap();
+    /// assert_eq!(end.reason, EndReason::NoSeeds(Side::South));
+    /// assert_eq!(end.sweep, [0, 3]);
+    /// assert_eq!(end.outcome.scores, [4, 4]);
+    /// ```
+    #[must_use]
+    pub fn end(&self) -> Option<GameEnd> {
+        if !self.over {
+            return None;
+        }
+        let reason = match self.rules.variant() {
+            Variant::Kalah => Kalah::end_reason(self),
+            Variant::Oware => Oware::end_reason(self),
+            Variant::OwareSimplified => OwareSimplified::end_reason(self),
+        };
+        Some(GameEnd::new(self, reason, self.final_scores()))
+    }
+
+    /// How the game ends if this position has just come round again since the last
+    /// capture, or `None` for a variant without a repetition rule (Kalah). Oware: each
+    /// player takes the seeds on their own row; simplified Oware: the seeds on the
+    /// board count for nobody.
+    ///
+    /// ```
+    /// use mancala_core::{EndReason, Position, Rules, Side};
+    /// let p = Position::from_parts(Rules::oware(2, 4), [&[1, 2], &[0, 4]], [3, 6], Side::South).unwrap();
+    /// let end = p.end_by_repetition().unwrap();
+    /// assert_eq!((end.reason, end.outcome.scores), (EndReason::Repetition, [6, 10]));
+    /// assert!(Position::new(Rules::kalah(6, 4)).end_by_repetition().is_none());
+    /// ```
+    #[must_use]
+    pub fn end_by_repetition(&self) -> Option<GameEnd> {
+        let scores = match self.rules.variant() {
+            Variant::Kalah => Kalah::repetition_scores(self),
+            Variant::Oware => Oware::repetition_scores(self),
+            Variant::OwareSimplified => OwareSimplified::repetition_scores(self),
+        }?;
+        Some(GameEnd::new(self, EndReason::Repetition, scores))
     }
 
     /// The winner if it is already certain, whatever is played from here: a player who

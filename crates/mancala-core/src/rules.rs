@@ -43,6 +43,13 @@ impl Variant {
         }
     }
 
+    /// Whether a position coming round again since the last capture ends the game
+    /// (both Oware variants; no Kalah position can come round again).
+    #[must_use]
+    pub const fn has_repetition_rule(self) -> bool {
+        matches!(self, Variant::Oware | Variant::OwareSimplified)
+    }
+
     /// Whether the board has stores that seeds are sown into (Kalah only).
     #[must_use]
     pub const fn has_stores(self) -> bool {

@@ -1,5 +1,5 @@
 use super::RuleSet;
-use crate::{EndRule, Move, MoveList, MoveReport, Position, Side, Variant};
+use crate::{EndReason, EndRule, Move, MoveList, MoveReport, Position, Side, Variant};
 
 /// Kalah: anticlockwise sowing into the own store (skipping the opponent's), extra turn
 /// when the last seed lands in the own store, capture from an own empty house.
@@ -119,6 +119,21 @@ impl RuleSet for Kalah {
 
     fn final_scores(pos: &Position) -> [u16; 2] {
         pos.stores_plus_rows()
+    }
+
+    fn end_reason(pos: &Position) -> EndReason {
+        let me = pos.to_move;
+        match pos.rules.options().end_rule {
+            EndRule::MoverCannotMove => EndReason::NoSeeds(me),
+            EndRule::EitherSideEmpty if pos.row_sum(me) == 0 => EndReason::SideEmpty(me),
+            EndRule::EitherSideEmpty => EndReason::SideEmpty(me.opponent()),
+        }
+    }
+
+    /// No position of Kalah can come round again: every move puts a seed in a store
+    /// or moves seeds towards the mover's store.
+    fn repetition_scores(_: &Position) -> Option<[u16; 2]> {
+        None
     }
 }
 

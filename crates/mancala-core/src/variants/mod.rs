@@ -13,7 +13,7 @@ pub use kalah::Kalah;
 pub use oware::Oware;
 pub use simplified::OwareSimplified;
 
-use crate::{Move, MoveList, MoveReport, Position, Variant};
+use crate::{EndReason, Move, MoveList, MoveReport, Position, Variant};
 
 /// What a variant must answer. Implemented by [`Kalah`], [`Oware`] and
 /// [`OwareSimplified`]; positions call them for their own variant.
@@ -44,6 +44,14 @@ pub trait RuleSet {
 
     /// The final scores of a finished game, player 1 first.
     fn final_scores(pos: &Position) -> [u16; 2];
+
+    /// Why a finished game ended (by the position alone: repetition is the
+    /// [`Game`](crate::Game)'s to see).
+    fn end_reason(pos: &Position) -> EndReason;
+
+    /// The final scores when the game ends because `pos` came round again since the
+    /// last capture, or `None` for a variant without a repetition rule.
+    fn repetition_scores(pos: &Position) -> Option<[u16; 2]>;
 }
 
 /// Every non-empty house of the player to move, in house order: the legal moves of

@@ -1,5 +1,5 @@
 use super::RuleSet;
-use crate::{Move, MoveList, MoveReport, Position, Variant};
+use crate::{EndReason, Move, MoveList, MoveReport, Position, Side, Variant};
 
 /// Oware under the Abapa tournament rules.
 ///
@@ -12,7 +12,10 @@ use crate::{Move, MoveList, MoveReport, Position, Variant};
 /// - If the opponent's row is empty, only moves that give it seeds are legal; if there is
 ///   none, the game ends and each player takes the seeds on their own row.
 /// - The game ends when a player has captured more than half of all seeds, or both have
-///   captured exactly half; the seeds left on the board then belong to nobody.
+///   captured exactly half; the seeds left on the board then belong to nobody. A
+///   player with exactly half has not won: play goes on, and if it then ends with no
+///   move (or by repetition) each player takes their own row as usual, which can make
+///   it a draw.
 /// - The repetition rule (a position repeating since the last capture ends the game and
 ///   each player takes their own row) needs the history: see [`Game`](crate::Game).
 ///
@@ -100,9 +103,7 @@ impl RuleSet for Oware {
 
     #[inline]
     fn is_over(pos: &Position) -> bool {
-        let total = pos.rules.total_seeds();
-        let [a, b] = pos.stores;
-        2 * a > total || 2 * b > total || (2 * a == total && 2 * b == total) || {
+        won_by_captures(pos) || {
             // No legal move: the mover has no seeds, or cannot feed an empty opponent.
             let me = pos.to_move;
             let h = pos.rules.houses();
@@ -118,11 +119,38 @@ impl RuleSet for Oware {
     }
 
     fn final_scores(pos: &Position) -> [u16; 2] {
-        let total = pos.rules.total_seeds();
-        if pos.stores.iter().any(|&s| 2 * s >= total) {
+        if won_by_captures(pos) {
             pos.stores
         } else {
             pos.stores_plus_rows()
         }
     }
+
+    fn end_reason(pos: &Position) -> EndReason {
+        let total = pos.rules.total_seeds();
+        let me = pos.to_move;
+        if let Some(side) = Side::BOTH.into_iter().find(|s| 2 * pos.store(*s) > total) {
+            EndReason::Majority(side)
+        } else if won_by_captures(pos) {
+            EndReason::HalfEach
+        } else if pos.row_sum(me) == 0 {
+            EndReason::NoSeeds(me)
+        } else {
+            EndReason::CannotFeed(me)
+        }
+    }
+
+    fn repetition_scores(pos: &Position) -> Option<[u16; 2]> {
+        Some(pos.stores_plus_rows())
+    }
+}
+
+/// Whether the captures alone decide the game: a player has more than half of the
+/// seeds, or each has exactly half. Then the seeds left on the board count for
+/// nobody; a single player with exactly half has not won yet.
+#[inline]
+fn won_by_captures(pos: &Position) -> bool {
+    let total = pos.rules.total_seeds();
+    let [a, b] = pos.stores;
+    2 * a > total || 2 * b > total || (2 * a == total && 2 * b == total)
 }

@@ -1,5 +1,5 @@
 use super::RuleSet;
-use crate::{Move, MoveList, MoveReport, Position, Variant};
+use crate::{EndReason, Move, MoveList, MoveReport, Position, Variant};
 
 /// The simplified Oware of the Bern course assignment.
 ///
@@ -12,6 +12,12 @@ use crate::{Move, MoveList, MoveReport, Position, Variant};
 /// - The game is over when at most two seeds remain on the board; they belong to
 ///   nobody. (The assignment says "exactly two"; totals are even and a move can capture
 ///   the last four seeds at once, so "at most" is what ends every game.)
+/// - This project's addition, since the course gives no rule for a game that cycles
+///   (one house of four seeds each repeats from the first move): when a position
+///   (board and player to move) comes round again since the last capture, the game
+///   ends there. The seeds on the board count for nobody, as at the normal end, so the
+///   captures decide: a draw when they are level, as in every such cycle from the
+///   start. See [`Game`](crate::Game).
 ///
 /// ```
 /// use mancala_core::{Move, Position, Rules, Side};
@@ -72,5 +78,13 @@ impl RuleSet for OwareSimplified {
 
     fn final_scores(pos: &Position) -> [u16; 2] {
         pos.stores
+    }
+
+    fn end_reason(_: &Position) -> EndReason {
+        EndReason::FewSeedsLeft
+    }
+
+    fn repetition_scores(pos: &Position) -> Option<[u16; 2]> {
+        Some(pos.stores)
     }
 }
