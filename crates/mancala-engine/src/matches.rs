@@ -10,8 +10,9 @@ use rayon::prelude::*;
 use crate::{Limits, PlayerError, PlayerSpec, Score, Searcher};
 
 /// Games longer than this many plies are stopped and scored by
-/// [`Position::final_scores`](mancala_core::Position::final_scores) as they stand
-/// (only simplified Oware, which has no repetition rule, can go on forever).
+/// [`Position::final_scores`](mancala_core::Position::final_scores) as they stand: a
+/// safety net only, since every game ends (no Kalah position comes round again, and
+/// both Oware variants end on a repeated position).
 pub const MAX_PLIES: usize = 5000;
 
 /// What to play: two players, how many games, and how.

@@ -10,9 +10,9 @@ use rand::{RngCore, SeedableRng};
 
 use crate::{Choice, Player};
 
-/// The longest random playout; longer ones (possible in Oware variants, whose
+/// The longest random playout; longer ones (possible in the Oware variants, whose
 /// repetition rule playouts do not track) end there and share the seeds as a
-/// repetition would: each player takes their own row.
+/// repetition would.
 pub const PLAYOUT_LIMIT: u32 = 1000;
 
 /// The most tree nodes kept; past it the tree stops growing and simulations only play
@@ -406,16 +406,14 @@ fn playout_with<R: RuleSet>(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] 
 }
 
 /// The scores of a playout that reached [`PLAYOUT_LIMIT`] plies: the final scores if
-/// the game is over, or else each player takes their own row, as a repetition would
-/// share them.
+/// the game is over, or else as a repetition would end it (playouts do not track
+/// repetitions, and a game this long has almost surely been cycling).
 fn unfinished_scores(pos: &Position) -> [u16; 2] {
     if pos.is_over() {
         return pos.final_scores();
     }
-    [
-        pos.store(Side::South) + pos.row_sum(Side::South),
-        pos.store(Side::North) + pos.row_sum(Side::North),
-    ]
+    pos.end_by_repetition()
+        .map_or_else(|| pos.stores_plus_rows(), |end| end.outcome.scores)
 }
 
 /// The winner (`None` for a draw) of a uniformly random playout from `pos`: the

@@ -5,16 +5,16 @@
 //! then its value is taken as it is and the window is passed on unchanged; only when
 //! the player to move changes is the value negated and the window flipped.
 //!
-//! Oware's repetition rule: positions since the last capture along the game and the
-//! search line are kept, and a position repeating among them scores as the game's end
-//! by repetition (each player takes their own row). Transposition-table entries do not
+//! The Oware variants' repetition rule: positions since the last capture along the game
+//! and the search line are kept, and a position repeating among them scores as the
+//! game's end by repetition ([`Position::end_by_repetition`]). Transposition-table entries do not
 //! record the path, so a value stored for a position reached by another line can be
 //! reused where a repetition would have cut it short (the usual graph-history
 //! approximation of game-tree search).
 
 use std::time::{Duration, Instant};
 
-use mancala_core::{Game, Move, Position, Side, Variant};
+use mancala_core::{Game, Move, Position, Side};
 
 use crate::{
     Bound, History, Score, TranspositionTable, Weights, evaluate_with, order_key, position_key,
@@ -207,7 +207,7 @@ impl Searcher {
         self.can_stop = false;
         self.limits = limits;
         self.cap_start = 0;
-        self.repetition = root.variant() == Variant::Oware;
+        self.repetition = root.variant().has_repetition_rule();
         self.active_weights = self
             .weights
             .unwrap_or_else(|| Weights::for_variant(root.variant()));
@@ -443,12 +443,16 @@ impl Searcher {
     }
 }
 
-/// The exact value, for the player to move, of the game ending by repetition at `pos`:
-/// each player takes the seeds on their own row.
+/// The exact value, for the player to move, of the game ending by repetition at `pos`
+/// (in Oware each player takes the seeds on their own row; in simplified Oware the
+/// captures decide).
+///
+/// # Panics
+/// If the variant has no repetition rule (Kalah).
 #[must_use]
 pub fn repetition_score(pos: &Position) -> i32 {
-    let me = pos.to_move();
-    let mine = i32::from(pos.store(me)) + i32::from(pos.row_sum(me));
-    let theirs = i32::from(pos.store(me.opponent())) + i32::from(pos.row_sum(me.opponent()));
-    Score::from_margin(mine - theirs).raw()
+    let end = pos
+        .end_by_repetition()
+        .expect("only variants with a repetition rule repeat");
+    Score::from_margin(end.outcome.margin_for(pos.to_move())).raw()
 }
