@@ -22,8 +22,13 @@
 
 #![forbid(unsafe_code)]
 
+mod end;
+
+pub use end::EndText;
+
 use mancala_core::{
-    Game, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side, SowStep,
+    Game, GameEnd, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side,
+    SowStep,
 };
 use mancala_engine::{PlayerError, PlayerSpec};
 
@@ -269,6 +274,29 @@ impl Session {
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
         self.game.outcome()
+    }
+
+    /// How the game ended (reason, final sweep, result), `None` while it goes on.
+    #[must_use]
+    pub fn end(&self) -> Option<GameEnd> {
+        self.game.end()
+    }
+
+    /// The end of the game in words, with the players' names.
+    ///
+    /// ```
+    /// use mancala_core::{Move, Rules};
+    /// use mancala_session::Session;
+    /// let mut s = Session::new(Rules::oware_simplified(1, 4)).with_names(["Ann", "Bob"]);
+    /// for _ in 0..3 {
+    ///     s.play(Move::new(1).unwrap()).unwrap();
+    /// }
+    /// assert_eq!(s.end_text().unwrap().headline, "A draw, 0 to 0");
+    /// ```
+    #[must_use]
+    pub fn end_text(&self) -> Option<EndText> {
+        let names = [self.names[0].as_str(), self.names[1].as_str()];
+        self.end().map(|end| EndText::new(&end, names))
     }
 
     /// Whether a person is to move.
