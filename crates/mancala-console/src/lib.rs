@@ -31,6 +31,7 @@ use std::io::{self, BufRead, Write};
 
 use mancala_core::{Game, IllegalMove, Move, Outcome, Rules, Side, Variant};
 use mancala_engine::{MAX_PLIES, Player};
+use mancala_session::EndText;
 
 pub use board::{kalah_board, oware_board};
 
@@ -49,8 +50,8 @@ pub enum Ending {
     Finished(Outcome),
     /// A player typed `q`, or the input ended.
     Quit,
-    /// Two computer players reached [`MAX_PLIES`] without a result (only simplified
-    /// Oware, which has no repetition rule, can go on that long).
+    /// Two computer players reached [`MAX_PLIES`] without a result (a safety net: every
+    /// game ends, but a capture-free stretch can pass through very many positions).
     Abandoned,
 }
 
@@ -320,21 +321,10 @@ impl Console {
                 }
             }
             Layout::Oware => {
-                if game.ended_by_repetition() {
-                    writeln!(
-                        out,
-                        "The position repeated: each player takes the seeds on their own row."
-                    )?;
-                }
                 writeln!(out, "Game over")?;
-                let [a, b] = o.scores;
-                match o.winner {
-                    Some(side) => {
-                        let (hi, lo) = (a.max(b), a.min(b));
-                        writeln!(out, "{} wins {hi} to {lo}.", self.names[side.index()])
-                    }
-                    None => writeln!(out, "A draw, {a} to {b}."),
-                }
+                let end = game.end().expect("game is over");
+                let names = [self.names[0].as_str(), self.names[1].as_str()];
+                writeln!(out, "{}", EndText::new(&end, names))
             }
         }
     }

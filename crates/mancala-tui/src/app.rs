@@ -1009,7 +1009,7 @@ fn finish_animation(g: &mut GameState, now: Instant, step: Duration) {
         text.push(format!("{name} sowed house {}.", label(&r.sowing[0].pit())));
     }
     if g.session.game().ended_by_repetition() {
-        text.push("A position repeated: each player takes their own row.".to_owned());
+        text.push("The position came round again: the game is over.".to_owned());
     }
     g.message = Message::new(kind, text.join(" "));
     g.computer_at = now + step * 3;

@@ -571,31 +571,30 @@ fn draw_game(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     } else if g.finished() {
         let outcome = g.session.outcome().expect("the game is over");
         let [a, b] = outcome.scores;
-        let headline = match outcome.winner {
-            Some(w) => {
-                let (hi, lo) = (a.max(b), a.min(b));
-                Span::styled(
-                    format!("{} wins {hi} to {lo}.", g.session.name(w)),
-                    Style::new().fg(side_colour(w)).bold(),
-                )
-            }
-            None => Span::styled(
-                format!("Tie game! {a} to {b}."),
-                Style::new().fg(ACCENT).bold(),
-            ),
-        };
+        let words = g.session.end_text().expect("the game is over");
+        let headline = Span::styled(
+            format!("{}.", words.headline),
+            Style::new()
+                .fg(outcome.winner.map_or(ACCENT, side_colour))
+                .bold(),
+        );
+        let reason = wrap(&words.reason_sentence(), 44);
         let colour = outcome.winner.map_or(ACCENT, side_colour);
         popup(
             frame,
             layout.frame,
             " Game over ",
-            vec![
+            [
                 Line::from(headline),
                 Line::from(vec![
                     Span::styled(g.session.name(Side::South).to_owned(), Style::new().fg(P1)),
                     text(format!(" {a}  ·  {b} ").as_str()),
                     Span::styled(g.session.name(Side::North).to_owned(), Style::new().fg(P2)),
                 ]),
+            ]
+            .into_iter()
+            .chain(reason.into_iter().map(Line::from))
+            .chain([
                 Line::from(""),
                 Line::from(vec![
                     Span::styled("Play again? (", Style::new().fg(Color::White).bold()),
@@ -610,10 +609,27 @@ fn draw_game(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
                     key("u"),
                     text(" undo"),
                 ]),
-            ],
+            ])
+            .collect(),
             colour,
         );
     }
+}
+
+/// `s` broken at spaces into lines of at most `width` characters (a longer word gets a
+/// line of its own).
+fn wrap(s: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in s.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
 }
 
 fn popup(frame: &mut Frame, over: Rect, title: &str, lines: Vec<Line>, colour: Color) {

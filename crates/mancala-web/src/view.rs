@@ -1,6 +1,7 @@
 //! The JSON shape of a game as the API serves it.
 
-use mancala_core::{Game, Move, Pit, Position, ResultView, SowStep, StateView};
+use mancala_core::{Game, GameEnd, Move, Pit, Position, ResultView, Side, SowStep, StateView};
+use mancala_session::EndText;
 use serde::Serialize;
 
 use crate::games::{GameError, rules_of};
@@ -40,10 +41,46 @@ pub struct GameView {
     pub legal_moves: Vec<u8>,
     /// The last move, for animating it; `null` before the first.
     pub last_move: Option<LastMove>,
-    /// Whether the game ended because a position repeated (Oware).
+    /// Whether the game ended because a position repeated (the Oware variants; the
+    /// same as `end.reason == "repetition"`, kept for older clients).
     pub repetition: bool,
+    /// How the game ended, once over: the reason, the final sweep and the words.
+    pub end: Option<EndView>,
     /// The id of the rematch, once someone starts one.
     pub rematch: Option<String>,
+}
+
+/// How a game ended: `{"reason":"cannot-feed","player":2,"sweep":[0,1],"unclaimed":0,
+/// "headline":"A draw, 6 to 6","text":"Player 2 cannot give Player 1 any seeds, ..."}`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct EndView {
+    /// `no-seeds`, `side-empty`, `majority`, `half-each`, `cannot-feed`, `repetition`
+    /// or `few-seeds-left`.
+    pub reason: &'static str,
+    /// The seat the reason names (who had no seeds, could not feed, won by captures).
+    pub player: Option<u8>,
+    /// Seeds each seat took from its own houses at the end.
+    pub sweep: [u16; 2],
+    /// Seeds left on the board that count for nobody.
+    pub unclaimed: u16,
+    /// The result in words.
+    pub headline: String,
+    /// Why the game ended and where the seeds left went, as a sentence.
+    pub text: String,
+}
+
+impl EndView {
+    fn of(end: &GameEnd, names: [&str; 2]) -> EndView {
+        let words = EndText::new(end, names);
+        EndView {
+            reason: end.reason.name(),
+            player: end.player().map(Side::number),
+            sweep: end.sweep,
+            unclaimed: end.unclaimed,
+            headline: words.headline.clone(),
+            text: words.reason_sentence(),
+        }
+    }
 }
 
 /// One ply of the history.
@@ -209,6 +246,11 @@ impl GameView {
             legal_moves: game.legal_moves().iter().map(|m| m.house()).collect(),
             last_move: before_last.and_then(|(p, mv)| last_move(&p, mv)),
             repetition: game.ended_by_repetition(),
+            end: game.end().map(|end| {
+                let computer_name = format!("Computer ({})", row.opponent);
+                let p2 = if computer { &computer_name } else { "Player 2" };
+                EndView::of(&end, ["Player 1", p2])
+            }),
             rematch: row.rematch.clone(),
         })
     }

@@ -304,8 +304,8 @@ class GamePage {
     const [a, b] = view.result.scores;
     const w = view.result.winner;
     let text = w === null ? `A draw, ${a} to ${b}.` : `${this.nameOf(view, w)} ${this.verb(view, w, "win", "wins")}, ${Math.max(a, b)} to ${Math.min(a, b)}.`;
-    if (view.repetition) text = `The position repeated: each player takes their own row. ${text}`;
     $("result").textContent = text;
+    $("end-reason").textContent = view.end.text;
     const mine = this.mySeat();
     $("rematch").hidden = mine === null;
     $("rematch").textContent = view.rematch ? "Join the rematch" : "Rematch";

@@ -321,3 +321,33 @@ async fn the_ui_is_served() {
         assert_eq!(response.status(), StatusCode::OK, "{uri}");
     }
 }
+
+/// The game JSON says how a game ended: the reason, the sweep and the words. The Oware
+/// game of the exactly-half defect: player 1 captures half (6 of 12), player 2 cannot
+/// feed player 1's empty row and takes their own last seed: a 6-6 draw.
+#[tokio::test]
+async fn the_end_of_a_game_says_why_and_where_the_seeds_went() {
+    let r = router();
+    let body = json!({"variant": "oware", "houses": 3, "seeds": 2});
+    let (id, t1) = create(&r, body).await;
+    let (_, j) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    let t2 = j["token"].as_str().unwrap().to_owned();
+    let mut last = Value::Null;
+    for (ply, house) in [2, 2, 3, 3, 3, 2, 2, 3, 3].into_iter().enumerate() {
+        let token = if ply % 2 == 0 { &t1 } else { &t2 };
+        let (s, v) = play(&r, &id, token, house, ply as u64).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["end"].is_null(), ply < 8, "{v}");
+        last = v;
+    }
+    assert_eq!(last["result"], json!({"winner": null, "scores": [6, 6]}));
+    assert_eq!(
+        last["end"],
+        json!({
+            "reason": "cannot-feed", "player": 2, "sweep": [0, 1], "unclaimed": 0,
+            "headline": "A draw, 6 to 6",
+            "text": "Player 2 cannot give Player 1 any seeds, so Player 2 takes the 1 seed \
+                     left in their houses."
+        })
+    );
+}

@@ -129,7 +129,7 @@ fn simplified_oware_with_names() {
 >Bob:  | 1|
 >Score 0/2
 >Game over
->Bob wins 2 to 0.
+>Bob wins 2 to 0: two seeds or fewer are left; the 2 seeds left on the board count for nobody.
 ";
     check(
         &[
@@ -147,6 +147,43 @@ fn simplified_oware_with_names() {
         ],
         t,
     );
+}
+
+/// Ann captures exactly half (6 of 12) and Bob cannot give her empty row any seeds:
+/// the game ends, each takes their own row, and Bob's last seed makes it a draw.
+#[test]
+fn oware_exactly_half_then_no_way_to_feed_is_a_draw() {
+    let input = "2\n2\n3\n3\n3\n2\n2\n3\n3\n";
+    let args = [
+        "console", "--variant", "oware", "--houses", "3", "--seeds", "2", "--name1", "Ann",
+        "--name2", "Bob",
+    ];
+    let (ok, out, err) = spec::run_binary(&args, input);
+    assert!(ok, "{err}");
+    assert!(
+        out.ends_with(
+            "Score 6/5\nGame over\nA draw, 6 to 6: Bob cannot give Ann any seeds, so Bob \
+             takes the 1 seed left in their houses.\n"
+        ),
+        "{out}"
+    );
+}
+
+/// Simplified Oware on one house of four seeds cycles from the first move: the game
+/// ends at the first repeated position, a draw.
+#[test]
+fn simplified_oware_ends_a_cycle_as_a_draw() {
+    let args = ["console", "--variant", "oware-simplified", "--houses", "1", "--seeds", "4"];
+    let (ok, out, err) = spec::run_binary(&args, "1\n1\n1\n");
+    assert!(ok, "{err}");
+    assert!(
+        out.ends_with(
+            "Game over\nA draw, 0 to 0: the position came round again since the last \
+             capture; the 8 seeds left on the board count for nobody.\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(out.matches("Enter move").count(), 3, "{out}");
 }
 
 #[test]
