@@ -34,7 +34,13 @@ fn end_of(p: &Position) -> GameEnd {
 /// player's houses count for that player.
 #[test]
 fn kalah_ends_when_the_player_to_move_has_no_seeds() {
-    let p = setup(Rules::kalah(3, 1), &[0, 0, 0], &[1, 1, 0], [1, 3], Side::South);
+    let p = setup(
+        Rules::kalah(3, 1),
+        &[0, 0, 0],
+        &[1, 1, 0],
+        [1, 3],
+        Side::South,
+    );
     let end = end_of(&p);
     assert_eq!(end.reason, EndReason::NoSeeds(Side::South));
     assert_eq!(end.sweep, [0, 2]);
@@ -47,7 +53,13 @@ fn kalah_ends_when_the_player_to_move_has_no_seeds() {
 /// not the one to move.
 #[test]
 fn kalah_an_empty_row_of_the_player_waiting_does_not_end_the_game() {
-    let p = setup(Rules::kalah(3, 1), &[0, 0, 0], &[1, 1, 0], [1, 3], Side::North);
+    let p = setup(
+        Rules::kalah(3, 1),
+        &[0, 0, 0],
+        &[1, 1, 0],
+        [1, 3],
+        Side::North,
+    );
     assert!(p.end().is_none());
 }
 
@@ -80,7 +92,13 @@ fn kalah_level_scores_are_a_draw() {
 /// on the board belong to nobody.
 #[test]
 fn oware_more_than_half_captured_ends_the_game_and_the_rest_is_nobodys() {
-    let p = setup(Rules::oware(3, 4), &[1, 1, 0], &[2, 1, 0], [13, 6], Side::North);
+    let p = setup(
+        Rules::oware(3, 4),
+        &[1, 1, 0],
+        &[2, 1, 0],
+        [13, 6],
+        Side::North,
+    );
     let end = end_of(&p);
     assert_eq!(end.reason, EndReason::Majority(Side::South));
     assert_eq!(end.sweep, [0, 0]);
@@ -102,7 +120,13 @@ fn oware_half_each_is_a_draw() {
 /// One player with exactly half has not won: play goes on.
 #[test]
 fn oware_one_player_at_exactly_half_plays_on() {
-    let p = setup(Rules::oware(3, 2), &[0, 1, 0], &[0, 0, 1], [6, 4], Side::South);
+    let p = setup(
+        Rules::oware(3, 2),
+        &[0, 1, 0],
+        &[0, 0, 1],
+        [6, 4],
+        Side::South,
+    );
     assert!(p.end().is_none());
     assert_eq!(p.legal_moves().len(), 1);
 }
@@ -124,7 +148,13 @@ fn oware_exactly_half_and_no_way_to_feed_each_takes_their_row() {
 /// "No move can feed an empty opponent": each takes their own row.
 #[test]
 fn oware_cannot_feed_each_takes_their_row() {
-    let p = setup(Rules::oware(3, 4), &[1, 1, 0], &[0, 0, 0], [11, 11], Side::South);
+    let p = setup(
+        Rules::oware(3, 4),
+        &[1, 1, 0],
+        &[0, 0, 0],
+        [11, 11],
+        Side::South,
+    );
     let end = end_of(&p);
     assert_eq!(end.reason, EndReason::CannotFeed(Side::South));
     assert_eq!(end.sweep, [2, 0]);
@@ -135,7 +165,13 @@ fn oware_cannot_feed_each_takes_their_row() {
 /// feed them): as with no move, each takes their own row.
 #[test]
 fn oware_no_seeds_to_move_each_takes_their_row() {
-    let p = setup(Rules::oware(3, 4), &[0, 0, 0], &[2, 1, 0], [10, 11], Side::South);
+    let p = setup(
+        Rules::oware(3, 4),
+        &[0, 0, 0],
+        &[2, 1, 0],
+        [10, 11],
+        Side::South,
+    );
     let end = end_of(&p);
     assert_eq!(end.reason, EndReason::NoSeeds(Side::South));
     assert_eq!(end.sweep, [0, 3]);
@@ -166,7 +202,10 @@ fn oware_standard_board_exactly_half_is_a_draw_when_the_rows_are_taken() {
     let moves = "4 3 6 3 1 1 6 1 3 1 5 1 6 1 1 5 6 3 3 5 1 2 6 5 4 1 5 1 6 1 3 4 6 5 5 2 2 2 4 \
                  4 6 1 5 1 6 1 3 6 6 3 3 6 4 2 5 1 1 3 2 5 2 4 3 2 2 4 3 5 4 3 5 4 6 6 1 3 2 4 \
                  3 1 5 2 6 1 4 1 5 2 6 5 1 3 2 2 3 3 4 1 5 2 6 4 2 5 3 3 4 4 5 5 6 6";
-    let moves: Vec<u8> = moves.split_whitespace().map(|m| m.parse().unwrap()).collect();
+    let moves: Vec<u8> = moves
+        .split_whitespace()
+        .map(|m| m.parse().unwrap())
+        .collect();
     let g = game(Rules::oware(6, 4), &moves);
     let end = g.end().unwrap();
     assert_eq!(g.position().stores(), [20, 24]);
@@ -180,7 +219,13 @@ fn oware_standard_board_exactly_half_is_a_draw_when_the_rows_are_taken() {
 /// "At most two seeds remain; they belong to nobody."
 #[test]
 fn simplified_two_seeds_left_belong_to_nobody() {
-    let p = setup(Rules::oware_simplified(2, 2), &[1, 0], &[0, 1], [4, 2], Side::South);
+    let p = setup(
+        Rules::oware_simplified(2, 2),
+        &[1, 0],
+        &[0, 1],
+        [4, 2],
+        Side::South,
+    );
     let end = end_of(&p);
     assert_eq!(end.reason, EndReason::FewSeedsLeft);
     assert_eq!((end.sweep, end.unclaimed), ([0, 0], 2));
@@ -205,7 +250,13 @@ fn simplified_repetition_from_the_start_is_a_draw() {
 /// then 2 / 6, then 5 / 3, then 2 / 6 again with player 2 to move.
 #[test]
 fn simplified_repetition_the_captures_decide() {
-    let start = setup(Rules::oware_simplified(1, 5), &[4], &[4], [2, 0], Side::South);
+    let start = setup(
+        Rules::oware_simplified(1, 5),
+        &[4],
+        &[4],
+        [2, 0],
+        Side::South,
+    );
     let mut g = Game::from_position(start);
     for _ in 0..3 {
         g.play(mv(1)).unwrap();
@@ -213,7 +264,10 @@ fn simplified_repetition_the_captures_decide() {
     let end = g.end().unwrap();
     assert_eq!(g.position().houses(Side::South), &[2]);
     assert_eq!(end.reason, EndReason::Repetition);
-    assert_eq!((end.outcome.scores, end.outcome.winner), ([2, 0], Some(Side::South)));
+    assert_eq!(
+        (end.outcome.scores, end.outcome.winner),
+        ([2, 0], Some(Side::South))
+    );
 }
 
 /// Kalah has no repetition rule (no Kalah position can come round again).

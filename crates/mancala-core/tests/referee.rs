@@ -95,14 +95,21 @@ fn play_both(rules: Rules, style: Style, rng: &mut SmallRng) -> String {
             let t = referee.table();
             let half = (t.banked[0] + t.banked[1] + t.row_total(0) + t.row_total(1)) / 2;
             let one_half = finish.ending != Ending::HalfEach && t.banked.contains(&half);
-            let note = if one_half { ", one player at exactly half" } else { "" };
+            let note = if one_half {
+                ", one player at exactly half"
+            } else {
+                ""
+            };
             return format!("{:?} {:?}{note}", rules.variant(), finish.ending);
         }
         assert!(moves.len() < 20_000, "no end in sight: {}", context());
         let k = choose(&referee, style, rng);
         referee.play(k);
         if let Err(e) = game.play(Move::new(k as u8).unwrap()) {
-            panic!("core refuses house {k} after {moves:?}: {e}\n{}", game.position());
+            panic!(
+                "core refuses house {k} after {moves:?}: {e}\n{}",
+                game.position()
+            );
         }
         moves.push(k);
     }
@@ -117,7 +124,12 @@ fn compare(game: &Game, referee: &Referee, context: &dyn Fn() -> String) {
     }
     let stores = p.stores().map(u32::from);
     assert_eq!(stores, t.banked, "stores or captures: {}", context());
-    assert_eq!(game.is_over(), referee.finish().is_some(), "over: {}", context());
+    assert_eq!(
+        game.is_over(),
+        referee.finish().is_some(),
+        "over: {}",
+        context()
+    );
     let legal: Vec<usize> = game.legal_moves().iter().map(|m| m.index() + 1).collect();
     assert_eq!(legal, referee.moves(), "legal moves: {}", context());
     match referee.finish() {
@@ -199,7 +211,10 @@ fn core_agrees_with_the_referee() {
         "OwareSimplified Repetition",
     ] {
         let n = tally.get(ending).copied().unwrap_or(0);
-        assert!(n >= 3, "only {n} games ended by {ending}: the move choice needs a look");
+        assert!(
+            n >= 3,
+            "only {n} games ended by {ending}: the move choice needs a look"
+        );
     }
 }
 

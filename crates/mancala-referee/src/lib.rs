@@ -25,7 +25,7 @@
 
 mod minimax;
 
-pub use minimax::oware_value;
+pub use minimax::{oware_move_values, oware_value};
 
 /// Which game, with its options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

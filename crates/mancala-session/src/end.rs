@@ -49,11 +49,9 @@ impl EndText {
                 format!("{} has captured more than half of the seeds", name(s))
             }
             EndReason::HalfEach => "each player has captured half of the seeds".to_owned(),
-            EndReason::CannotFeed(s) => format!(
-                "{} cannot give {} any seeds",
-                name(s),
-                name(s.opponent())
-            ),
+            EndReason::CannotFeed(s) => {
+                format!("{} cannot give {} any seeds", name(s), name(s.opponent()))
+            }
             EndReason::Repetition => {
                 "the position came round again since the last capture".to_owned()
             }
@@ -131,8 +129,7 @@ mod tests {
     #[test]
     fn kalah_names_who_could_not_move_and_who_takes_the_rest() {
         let rules = Rules::kalah(3, 1);
-        let p = Position::from_parts(rules, [&[0, 0, 0], &[1, 1, 0]], [1, 3], Side::South)
-            .unwrap();
+        let p = Position::from_parts(rules, [&[0, 0, 0], &[1, 1, 0]], [1, 3], Side::South).unwrap();
         assert_eq!(
             text(&p),
             "Bob wins 5 to 1: Ann has no seeds to move, so Bob takes the 2 seeds left in \
@@ -143,8 +140,8 @@ mod tests {
     #[test]
     fn oware_majority_leaves_the_rest_to_nobody() {
         let rules = Rules::oware(3, 4);
-        let p = Position::from_parts(rules, [&[1, 1, 0], &[2, 1, 0]], [13, 6], Side::North)
-            .unwrap();
+        let p =
+            Position::from_parts(rules, [&[1, 1, 0], &[2, 1, 0]], [13, 6], Side::North).unwrap();
         assert_eq!(
             text(&p),
             "Ann wins 13 to 6: Ann has captured more than half of the seeds; the 5 seeds \
@@ -155,8 +152,7 @@ mod tests {
     #[test]
     fn a_repetition_where_both_take_their_rows() {
         let rules = Rules::oware(2, 4);
-        let start =
-            Position::from_parts(rules, [&[1, 0], &[1, 0]], [7, 7], Side::South).unwrap();
+        let start = Position::from_parts(rules, [&[1, 0], &[1, 0]], [7, 7], Side::South).unwrap();
         let mut game = Game::from_position(start);
         for h in [1, 1, 2, 2] {
             game.play(Move::new(h).unwrap()).unwrap();

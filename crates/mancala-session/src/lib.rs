@@ -27,8 +27,7 @@ mod end;
 pub use end::EndText;
 
 use mancala_core::{
-    Game, GameEnd, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side,
-    SowStep,
+    Game, GameEnd, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side, SowStep,
 };
 use mancala_engine::{PlayerError, PlayerSpec};
 

@@ -155,8 +155,17 @@ fn simplified_oware_with_names() {
 fn oware_exactly_half_then_no_way_to_feed_is_a_draw() {
     let input = "2\n2\n3\n3\n3\n2\n2\n3\n3\n";
     let args = [
-        "console", "--variant", "oware", "--houses", "3", "--seeds", "2", "--name1", "Ann",
-        "--name2", "Bob",
+        "console",
+        "--variant",
+        "oware",
+        "--houses",
+        "3",
+        "--seeds",
+        "2",
+        "--name1",
+        "Ann",
+        "--name2",
+        "Bob",
     ];
     let (ok, out, err) = spec::run_binary(&args, input);
     assert!(ok, "{err}");
@@ -173,7 +182,15 @@ fn oware_exactly_half_then_no_way_to_feed_is_a_draw() {
 /// ends at the first repeated position, a draw.
 #[test]
 fn simplified_oware_ends_a_cycle_as_a_draw() {
-    let args = ["console", "--variant", "oware-simplified", "--houses", "1", "--seeds", "4"];
+    let args = [
+        "console",
+        "--variant",
+        "oware-simplified",
+        "--houses",
+        "1",
+        "--seeds",
+        "4",
+    ];
     let (ok, out, err) = spec::run_binary(&args, "1\n1\n1\n");
     assert!(ok, "{err}");
     assert!(
