@@ -23,8 +23,15 @@
 #![forbid(unsafe_code)]
 
 mod end;
+mod house;
+mod setup;
 
 pub use end::EndText;
+pub use house::{
+    HouseError, house_label, house_letter, house_number, house_of_letter, parse_house,
+    parse_house_number,
+};
+pub use setup::{RuleChoice, SetupError, default_name};
 
 use mancala_core::{
     Game, GameEnd, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side, SowStep,
@@ -161,7 +168,7 @@ impl Session {
         Session {
             game: Game::new(rules),
             seats: [Seat::Human, Seat::Human],
-            names: ["Player 1".to_owned(), "Player 2".to_owned()],
+            names: [default_name(Side::South), default_name(Side::North)],
             records: Vec::new(),
             undone: Vec::new(),
         }
@@ -296,6 +303,26 @@ impl Session {
     pub fn end_text(&self) -> Option<EndText> {
         let names = [self.names[0].as_str(), self.names[1].as_str()];
         self.end().map(|end| EndText::new(&end, names))
+    }
+
+    /// The house the player to move means by `text`: a number, a letter or a label.
+    ///
+    /// ```
+    /// use mancala_core::Rules;
+    /// use mancala_session::Session;
+    /// let s = Session::new(Rules::kalah(6, 4));
+    /// assert_eq!(s.parse_house("b").unwrap().house(), 2);
+    /// assert_eq!(
+    ///     s.parse_house("7").unwrap_err().to_string(),
+    ///     "there is no house 7 (houses are 1 to 6)"
+    /// );
+    /// ```
+    ///
+    /// # Errors
+    /// Why `text` names none of the mover's houses (after the end of the game, the
+    /// last mover's houses are meant).
+    pub fn parse_house(&self, text: &str) -> Result<Move, HouseError> {
+        parse_house(text, self.position().to_move(), self.rules().houses())
     }
 
     /// Whether a person is to move.

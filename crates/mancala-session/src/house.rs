@@ -1,0 +1,251 @@
+//! Houses as people name them: a number (`3`, in the mover's sowing order), a letter
+//! (`c`: player 1's houses are a, b, c, ... and player 2's continue the alphabet), or
+//! both (`c3`). One parser and one set of messages for every front end.
+
+use std::fmt;
+
+use mancala_core::{Move, Side};
+
+/// Why a typed house is not one the player to move may name.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_session::{HouseError, parse_house};
+/// let e = parse_house("9", Side::South, 6).unwrap_err();
+/// assert_eq!(e, HouseError::NoSuchHouse { house: "9".into(), houses: 6 });
+/// assert_eq!(e.to_string(), "there is no house 9 (houses are 1 to 6)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HouseError {
+    /// Nothing that names a house: neither a number nor a house letter.
+    NotAHouse(String),
+    /// A number outside 1 to `houses`, as typed (however large).
+    NoSuchHouse {
+        /// The number typed.
+        house: String,
+        /// Houses per side.
+        houses: usize,
+    },
+    /// A letter (or label) naming the opponent's house.
+    NotYours {
+        /// The house's label, such as `h2`.
+        label: String,
+        /// Whose house it is.
+        owner: Side,
+    },
+}
+
+impl fmt::Display for HouseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HouseError::NotAHouse(text) => write!(f, "{text:?} is not a house number"),
+            HouseError::NoSuchHouse { house, houses } => {
+                write!(f, "there is no house {house} (houses are 1 to {houses})")
+            }
+            HouseError::NotYours { label, owner } => {
+                write!(f, "house {label} is player {}'s", owner.number())
+            }
+        }
+    }
+}
+
+impl std::error::Error for HouseError {}
+
+/// The letter of `side`'s house `house` on a board of `houses` per side: player 1's
+/// houses are a, b, c, ... and player 2's continue the alphabet (a..f and g..l on six
+/// houses, as in the classic homework); `None` past z.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_session::house_letter;
+/// assert_eq!(house_letter(Side::South, 1, 6), Some('a'));
+/// assert_eq!(house_letter(Side::North, 6, 6), Some('l'));
+/// assert_eq!(house_letter(Side::North, 16, 16), None);
+/// ```
+#[must_use]
+pub fn house_letter(side: Side, house: u8, houses: usize) -> Option<char> {
+    let i = side.index() * houses + usize::from(house).checked_sub(1)?;
+    u8::try_from(i)
+        .ok()
+        .filter(|&i| i < 26)
+        .map(|i| char::from(b'a' + i))
+}
+
+/// A house's letter and number, e.g. `c3` (just the number past z).
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_session::house_label;
+/// assert_eq!(house_label(Side::North, 2, 6), "h2");
+/// assert_eq!(house_label(Side::North, 14, 14), "14");
+/// ```
+#[must_use]
+pub fn house_label(side: Side, house: u8, houses: usize) -> String {
+    match house_letter(side, house, houses) {
+        Some(c) => format!("{c}{house}"),
+        None => house.to_string(),
+    }
+}
+
+/// The house whose letter is `c` (either case), on a board of `houses` per side.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_session::house_of_letter;
+/// assert_eq!(house_of_letter('H', 6), Some((Side::North, 2)));
+/// assert_eq!(house_of_letter('m', 6), None);
+/// ```
+#[must_use]
+pub fn house_of_letter(c: char, houses: usize) -> Option<(Side, u8)> {
+    let c = c.to_ascii_lowercase();
+    if !c.is_ascii_lowercase() {
+        return None;
+    }
+    let i = usize::from(c as u8 - b'a');
+    if i >= 2 * houses {
+        return None;
+    }
+    let side = if i < houses { Side::South } else { Side::North };
+    u8::try_from(i % houses + 1).ok().map(|h| (side, h))
+}
+
+/// A house number typed by a person, checked against the board size: `1..=houses`.
+///
+/// ```
+/// use mancala_session::{HouseError, parse_house_number};
+/// assert_eq!(parse_house_number(" 3\n", 6).unwrap().house(), 3);
+/// assert!(matches!(parse_house_number("x", 6), Err(HouseError::NotAHouse(_))));
+/// assert_eq!(
+///     parse_house_number("300", 6).unwrap_err().to_string(),
+///     "there is no house 300 (houses are 1 to 6)"
+/// );
+/// ```
+///
+/// # Errors
+/// [`HouseError::NotAHouse`] for anything but digits, [`HouseError::NoSuchHouse`] for a
+/// number off the board.
+pub fn parse_house_number(text: &str, houses: usize) -> Result<Move, HouseError> {
+    let t = text.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(HouseError::NotAHouse(t.to_owned()));
+    }
+    // All digits: a number too large for u64 is off the board all the same.
+    match t.parse::<u64>() {
+        Ok(n) => house_number(n, houses),
+        Err(_) => Err(HouseError::NoSuchHouse {
+            house: t.to_owned(),
+            houses,
+        }),
+    }
+}
+
+/// The move for house number `n` on a board of `houses` per side.
+///
+/// ```
+/// use mancala_session::house_number;
+/// assert_eq!(house_number(6, 6).unwrap().house(), 6);
+/// assert!(house_number(0, 6).is_err());
+/// assert!(house_number(256, 6).is_err());
+/// ```
+///
+/// # Errors
+/// [`HouseError::NoSuchHouse`] unless `1 <= n <= houses`.
+pub fn house_number(n: u64, houses: usize) -> Result<Move, HouseError> {
+    u8::try_from(n)
+        .ok()
+        .filter(|&h| usize::from(h) <= houses)
+        .and_then(Move::new)
+        .ok_or_else(|| HouseError::NoSuchHouse {
+            house: n.to_string(),
+            houses,
+        })
+}
+
+/// A house typed by `mover`: a number (`3`), a letter (`c`) or a label (`c3`).
+///
+/// A letter must name one of the mover's own houses; a label's number must agree with
+/// its letter.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_session::{HouseError, parse_house};
+/// assert_eq!(parse_house("c", Side::South, 6).unwrap().house(), 3);
+/// assert_eq!(parse_house("H2", Side::North, 6).unwrap().house(), 2);
+/// assert_eq!(parse_house("4", Side::North, 6).unwrap().house(), 4);
+/// assert_eq!(
+///     parse_house("h", Side::South, 6),
+///     Err(HouseError::NotYours { label: "h2".into(), owner: Side::North })
+/// );
+/// assert!(matches!(parse_house("c4", Side::South, 6), Err(HouseError::NotAHouse(_))));
+/// ```
+///
+/// # Errors
+/// Why the text does not name one of the mover's houses.
+pub fn parse_house(text: &str, mover: Side, houses: usize) -> Result<Move, HouseError> {
+    let t = text.trim();
+    let mut chars = t.chars();
+    let Some(first) = chars.next().filter(char::is_ascii_alphabetic) else {
+        return parse_house_number(t, houses);
+    };
+    let not_a_house = || HouseError::NotAHouse(t.to_owned());
+    let (side, house) = house_of_letter(first, houses).ok_or_else(not_a_house)?;
+    let digits = chars.as_str();
+    if !digits.is_empty() && digits.parse::<u8>().ok() != Some(house) {
+        return Err(not_a_house());
+    }
+    if side != mover {
+        let label = house_label(side, house, houses);
+        return Err(HouseError::NotYours { label, owner: side });
+    }
+    house_number(u64::from(house), houses)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every house's label (and its letter alone) parses back to that house for its
+        /// owner, and is refused for the opponent.
+        #[test]
+        fn labels_round_trip(houses in 1usize..=13, house in 1u8..=13, north: bool) {
+            prop_assume!(usize::from(house) <= houses);
+            let side = if north { Side::North } else { Side::South };
+            let label = house_label(side, house, houses);
+            prop_assert_eq!(parse_house(&label, side, houses).unwrap().house(), house);
+            prop_assert_eq!(parse_house(&label[..1], side, houses).unwrap().house(), house);
+            prop_assert!(parse_house(&label, side.opponent(), houses).is_err());
+        }
+
+        /// Numbers parse exactly when they are on the board.
+        #[test]
+        fn numbers_parse_when_on_the_board(n in 0u64..1000, houses in 1usize..=16) {
+            let ok = (1..=houses as u64).contains(&n);
+            prop_assert_eq!(parse_house_number(&n.to_string(), houses).is_ok(), ok);
+        }
+    }
+
+    #[test]
+    fn huge_numbers_are_reported_as_typed() {
+        let e = parse_house_number("99999999999999999999999", 6).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "there is no house 99999999999999999999999 (houses are 1 to 6)"
+        );
+        assert_eq!(
+            house_number(256, 6).unwrap_err().to_string(),
+            "there is no house 256 (houses are 1 to 6)"
+        );
+    }
+
+    #[test]
+    fn signs_and_words_are_not_houses() {
+        for t in ["-1", "+2", "three", "", "1.5", "3 4"] {
+            assert!(matches!(
+                parse_house_number(t, 6),
+                Err(HouseError::NotAHouse(_))
+            ));
+        }
+    }
+}
