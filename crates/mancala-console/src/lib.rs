@@ -8,10 +8,13 @@
 //!
 //! ```
 //! use mancala_console::Console;
-//! use mancala_core::Rules;
+//! use mancala_core::{Rules, Side};
+//! use mancala_session::{Seat, Session};
 //!
+//! let session = Session::new(Rules::kalah(6, 4))
+//!     .with_seat(Side::North, Seat::computer("robot").unwrap());
 //! let mut out = Vec::new();
-//! Console::new(Rules::kalah(6, 4)).run(&b"q\n"[..], &mut out).unwrap();
+//! Console::new(session, 1).unwrap().run(&b"q\n"[..], &mut out).unwrap();
 //! let text = String::from_utf8(out).unwrap();
 //! assert!(text.contains("Player P1's turn - Specify house number or 'q' to quit: Game over\n"));
 //! ```
@@ -20,7 +23,7 @@
 //!
 //! ```text
 //! board.rs   the two board drawings
-//! lib.rs     Console: seats, names, options, and the game loop
+//! lib.rs     Console: a session's game loop, input and messages
 //! ```
 
 #![forbid(unsafe_code)]
@@ -29,19 +32,11 @@ mod board;
 
 use std::io::{self, BufRead, Write};
 
-use mancala_core::{Game, IllegalMove, Move, Outcome, Rules, Side, Variant};
-use mancala_engine::{MAX_PLIES, Player};
-use mancala_session::EndText;
+use mancala_core::{IllegalMove, Move, Outcome, Side, Variant};
+use mancala_engine::{MAX_PLIES, Player, PlayerError};
+use mancala_session::{HouseError, Session, parse_house_number};
 
 pub use board::{kalah_board, oware_board};
-
-/// Who sits in a seat.
-pub enum Seat {
-    /// A person typing at the console.
-    Human,
-    /// A computer player.
-    Computer(Box<dyn Player>),
-}
 
 /// How a console game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,11 +59,12 @@ enum Layout {
     Oware,
 }
 
-/// A console game: rules, seats, names and options. Build it, then [`Console::run`].
+/// A console game: a [`Session`] (rules, seats, names) with the computer players its
+/// seats name, and the console's options. Build it, then [`Console::run`].
 pub struct Console {
-    rules: Rules,
-    seats: [Seat; 2],
-    names: [String; 2],
+    /// The game as first set up, for the menu's "new game".
+    start: Session,
+    players: [Option<Box<dyn Player>>; 2],
     menu: bool,
     layout: Layout,
 }
@@ -76,7 +72,7 @@ pub struct Console {
 /// One line of input, understood.
 #[derive(Debug, PartialEq, Eq)]
 enum Command {
-    House(u64),
+    House(Result<Move, HouseError>),
     Quit,
     New,
     Save,
@@ -84,47 +80,52 @@ enum Command {
     Unknown,
 }
 
-fn parse_command(line: &str) -> Command {
+fn parse_command(line: &str, houses: usize) -> Command {
     let t = line.trim();
     match t {
         "q" | "Q" => Command::Quit,
         "n" | "N" => Command::New,
         "s" | "S" => Command::Save,
         "l" | "L" => Command::Load,
-        _ => t.parse().map_or(Command::Unknown, Command::House),
+        // Letters name houses elsewhere, but here they are the menu's commands: the
+        // console takes house numbers only, as the assignments do.
+        _ => match parse_house_number(t, houses) {
+            Err(HouseError::NotAHouse(_)) => Command::Unknown,
+            house => Command::House(house),
+        },
     }
 }
 
 impl Console {
-    /// Two people playing `rules`, in the layout of the variant (the Kalah box for
-    /// Kalah, the Oware rows otherwise), named `Player A` and `Player B`.
-    #[must_use]
-    pub fn new(rules: Rules) -> Console {
-        Console {
-            rules,
-            seats: [Seat::Human, Seat::Human],
-            names: ["Player A".into(), "Player B".into()],
+    /// A console game of `session`, in the layout of its variant (the Kalah box for
+    /// Kalah, the Oware rows otherwise), with the computer players its seats name
+    /// built now (`seed` for player 1's, `seed + 1` for player 2's).
+    ///
+    /// # Errors
+    /// When a seat names a computer player the engine cannot build.
+    pub fn new(session: Session, seed: u64) -> Result<Console, PlayerError> {
+        let rules = session.rules();
+        let build = |side: Side, seed: u64| {
+            session
+                .seat(side)
+                .spec()
+                .map(|spec| spec.build(rules, seed))
+                .transpose()
+        };
+        let players = [
+            build(Side::South, seed)?,
+            build(Side::North, seed.wrapping_add(1))?,
+        ];
+        let layout = match rules.variant() {
+            Variant::Kalah => Layout::Kalah,
+            Variant::Oware | Variant::OwareSimplified => Layout::Oware,
+        };
+        Ok(Console {
+            start: session,
+            players,
             menu: false,
-            layout: match rules.variant() {
-                Variant::Kalah => Layout::Kalah,
-                Variant::Oware | Variant::OwareSimplified => Layout::Oware,
-            },
-        }
-    }
-
-    /// Puts `seat` on `side`.
-    #[must_use]
-    pub fn seat(mut self, side: Side, seat: Seat) -> Console {
-        self.seats[side.index()] = seat;
-        self
-    }
-
-    /// Sets the names shown where the layout has room for them (the Oware rows; the
-    /// classic Kalah format has none and stays byte-exact).
-    #[must_use]
-    pub fn names(mut self, names: [String; 2]) -> Console {
-        self.names = names;
-        self
+            layout,
+        })
     }
 
     /// Turns on the new/save/load menu of the 2021 specifications (Kalah layout).
@@ -141,40 +142,18 @@ impl Console {
     /// Only errors writing to `out` or reading from `input`; bad input is answered
     /// with a message and the same prompt.
     pub fn run(&mut self, mut input: impl BufRead, mut out: impl Write) -> io::Result<Ending> {
-        let mut game = Game::new(self.rules);
-        let mut saved: Option<Game> = None;
-        let both_computers = self.seats.iter().all(|s| matches!(s, Seat::Computer(_)));
+        let mut game = self.start.restarted();
+        let mut saved: Option<Session> = None;
         self.show_board(&game, &mut out)?;
         loop {
-            if game.is_over() {
-                self.show_end(&game, &mut out)?;
-                out.flush()?;
-                return Ok(Ending::Finished(game.outcome().expect("game is over")));
-            }
-            if both_computers && game.ply() >= MAX_PLIES {
-                writeln!(out, "Game abandoned: no result after {} plies", game.ply())?;
-                return Ok(Ending::Abandoned);
+            if let Some(ending) = self.ending(&game, &mut out)? {
+                return Ok(ending);
             }
             let side = game.position().to_move();
-            if let Seat::Computer(player) = &mut self.seats[side.index()] {
-                let choice = player.choose(&game);
-                let label = match player.name().as_str() {
-                    "robot" => "Robot".to_owned(),
-                    name => name.to_owned(),
-                };
-                self.announce_computer(
-                    side,
-                    &label,
-                    choice.mv,
-                    choice.reason.as_deref(),
-                    &mut out,
-                )?;
-                game.play(choice.mv)
-                    .expect("computer players choose legal moves");
-                self.show_board(&game, &mut out)?;
+            if self.players[side.index()].is_some() {
+                self.computer_move(&mut game, side, &mut out)?;
                 continue;
             }
-
             self.prompt(&game, side, &mut out)?;
             out.flush()?;
             let Some(line) = read_line(&mut input)? else {
@@ -183,52 +162,103 @@ impl Console {
                 self.show_quit(&game, &mut out)?;
                 return Ok(Ending::Quit);
             };
-            match parse_command(&line) {
-                Command::Quit => {
-                    self.show_quit(&game, &mut out)?;
-                    return Ok(Ending::Quit);
+            let command = parse_command(&line, game.rules().houses());
+            if command == Command::Quit {
+                self.show_quit(&game, &mut out)?;
+                return Ok(Ending::Quit);
+            }
+            self.obey(command, &mut game, &mut saved, &mut out)?;
+        }
+    }
+
+    /// The ending, written out, once the game is over or two computers have played on
+    /// too long.
+    fn ending(&self, game: &Session, out: &mut impl Write) -> io::Result<Option<Ending>> {
+        if let Some(outcome) = game.outcome() {
+            self.show_end(game, out)?;
+            out.flush()?;
+            return Ok(Some(Ending::Finished(outcome)));
+        }
+        let both_computers = self.players.iter().all(Option::is_some);
+        if both_computers && game.records().len() >= MAX_PLIES {
+            let plies = game.records().len();
+            writeln!(out, "Game abandoned: no result after {plies} plies")?;
+            return Ok(Some(Ending::Abandoned));
+        }
+        Ok(None)
+    }
+
+    /// Asks the computer player of `side` for its move, says it and plays it.
+    fn computer_move(
+        &mut self,
+        game: &mut Session,
+        side: Side,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let player = self.players[side.index()]
+            .as_mut()
+            .expect("a computer plays this side");
+        let choice = player.choose(game.game());
+        let label = match player.name().as_str() {
+            "robot" => "Robot".to_owned(),
+            name => name.to_owned(),
+        };
+        self.announce_computer(game, side, &label, choice.mv, choice.reason.as_deref(), out)?;
+        game.play(choice.mv)
+            .expect("computer players choose legal moves");
+        self.show_board(game, out)
+    }
+
+    /// Carries out a person's command other than quitting.
+    fn obey(
+        &self,
+        command: Command,
+        game: &mut Session,
+        saved: &mut Option<Session>,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        match command {
+            Command::House(house) => self.try_move(game, house, out),
+            Command::New if self.menu => {
+                *game = self.start.restarted();
+                *saved = None;
+                self.show_board(game, out)
+            }
+            Command::Save if self.menu => {
+                *saved = Some(game.clone());
+                self.show_board(game, out)
+            }
+            Command::Load if self.menu => {
+                match saved {
+                    Some(s) => *game = s.clone(),
+                    None => writeln!(out, "No saved game")?,
                 }
-                Command::House(n) => self.try_move(&mut game, n, &mut out)?,
-                Command::New if self.menu => {
-                    game = Game::new(self.rules);
-                    saved = None;
-                    self.show_board(&game, &mut out)?;
-                }
-                Command::Save if self.menu => {
-                    saved = Some(game.clone());
-                    self.show_board(&game, &mut out)?;
-                }
-                Command::Load if self.menu => {
-                    match &saved {
-                        Some(s) => game = s.clone(),
-                        None => writeln!(out, "No saved game")?,
-                    }
-                    self.show_board(&game, &mut out)?;
-                }
-                _ => {
-                    let h = self.rules.houses();
-                    if self.menu {
-                        writeln!(out, "Please choose a house from 1 to {h}, or N, S, L or q.")?;
-                    } else {
-                        writeln!(
-                            out,
-                            "Please type a house number from 1 to {h}, or q to quit."
-                        )?;
-                    }
+                self.show_board(game, out)
+            }
+            _ => {
+                let h = game.rules().houses();
+                if self.menu {
+                    writeln!(out, "Please choose a house from 1 to {h}, or N, S, L or q.")
+                } else {
+                    writeln!(
+                        out,
+                        "Please type a house number from 1 to {h}, or q to quit."
+                    )
                 }
             }
         }
     }
 
-    /// Plays house `n` for a person, or explains why not.
-    fn try_move(&self, game: &mut Game, n: u64, out: &mut impl Write) -> io::Result<()> {
-        let h = self.rules.houses();
-        let Some(mv) = u8::try_from(n)
-            .ok()
-            .and_then(Move::new)
-            .filter(|m| m.index() < h)
-        else {
-            return writeln!(out, "There is no house {n}: choose a house from 1 to {h}.");
+    /// Plays a house for a person, or explains why not.
+    fn try_move(
+        &self,
+        game: &mut Session,
+        house: Result<Move, HouseError>,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let mv = match house {
+            Ok(mv) => mv,
+            Err(e) => return writeln!(out, "{}.", capitalize(&e.to_string())),
         };
         match game.play(mv) {
             Ok(_) => self.show_board(game, out),
@@ -240,14 +270,14 @@ impl Console {
         }
     }
 
-    fn show_board(&self, game: &Game, out: &mut impl Write) -> io::Result<()> {
+    fn show_board(&self, game: &Session, out: &mut impl Write) -> io::Result<()> {
         match self.layout {
             Layout::Kalah => out.write_all(kalah_board(game.position()).as_bytes()),
-            Layout::Oware => out.write_all(oware_board(game.position(), &self.names).as_bytes()),
+            Layout::Oware => out.write_all(oware_board(game.position(), game.names()).as_bytes()),
         }
     }
 
-    fn prompt(&self, game: &Game, side: Side, out: &mut impl Write) -> io::Result<()> {
+    fn prompt(&self, game: &Session, side: Side, out: &mut impl Write) -> io::Result<()> {
         match (self.layout, self.menu) {
             (Layout::Kalah, false) => write!(
                 out,
@@ -258,7 +288,7 @@ impl Console {
                 out,
                 "Player P{}\n    (1-{}) - house number for move\n    N - New game\n    S - Save game\n    L - Load game\n    q - Quit\nChoice:",
                 side.number(),
-                self.rules.houses()
+                game.rules().houses()
             ),
             (Layout::Oware, _) => {
                 let moves: Vec<String> =
@@ -266,7 +296,7 @@ impl Console {
                 write!(
                     out,
                     "{}: moves = [{}]\nEnter move => ",
-                    self.names[side.index()],
+                    game.name(side),
                     moves.join(", ")
                 )
             }
@@ -275,6 +305,7 @@ impl Console {
 
     fn announce_computer(
         &self,
+        game: &Session,
         side: Side,
         label: &str,
         mv: Move,
@@ -293,21 +324,17 @@ impl Console {
                 }
                 writeln!(out)
             }
-            Layout::Oware => writeln!(
-                out,
-                "{} ({label}) plays house {mv}",
-                self.names[side.index()]
-            ),
+            Layout::Oware => writeln!(out, "{} ({label}) plays house {mv}", game.name(side)),
         }
     }
 
-    fn show_quit(&self, game: &Game, out: &mut impl Write) -> io::Result<()> {
+    fn show_quit(&self, game: &Session, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "Game over")?;
         self.show_board(game, out)?;
         out.flush()
     }
 
-    fn show_end(&self, game: &Game, out: &mut impl Write) -> io::Result<()> {
+    fn show_end(&self, game: &Session, out: &mut impl Write) -> io::Result<()> {
         let o = game.outcome().expect("game is over");
         match self.layout {
             Layout::Kalah => {
@@ -322,9 +349,8 @@ impl Console {
             }
             Layout::Oware => {
                 writeln!(out, "Game over")?;
-                let end = game.end().expect("game is over");
-                let names = [self.names[0].as_str(), self.names[1].as_str()];
-                writeln!(out, "{}", EndText::new(&end, names))
+                let text = game.end_text().expect("game is over");
+                writeln!(out, "{text}")
             }
         }
     }
@@ -352,12 +378,15 @@ mod tests {
 
     #[test]
     fn commands_are_understood() {
-        assert_eq!(parse_command("3\n"), Command::House(3));
-        assert_eq!(parse_command(" 12 \r\n"), Command::House(12));
-        assert_eq!(parse_command("q"), Command::Quit);
-        assert_eq!(parse_command("S"), Command::Save);
-        assert_eq!(parse_command("-1"), Command::Unknown);
-        assert_eq!(parse_command("three"), Command::Unknown);
-        assert_eq!(parse_command(""), Command::Unknown);
+        let house = |h| Command::House(Ok(Move::new(h).unwrap()));
+        assert_eq!(parse_command("3\n", 6), house(3));
+        assert_eq!(parse_command(" 12 \r\n", 12), house(12));
+        assert!(matches!(parse_command("13", 12), Command::House(Err(_))));
+        assert_eq!(parse_command("q", 6), Command::Quit);
+        assert_eq!(parse_command("S", 6), Command::Save);
+        assert_eq!(parse_command("-1", 6), Command::Unknown);
+        assert_eq!(parse_command("three", 6), Command::Unknown);
+        assert_eq!(parse_command("", 6), Command::Unknown);
+        assert_eq!(parse_command("c", 6), Command::Unknown);
     }
 }

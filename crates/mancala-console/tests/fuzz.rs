@@ -1,18 +1,21 @@
 //! Whatever arrives on standard input, the console never panics and never fails.
 
-use mancala_console::{Console, Ending, Seat};
+use mancala_console::{Console, Ending};
 use mancala_core::{Rules, Side, Variant};
-use mancala_engine::{Greedy, RandomPlayer};
+use mancala_session::{Seat, Session};
 use proptest::prelude::*;
 
 fn console(variant: Variant, houses: u8, seeds: u8, menu: bool, computer: Option<bool>) -> Console {
     let rules = Rules::new(variant, houses, seeds).unwrap();
-    let c = Console::new(rules).menu(menu && variant == Variant::Kalah);
-    match computer {
-        None => c,
-        Some(true) => c.seat(Side::North, Seat::Computer(Box::new(Greedy))),
-        Some(false) => c.seat(Side::South, Seat::Computer(Box::new(RandomPlayer::new(3)))),
-    }
+    let session = Session::new(rules);
+    let session = match computer {
+        None => session,
+        Some(true) => session.with_seat(Side::North, Seat::computer("greedy").unwrap()),
+        Some(false) => session.with_seat(Side::South, Seat::computer("random:seed=3").unwrap()),
+    };
+    Console::new(session, 1)
+        .unwrap()
+        .menu(menu && variant == Variant::Kalah)
 }
 
 fn token() -> impl Strategy<Value = String> {

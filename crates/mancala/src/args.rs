@@ -1,7 +1,8 @@
 //! Command-line arguments shared by several subcommands.
 
 use clap::Args;
-use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Variant};
+use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Rules, Variant};
+use mancala_session::RuleChoice;
 
 /// The board and rule options: `--variant`, `--houses`, `--seeds`, `--empty-capture`,
 /// `--end-rule`.
@@ -34,16 +35,10 @@ impl RulesArgs {
     /// # Errors
     /// When a Kalah-only option is given for another variant.
     pub fn rules(&self) -> anyhow::Result<Rules> {
-        if self.variant != Variant::Kalah && (self.empty_capture || self.end_rule.is_some()) {
-            anyhow::bail!(
-                "--empty-capture and --end-rule are Kalah rule options; {} does not take them",
-                self.variant
-            );
-        }
-        let rules = Rules::new(self.variant, self.houses, self.seeds)?;
-        Ok(rules.with_options(RuleOptions {
-            empty_capture: self.empty_capture,
-            end_rule: self.end_rule.unwrap_or_default(),
-        }))
+        let rules = RuleChoice::new(self.variant, self.houses, self.seeds)
+            .empty_capture(self.empty_capture.then_some(true))
+            .end_rule(self.end_rule)
+            .rules()?;
+        Ok(rules)
     }
 }

@@ -3,9 +3,10 @@
 use std::io::{self, Write};
 
 use clap::Args;
-use mancala_console::{Console, Seat};
-use mancala_core::{Rules, Side, Variant};
+use mancala_console::Console;
+use mancala_core::{Side, Variant};
 use mancala_engine::PlayerSpec;
+use mancala_session::{Seat, Session, default_name};
 
 use crate::args::RulesArgs;
 
@@ -23,13 +24,13 @@ pub struct ConsoleArgs {
     #[arg(long, default_value = "human", value_name = "PLAYER")]
     p2: PlayerSpec,
 
-    /// Player 1's name, where the layout shows names (Oware)
-    #[arg(long, default_value = "Player A")]
-    name1: String,
+    /// Player 1's name, where the layout shows names (Oware) [default: Player 1]
+    #[arg(long)]
+    name1: Option<String>,
 
-    /// Player 2's name, where the layout shows names (Oware)
-    #[arg(long, default_value = "Player B")]
-    name2: String,
+    /// Player 2's name, where the layout shows names (Oware) [default: Player 2]
+    #[arg(long)]
+    name2: Option<String>,
 
     /// Kalah: the new/save/load menu of the 2021 specifications
     #[arg(long)]
@@ -38,13 +39,6 @@ pub struct ConsoleArgs {
     /// Seed for computer players that use randomness
     #[arg(long, default_value_t = 1)]
     seed: u64,
-}
-
-fn seat(spec: &PlayerSpec, rules: Rules, seed: u64) -> anyhow::Result<Seat> {
-    if spec.is_human() {
-        return Ok(Seat::Human);
-    }
-    Ok(Seat::Computer(spec.build(rules, seed)?))
 }
 
 /// Plays one console game on standard input and output.
@@ -56,14 +50,15 @@ pub fn run(args: &ConsoleArgs) -> anyhow::Result<()> {
             rules.variant()
         );
     }
-    let mut console = Console::new(rules)
-        .seat(Side::South, seat(&args.p1, rules, args.seed)?)
-        .seat(
-            Side::North,
-            seat(&args.p2, rules, args.seed.wrapping_add(1))?,
-        )
-        .names([args.name1.clone(), args.name2.clone()])
-        .menu(args.menu);
+    let name = |given: &Option<String>, side| given.clone().unwrap_or_else(|| default_name(side));
+    let session = Session::new(rules)
+        .with_seat(Side::South, Seat::from(args.p1.clone()))
+        .with_seat(Side::North, Seat::from(args.p2.clone()))
+        .with_names([
+            name(&args.name1, Side::South),
+            name(&args.name2, Side::North),
+        ]);
+    let mut console = Console::new(session, args.seed)?.menu(args.menu);
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

@@ -4,7 +4,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
-use mancala_core::{Game, Move, StateView};
+use mancala_core::{Game, StateView};
+use mancala_session::parse_house_number;
 
 use crate::args::RulesArgs;
 
@@ -27,10 +28,9 @@ pub fn run(args: &ReplayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
     print_state(&game, out)?;
     for (i, text) in args.moves.iter().enumerate() {
         let ply = i + 1;
-        let result = parse_move(text, rules.houses()).and_then(|mv| {
-            game.play(mv).map_err(|e| e.to_string())?;
-            Ok(())
-        });
+        let result = parse_house_number(text, rules.houses())
+            .map_err(|e| e.to_string())
+            .and_then(|mv| game.play(mv).map(drop).map_err(|e| e.to_string()));
         if let Err(reason) = result {
             out.flush()?;
             eprintln!("error: ply {ply} (move {text:?}): {reason}");
@@ -39,19 +39,6 @@ pub fn run(args: &ReplayArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> 
         print_state(&game, out)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A house number typed by a person, checked against the board size.
-fn parse_move(text: &str, houses: usize) -> Result<Move, String> {
-    let n: u64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a house number"))?;
-    u8::try_from(n)
-        .ok()
-        .and_then(Move::new)
-        .filter(|m| m.index() < houses)
-        .ok_or_else(|| format!("house {n} does not exist (houses are 1 to {houses})"))
 }
 
 fn print_state(game: &Game, out: &mut impl Write) -> anyhow::Result<()> {

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use mancala_core::{Game, Move, Side};
 use mancala_engine::{EndgameInfo, Estimate, Progress, Solution, SolveConfig, SolveError, Solver};
+use mancala_session::parse_house_number;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -105,10 +106,8 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
     let mut game = Game::new(rules);
     for (i, text) in args.moves.iter().enumerate() {
-        let mv: Move = text
-            .trim()
-            .parse()
-            .map_err(|_| anyhow::anyhow!("move {} ({text:?}) is not a house number", i + 1))?;
+        let mv = parse_house_number(text, rules.houses())
+            .map_err(|e| anyhow::anyhow!("move {} ({text:?}): {e}", i + 1))?;
         game.play(mv)
             .map_err(|e| anyhow::anyhow!("move {} ({text}): {e}", i + 1))?;
     }

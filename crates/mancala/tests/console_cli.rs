@@ -67,7 +67,7 @@ fn kalah_small_board_played_to_the_end() {
 fn kalah_bad_input_gets_a_message_and_the_same_prompt() {
     let prompt = ">Player P1's turn - Specify house number or 'q' to quit: ";
     let no_house =
-        |n: &str| format!("{prompt}\n<{n}\n>There is no house {n}: choose a house from 1 to 2.\n");
+        |n: &str| format!("{prompt}\n<{n}\n>There is no house {n} (houses are 1 to 2).\n");
     let not_number = |s: &str| {
         format!("{prompt}\n<{s}\n>Please type a house number from 1 to 2, or q to quit.\n")
     };
@@ -208,25 +208,25 @@ fn oware_explains_an_empty_house_and_row_b_reads_backwards() {
     // Oware(2,1): A sows house 2's seed into B1, which goes from 1 to 2 and is captured
     // (not a grand slam: B2 keeps its seed). Row B is shown from B2 to B1.
     let t = "\
->Player A:  | 1| 1|
->Player B:  | 1| 1|
+>Player 1:  | 1| 1|
+>Player 2:  | 1| 1|
 >Score 0/0
->Player A: moves = [1, 2]
+>Player 1: moves = [1, 2]
 >Enter move => 
 <2
->Player A:  | 1| 0|
->Player B:  | 1| 0|
+>Player 1:  | 1| 0|
+>Player 2:  | 1| 0|
 >Score 2/0
->Player B: moves = [2]
+>Player 2: moves = [2]
 >Enter move => 
 <1
 >House 1 is empty.
->Player B: moves = [2]
+>Player 2: moves = [2]
 >Enter move => 
 <q
 >Game over
->Player A:  | 1| 0|
->Player B:  | 1| 0|
+>Player 1:  | 1| 0|
+>Player 2:  | 1| 0|
 >Score 2/0
 ";
     check(

@@ -71,13 +71,17 @@ fn illegal_moves_stop_the_replay_with_the_ply_and_reason() {
     for (moves, reason) in [
         (
             &["1", "9"][..],
-            "ply 2 (move \"9\"): house 9 does not exist (houses are 1 to 6)",
+            "ply 2 (move \"9\"): there is no house 9 (houses are 1 to 6)",
         ),
         (
             &["1", "0"][..],
-            "ply 2 (move \"0\"): house 0 does not exist",
+            "ply 2 (move \"0\"): there is no house 0 (houses are 1 to 6)",
         ),
         (&["3", "3"][..], "ply 2 (move \"3\"): house 3 is empty"),
+        (
+            &["300"][..],
+            "ply 1 (move \"300\"): there is no house 300 (houses are 1 to 6)",
+        ),
         (
             &["x"][..],
             "ply 1 (move \"x\"): \"x\" is not a house number",
