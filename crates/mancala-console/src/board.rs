@@ -1,6 +1,7 @@
 //! Drawing boards as text: the Auckland Kalah box and the Oware assignment rows.
 
 use mancala_core::{Position, Side};
+use unicode_width::UnicodeWidthStr;
 
 /// Decimal digits of `n` (at least 1).
 fn digits(n: usize) -> usize {
@@ -67,34 +68,76 @@ pub fn kalah_board(p: &Position) -> String {
 }
 
 /// The Oware assignment's rows: row A (player 1) from house 1, row B (player 2) reversed
-/// from house H, then the scores.
+/// from house H, so that facing houses sit one above the other, with each house's label
+/// (A1.., B1..) beside its row, then both scores with their names.
+///
+/// Names are padded by their width on screen, so wide (CJK) names keep the columns.
 ///
 /// ```
 /// use mancala_core::{Position, Rules};
 /// let p = Position::new(Rules::oware(3, 4));
-/// let names = ["Player A".to_string(), "Player B".to_string()];
-/// assert_eq!(mancala_console::oware_board(&p, &names), "\
-/// Player A:  | 4| 4| 4|
-/// Player B:  | 4| 4| 4|
-/// Score 0/0
-/// ");
+/// let names = ["Ann".to_string(), "Bob".to_string()];
+/// let expected = [
+///     "       A1 A2 A3",
+///     "Ann:  | 4| 4| 4|",
+///     "Bob:  | 4| 4| 4|",
+///     "       B3 B2 B1",
+///     "Score: Ann 0, Bob 0",
+/// ];
+/// assert_eq!(mancala_console::oware_board(&p, &names), expected.join("\n") + "\n");
 /// ```
 #[must_use]
 pub fn oware_board(p: &Position, names: &[String; 2]) -> String {
-    let w = digits(p.rules().total_seeds().into()).max(2);
-    let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) + 1;
-    let row = |side: Side, cells: Vec<u16>| {
+    let houses = p.houses_per_side();
+    let w = digits(p.rules().total_seeds().into())
+        .max(2)
+        .max(1 + digits(houses));
+    let name_w = names.iter().map(|n| n.width()).max().unwrap_or(0) + 1;
+    let row = |side: Side, cells: &[u16]| {
         let label = format!("{}:", names[side.index()]);
+        let pad = " ".repeat(name_w - label.width());
         let cells: String = cells.iter().map(|n| format!("{n:>w$}|")).collect();
-        format!("{label:<name_w$}  |{cells}\n")
+        format!("{label}{pad}  |{cells}\n")
     };
-    let a = p.houses(Side::South).to_vec();
-    let b = p.houses(Side::North).iter().rev().copied().collect();
+    let labels = |letter: char, numbers: &mut dyn Iterator<Item = usize>| {
+        let cells: Vec<String> = numbers
+            .map(|h| format!("{:>w$}", format!("{letter}{h}")))
+            .collect();
+        format!("{}{}\n", " ".repeat(name_w + 3), cells.join(" "))
+    };
+    let b: Vec<u16> = p.houses(Side::North).iter().rev().copied().collect();
     format!(
-        "{}{}Score {}/{}\n",
-        row(Side::South, a),
-        row(Side::North, b),
+        "{}{}{}{}Score: {} {}, {} {}\n",
+        labels('A', &mut (1..=houses)),
+        row(Side::South, p.houses(Side::South)),
+        row(Side::North, &b),
+        labels('B', &mut (1..=houses).rev()),
+        names[0],
         p.store(Side::South),
+        names[1],
         p.store(Side::North)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use mancala_core::{Position, Rules};
+    use unicode_width::UnicodeWidthStr;
+
+    /// The rows' first bar sits in the same screen column whatever the names' widths.
+    #[test]
+    fn wide_names_keep_the_columns() {
+        let p = Position::new(Rules::oware(6, 4));
+        let names = ["王小明".to_string(), "Bob".to_string()];
+        let text = super::oware_board(&p, &names);
+        let bars: Vec<usize> = text
+            .lines()
+            .filter(|l| l.contains('|'))
+            .map(|l| l[..l.find('|').unwrap()].width())
+            .collect();
+        assert_eq!(bars.len(), 2, "{text}");
+        assert_eq!(bars[0], bars[1], "{text}");
+        let labels = text.lines().next().unwrap();
+        assert_eq!(labels.find('A').unwrap(), bars[0] + 1, "{text}");
+    }
 }

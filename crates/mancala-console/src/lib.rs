@@ -206,7 +206,7 @@ impl Console {
         self.announce_computer(game, side, &label, choice.mv, choice.reason.as_deref(), out)?;
         game.play(choice.mv)
             .expect("computer players choose legal moves");
-        self.show_board(game, out)
+        self.show_move(game, out)
     }
 
     /// Carries out a person's command other than quitting.
@@ -261,13 +261,26 @@ impl Console {
             Err(e) => return writeln!(out, "{}.", capitalize(&e.to_string())),
         };
         match game.play(mv) {
-            Ok(_) => self.show_board(game, out),
+            Ok(_) => self.show_move(game, out),
             Err(IllegalMove::EmptyHouse { .. }) if self.layout == Layout::Kalah => {
                 writeln!(out, "House is empty. Move again.")?;
                 self.show_board(game, out)
             }
             Err(e) => writeln!(out, "{}.", capitalize(&e.to_string())),
         }
+    }
+
+    /// The board after a move; the Oware layout first says what the move did (the
+    /// Kalah layout is the specifications' and has no such lines).
+    fn show_move(&self, game: &Session, out: &mut impl Write) -> io::Result<()> {
+        if self.layout == Layout::Oware {
+            let record = game.records().last().expect("a move was just played");
+            let names = game.names().each_ref().map(String::as_str);
+            for line in record.describe(names) {
+                writeln!(out, "{line}")?;
+            }
+        }
+        self.show_board(game, out)
     }
 
     fn show_board(&self, game: &Session, out: &mut impl Write) -> io::Result<()> {

@@ -25,6 +25,7 @@
 mod end;
 mod house;
 mod setup;
+mod words;
 
 pub use end::EndText;
 pub use house::{

@@ -113,21 +113,28 @@ fn simplified_oware_with_names() {
     // testOneTwo of the assignment: A1 (2 seeds) refills itself and gives B1 a seed;
     // B1's 3 seeds turn A1 from 1 into 2 (captured), refill B1 and leave A1 one seed.
     let t = "\
+>       A1
 >Ann:  | 2|
 >Bob:  | 2|
->Score 0/0
+>       B1
+>Score: Ann 0, Bob 0
 >Ann: moves = [1]
 >Enter move => 
 <1
+>       A1
 >Ann:  | 1|
 >Bob:  | 3|
->Score 0/0
+>       B1
+>Score: Ann 0, Bob 0
 >Bob: moves = [1]
 >Enter move => 
 <1
+>Bob captures 2 seeds from Ann's house 1.
+>       A1
 >Ann:  | 1|
 >Bob:  | 1|
->Score 0/2
+>       B1
+>Score: Ann 0, Bob 2
 >Game over
 >Bob wins 2 to 0: two seeds or fewer are left; the 2 seeds left on the board count for nobody.
 ";
@@ -171,8 +178,8 @@ fn oware_exactly_half_then_no_way_to_feed_is_a_draw() {
     assert!(ok, "{err}");
     assert!(
         out.ends_with(
-            "Score 6/5\nGame over\nA draw, 6 to 6: Bob cannot give Ann any seeds, so Bob \
-             takes the 1 seed left in their houses.\n"
+            "Score: Ann 6, Bob 5\nGame over\nA draw, 6 to 6: Bob cannot give Ann any seeds, \
+             so Bob takes the 1 seed left in their houses.\n"
         ),
         "{out}"
     );
@@ -208,15 +215,20 @@ fn oware_explains_an_empty_house_and_row_b_reads_backwards() {
     // Oware(2,1): A sows house 2's seed into B1, which goes from 1 to 2 and is captured
     // (not a grand slam: B2 keeps its seed). Row B is shown from B2 to B1.
     let t = "\
+>            A1 A2
 >Player 1:  | 1| 1|
 >Player 2:  | 1| 1|
->Score 0/0
+>            B2 B1
+>Score: Player 1 0, Player 2 0
 >Player 1: moves = [1, 2]
 >Enter move => 
 <2
+>Player 1 captures 2 seeds from Player 2's house 1.
+>            A1 A2
 >Player 1:  | 1| 0|
 >Player 2:  | 1| 0|
->Score 2/0
+>            B2 B1
+>Score: Player 1 2, Player 2 0
 >Player 2: moves = [2]
 >Enter move => 
 <1
@@ -225,9 +237,11 @@ fn oware_explains_an_empty_house_and_row_b_reads_backwards() {
 >Enter move => 
 <q
 >Game over
+>            A1 A2
 >Player 1:  | 1| 0|
 >Player 2:  | 1| 0|
->Score 2/0
+>            B2 B1
+>Score: Player 1 2, Player 2 0
 ";
     check(
         &[
