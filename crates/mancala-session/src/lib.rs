@@ -41,12 +41,16 @@ use mancala_engine::{PlayerError, PlayerSpec};
 
 /// Who plays a seat: a person at the keyboard, or a computer player named by a spec.
 ///
+/// Written `human` or as a [`PlayerSpec`] (`random:seed=3`), on command lines, in the
+/// web API and in records alike.
+///
 /// ```
 /// use mancala_session::Seat;
 /// assert!(Seat::Human.is_human());
-/// let bot = Seat::computer("random:seed=3").unwrap();
+/// let bot: Seat = "random:seed=3".parse().unwrap();
 /// assert_eq!(bot.to_string(), "random:seed=3");
-/// assert_eq!(Seat::computer("human").unwrap(), Seat::Human);
+/// assert_eq!("Human".parse::<Seat>().unwrap(), Seat::Human);
+/// assert_eq!(Seat::Human.to_string(), "human");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Seat {
@@ -57,6 +61,9 @@ pub enum Seat {
 }
 
 impl Seat {
+    /// How a person's seat is written.
+    pub const HUMAN: &'static str = "human";
+
     /// The seat named by `spec`: `human`, or any [`PlayerSpec`] string.
     ///
     /// # Errors
@@ -85,7 +92,7 @@ impl Seat {
 
 impl From<PlayerSpec> for Seat {
     fn from(spec: PlayerSpec) -> Seat {
-        if spec.is_human() {
+        if spec.name() == Seat::HUMAN {
             Seat::Human
         } else {
             Seat::Computer(spec)
@@ -93,10 +100,17 @@ impl From<PlayerSpec> for Seat {
     }
 }
 
+impl std::str::FromStr for Seat {
+    type Err = PlayerError;
+    fn from_str(s: &str) -> Result<Seat, PlayerError> {
+        Seat::computer(s)
+    }
+}
+
 impl std::fmt::Display for Seat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Seat::Human => f.write_str("human"),
+            Seat::Human => f.write_str(Seat::HUMAN),
             Seat::Computer(spec) => write!(f, "{spec}"),
         }
     }
@@ -169,7 +183,10 @@ impl Session {
         Session {
             game: Game::new(rules),
             seats: [Seat::Human, Seat::Human],
-            names: [default_name(Side::South), default_name(Side::North)],
+            names: [
+                default_name(Side::South, &Seat::Human),
+                default_name(Side::North, &Seat::Human),
+            ],
             records: Vec::new(),
             undone: Vec::new(),
         }

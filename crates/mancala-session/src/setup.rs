@@ -3,15 +3,34 @@
 
 use mancala_core::{EndRule, RuleOptions, Rules, RulesError, Side, Variant};
 
-/// The name of `side` when the player gives none: `Player 1` or `Player 2`.
+use crate::Seat;
+
+/// The name of the player in `seat` on `side` when they give none: `Player 1` or
+/// `Player 2` for a person, the computer player's name for a computer (`Medium bot`,
+/// `Random bot`; the robot is just `Robot`).
 ///
 /// ```
 /// use mancala_core::Side;
-/// assert_eq!(mancala_session::default_name(Side::North), "Player 2");
+/// use mancala_session::{Seat, default_name};
+/// assert_eq!(default_name(Side::North, &Seat::Human), "Player 2");
+/// assert_eq!(default_name(Side::South, &"random:seed=4".parse().unwrap()), "Random bot");
+/// assert_eq!(default_name(Side::South, &"robot".parse().unwrap()), "Robot");
 /// ```
 #[must_use]
-pub fn default_name(side: Side) -> String {
-    format!("Player {}", side.number())
+pub fn default_name(side: Side, seat: &Seat) -> String {
+    let Some(spec) = seat.spec() else {
+        return format!("Player {}", side.number());
+    };
+    let mut chars = spec.name().chars();
+    let Some(first) = chars.next() else {
+        return "Computer".to_owned();
+    };
+    let name = format!("{}{}", first.to_uppercase(), chars.as_str());
+    if spec.name() == "robot" {
+        name
+    } else {
+        format!("{name} bot")
+    }
 }
 
 /// Why a chosen board and options make no game.

@@ -5,7 +5,6 @@ use std::io::{self, Write};
 use clap::Args;
 use mancala_console::Console;
 use mancala_core::{Side, Variant};
-use mancala_engine::PlayerSpec;
 use mancala_session::{Seat, Session, default_name};
 
 use crate::args::RulesArgs;
@@ -18,17 +17,17 @@ pub struct ConsoleArgs {
 
     /// Player 1: human, or a computer player such as random, greedy or robot
     #[arg(long, default_value = "human", value_name = "PLAYER")]
-    p1: PlayerSpec,
+    p1: Seat,
 
     /// Player 2: human, or a computer player such as random, greedy or robot
     #[arg(long, default_value = "human", value_name = "PLAYER")]
-    p2: PlayerSpec,
+    p2: Seat,
 
-    /// Player 1's name, where the layout shows names (Oware) [default: Player 1]
+    /// Player 1's name, where the layout shows names (Oware) [default: Player 1, or the computer's name]
     #[arg(long)]
     name1: Option<String>,
 
-    /// Player 2's name, where the layout shows names (Oware) [default: Player 2]
+    /// Player 2's name, where the layout shows names (Oware) [default: Player 2, or the computer's name]
     #[arg(long)]
     name2: Option<String>,
 
@@ -50,13 +49,15 @@ pub fn run(args: &ConsoleArgs) -> anyhow::Result<()> {
             rules.variant()
         );
     }
-    let name = |given: &Option<String>, side| given.clone().unwrap_or_else(|| default_name(side));
+    let name = |given: &Option<String>, side, seat| {
+        given.clone().unwrap_or_else(|| default_name(side, seat))
+    };
     let session = Session::new(rules)
-        .with_seat(Side::South, Seat::from(args.p1.clone()))
-        .with_seat(Side::North, Seat::from(args.p2.clone()))
+        .with_seat(Side::South, args.p1.clone())
+        .with_seat(Side::North, args.p2.clone())
         .with_names([
-            name(&args.name1, Side::South),
-            name(&args.name2, Side::North),
+            name(&args.name1, Side::South, &args.p1),
+            name(&args.name2, Side::North, &args.p2),
         ]);
     let mut console = Console::new(session, args.seed)?.menu(args.menu);
     let stdin = io::stdin();
