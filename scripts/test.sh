@@ -10,6 +10,7 @@ missing=()
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing ${missing[*]} (for the end-to-end tests)"
   if [ "$(id -u)" = 0 ]; then SUDO=(); else SUDO=(sudo); fi
