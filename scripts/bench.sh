@@ -1,27 +1,51 @@
 #!/usr/bin/env bash
 # Speed figures of the rules core and the engine, one JSON line each, from a release
 # build, on one thread each.
-# Usage: scripts/bench.sh [SECONDS]   (default 3 seconds per playout and MCTS figure)
+# Usage: scripts/bench.sh [SECONDS] [--baseline OLD_BINARY]
+#   SECONDS     per playout and MCTS figure (default 3)
+#   --baseline  also run every figure with OLD_BINARY (an earlier build's
+#               target/release/mancala, kept aside), alternating old and new figure by
+#               figure, so both are measured in the same run under the same load
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs="${1:-3}"
+secs=3
+baseline=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --baseline) baseline="$2"; shift ;;
+    [0-9]*) secs="$1" ;;
+    *) echo "usage: $0 [SECONDS] [--baseline OLD_BINARY]" >&2; exit 2 ;;
+  esac
+  shift
+done
 cargo build --release --quiet
 bin=target/release/mancala
+
+# One figure: the label, then the arguments of `mancala bench`; with a baseline, the
+# old binary's line first.
+figure() {
+  local label="$1"; shift
+  if [ -n "$baseline" ]; then
+    printf '%-28s ' "$label (before)"
+    "$baseline" bench "$@"
+    printf '%-28s ' "$label (after)"
+  else
+    printf '%-28s ' "$label"
+  fi
+  "$bin" bench "$@"
+}
+
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for v in kalah oware oware-simplified; do
-  printf '%-18s playouts  ' "$v"
-  "$bin" bench playouts --variant "$v" --seconds "$secs"
+  figure "$v playouts" playouts --variant "$v" --seconds "$secs"
 done
-printf '%-18s perft     ' kalah
-"$bin" bench perft --variant kalah --depth 11
-printf '%-18s perft     ' oware
-"$bin" bench perft --variant oware --depth 10
+figure "kalah perft" perft --variant kalah --depth 11
+figure "oware perft" perft --variant oware --depth 10
 for v in kalah oware; do
-  printf '%-18s search    ' "$v"
-  "$bin" bench search --variant "$v" --depth 14
+  figure "$v search" search --variant "$v" --depth 14
 done
-printf '%-18s search    ' kalah
-"$bin" bench search --variant kalah --depth 20
+figure "kalah search 20" search --variant kalah --depth 20
 for v in kalah oware; do
-  printf '%-18s mcts      ' "$v"
-  "$bin" bench mcts --variant "$v" --seconds "$secs"
+  figure "$v mcts" mcts --variant "$v" --seconds "$secs"
 done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
