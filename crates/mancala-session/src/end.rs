@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use mancala_core::{EndReason, GameEnd, Side};
+use mancala_core::{EndReason, GameEnd, Outcome, Position, Side};
 
 /// The end of a game worded for players: a headline with the result and the reason
 /// with the final sweep.
@@ -61,6 +61,94 @@ impl EndText {
             headline,
             reason: format!("{cause}{}", sweep_clause(end, names)),
         }
+    }
+}
+
+/// A game stopped by its players or a clock rather than by the rules.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_session::Stop;
+/// assert_eq!(Stop::Resigned(Side::North).winner(), Some(Side::South));
+/// assert_eq!(Stop::Aborted.name(), "aborted");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stop {
+    /// This player resigned.
+    Resigned(Side),
+    /// This player's clock ran out.
+    OutOfTime(Side),
+    /// The players agreed to a draw.
+    DrawAgreed,
+    /// The game was called off before it got going: no result.
+    Aborted,
+}
+
+impl Stop {
+    /// A short stable name for files and APIs: `resigned`, `out-of-time`,
+    /// `draw-agreed` or `aborted`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Stop::Resigned(_) => "resigned",
+            Stop::OutOfTime(_) => "out-of-time",
+            Stop::DrawAgreed => "draw-agreed",
+            Stop::Aborted => "aborted",
+        }
+    }
+
+    /// The player who stopped the game, where one did (resigned or ran out of time).
+    #[must_use]
+    pub const fn player(self) -> Option<Side> {
+        match self {
+            Stop::Resigned(s) | Stop::OutOfTime(s) => Some(s),
+            Stop::DrawAgreed | Stop::Aborted => None,
+        }
+    }
+
+    /// The winner: the other player after a resignation or a flag fall.
+    #[must_use]
+    pub fn winner(self) -> Option<Side> {
+        self.player().map(Side::opponent)
+    }
+
+    /// The result when the game stops at `position`: the winner as above and the seeds
+    /// banked so far; `None` for an aborted game, which has no result.
+    #[must_use]
+    pub fn outcome(self, position: &Position) -> Option<Outcome> {
+        (self != Stop::Aborted).then(|| Outcome {
+            winner: self.winner(),
+            scores: position.stores(),
+        })
+    }
+}
+
+impl EndText {
+    /// The words for a game stopped by `stop`, with the players' names.
+    ///
+    /// ```
+    /// use mancala_core::Side;
+    /// use mancala_session::{EndText, Stop};
+    /// let t = EndText::stopped(Stop::Resigned(Side::North), ["Ann", "Bob"]);
+    /// assert_eq!(t.to_string(), "Ann wins: Bob resigned.");
+    /// let t = EndText::stopped(Stop::DrawAgreed, ["Ann", "Bob"]);
+    /// assert_eq!(t.to_string(), "A draw: Ann and Bob agreed to a draw.");
+    /// ```
+    #[must_use]
+    pub fn stopped(stop: Stop, names: [&str; 2]) -> EndText {
+        let name = |s: Side| names[s.index()];
+        let headline = match stop {
+            Stop::Resigned(s) | Stop::OutOfTime(s) => format!("{} wins", name(s.opponent())),
+            Stop::DrawAgreed => "A draw".to_owned(),
+            Stop::Aborted => "No result".to_owned(),
+        };
+        let reason = match stop {
+            Stop::Resigned(s) => format!("{} resigned", name(s)),
+            Stop::OutOfTime(s) => format!("{} ran out of time", name(s)),
+            Stop::DrawAgreed => format!("{} and {} agreed to a draw", names[0], names[1]),
+            Stop::Aborted => "the game was aborted".to_owned(),
+        };
+        EndText { headline, reason }
     }
 }
 

@@ -27,7 +27,7 @@ mod house;
 mod setup;
 mod words;
 
-pub use end::EndText;
+pub use end::{EndText, Stop};
 pub use house::{
     HouseError, house_label, house_letter, house_number, house_of_letter, parse_house,
     parse_house_number,
@@ -174,6 +174,8 @@ pub struct Session {
     records: Vec<MoveRecord>,
     /// Moves undone, the next one to redo last.
     undone: Vec<MoveRecord>,
+    /// Set when the players or a clock stopped the game before the rules did.
+    stopped: Option<Stop>,
 }
 
 impl Session {
@@ -189,6 +191,7 @@ impl Session {
             ],
             records: Vec::new(),
             undone: Vec::new(),
+            stopped: None,
         }
     }
 
@@ -225,6 +228,7 @@ impl Session {
             names: self.names.clone(),
             records: Vec::new(),
             undone: Vec::new(),
+            stopped: None,
         }
     }
 
@@ -279,6 +283,9 @@ impl Session {
     /// The player to move, `None` once the game is over.
     #[must_use]
     pub fn to_move(&self) -> Option<Side> {
+        if self.stopped.is_some() {
+            return None;
+        }
         self.game.to_move()
     }
 
@@ -288,22 +295,61 @@ impl Session {
         self.game.legal_moves()
     }
 
-    /// Whether the game has ended.
+    /// Whether the game has ended, by the rules or stopped by its players.
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.game.is_over()
+        self.stopped.is_some() || self.game.is_over()
     }
 
-    /// The result once the game has ended.
+    /// The result once the game has ended; `None` while it goes on and for an aborted
+    /// game.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {
-        self.game.outcome()
+        match self.stopped {
+            Some(stop) => stop.outcome(self.position()),
+            None => self.game.outcome(),
+        }
     }
 
-    /// How the game ended (reason, final sweep, result), `None` while it goes on.
+    /// How the rules ended the game (reason, final sweep, result); `None` while it goes
+    /// on or when the players stopped it first ([`Session::stopped`]).
     #[must_use]
     pub fn end(&self) -> Option<GameEnd> {
+        if self.stopped.is_some() {
+            return None;
+        }
         self.game.end()
+    }
+
+    /// How the players or a clock stopped the game, if they did.
+    #[must_use]
+    pub fn stopped(&self) -> Option<Stop> {
+        self.stopped
+    }
+
+    /// Stops the game: a resignation, a flag fall, an agreed draw or an abort.
+    ///
+    /// ```
+    /// use mancala_core::{Move, Rules, Side};
+    /// use mancala_session::{Session, Stop};
+    /// let mut s = Session::new(Rules::kalah(6, 4)).with_names(["Ann", "Bob"]);
+    /// s.play(Move::new(1).unwrap()).unwrap();
+    /// s.stop(Stop::Resigned(Side::North)).unwrap();
+    /// assert!(s.is_over());
+    /// assert_eq!(s.outcome().unwrap().winner, Some(Side::South));
+    /// assert_eq!(s.end_text().unwrap().to_string(), "Ann wins: Bob resigned.");
+    /// assert!(s.play(Move::new(1).unwrap()).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`IllegalMove::GameOver`] when the game has already ended.
+    pub fn stop(&mut self, stop: Stop) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        self.stopped = Some(stop);
+        self.undone.clear();
+        Ok(())
     }
 
     /// The end of the game in words, with the players' names.
@@ -320,7 +366,10 @@ impl Session {
     #[must_use]
     pub fn end_text(&self) -> Option<EndText> {
         let names = [self.names[0].as_str(), self.names[1].as_str()];
-        self.end().map(|end| EndText::new(&end, names))
+        match self.stopped {
+            Some(stop) => Some(EndText::stopped(stop, names)),
+            None => self.end().map(|end| EndText::new(&end, names)),
+        }
     }
 
     /// The house the player to move means by `text`: a number, a letter or a label.
@@ -367,7 +416,7 @@ impl Session {
     pub fn play(&mut self, mv: Move) -> Result<&MoveRecord, IllegalMove> {
         let before = *self.game.position();
         let side = before.to_move();
-        if self.game.is_over() {
+        if self.is_over() {
             return Err(IllegalMove::GameOver);
         }
         let (_, report) = before.play_with_report(mv)?;
@@ -392,8 +441,12 @@ impl Session {
         Ok(self.records.last().expect("just pushed"))
     }
 
-    /// Takes back one move, whoever made it; `false` if there is none.
+    /// Takes back one move, whoever made it; `false` if there is none, or when the
+    /// players stopped the game (a resignation is not taken back).
     pub fn undo_move(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
         let Some(record) = self.records.pop() else {
             return false;
         };
@@ -404,6 +457,9 @@ impl Session {
 
     /// Replays one undone move; `false` if there is none.
     pub fn redo_move(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
         let Some(record) = self.undone.pop() else {
             return false;
         };
@@ -422,7 +478,9 @@ impl Session {
     /// Whether [`Session::undo`] would take anything back.
     #[must_use]
     pub fn can_undo(&self) -> bool {
-        if self.against_computer() {
+        if self.stopped.is_some() {
+            false
+        } else if self.against_computer() {
             self.records.iter().any(|r| self.seat(r.side).is_human())
         } else {
             !self.records.is_empty()
@@ -432,7 +490,7 @@ impl Session {
     /// Whether [`Session::redo`] would replay anything.
     #[must_use]
     pub fn can_redo(&self) -> bool {
-        !self.undone.is_empty()
+        self.stopped.is_none() && !self.undone.is_empty()
     }
 
     /// Takes back one turn and returns the number of moves taken back.
@@ -523,6 +581,40 @@ mod tests {
         assert!(s.play(mv(3)).is_err());
         assert_eq!(s.game(), &before);
         assert!(s.records().is_empty());
+    }
+
+    #[test]
+    fn a_stopped_game_takes_no_moves_and_no_takebacks() {
+        let mut s = Session::new(Rules::oware(6, 4)).with_names(["Ann", "Bob"]);
+        s.play(mv(1)).unwrap();
+        s.play(mv(1)).unwrap();
+        s.undo();
+        assert!(s.can_redo());
+        s.stop(Stop::OutOfTime(Side::South)).unwrap();
+        assert_eq!(s.to_move(), None);
+        assert!(!s.can_undo() && !s.can_redo());
+        assert_eq!(s.undo(), 0);
+        assert_eq!(s.play(mv(2)), Err(IllegalMove::GameOver));
+        assert_eq!(s.stop(Stop::DrawAgreed), Err(IllegalMove::GameOver));
+        assert_eq!(s.outcome().unwrap().winner, Some(Side::North));
+        assert_eq!(
+            s.end_text().unwrap().to_string(),
+            "Bob wins: Ann ran out of time."
+        );
+        assert_eq!(s.end(), None, "the rules did not end it");
+    }
+
+    #[test]
+    fn an_aborted_game_has_no_result() {
+        let mut s = Session::new(Rules::kalah(6, 4));
+        s.stop(Stop::Aborted).unwrap();
+        assert!(s.is_over());
+        assert_eq!(s.outcome(), None);
+        assert_eq!(
+            s.end_text().unwrap().to_string(),
+            "No result: the game was aborted."
+        );
+        assert!(s.restarted().stopped().is_none());
     }
 
     #[test]
