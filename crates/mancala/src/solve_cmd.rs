@@ -183,8 +183,8 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
     print_solution(&game, &solution, solver.endgame(), args, out)
 }
 
-/// About how many nodes a second the solver visits on a 2-core machine (Kalah(6,5),
-/// every move's value: 23.3 G nodes in 2,355 s on the 2-core EPYC host of 2026-11-23).
+/// About how many nodes a second the solver visits on a small (2-core) machine, for
+/// the time a warning predicts (docs/solver.md gives the measured rate it comes from).
 const NODES_PER_SEC: f64 = 1e7;
 
 /// Solves expected to take longer than this get a warning first.
