@@ -70,7 +70,7 @@ pub enum IllegalMove {
     #[error("the game is over")]
     GameOver,
     /// The house number is not on this board.
-    #[error("house {house} does not exist (houses are 1 to {houses})")]
+    #[error("there is no house {house} (houses are 1 to {houses})")]
     OutOfRange {
         /// The house asked for.
         house: u8,

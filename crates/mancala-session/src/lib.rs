@@ -146,6 +146,18 @@ pub struct MoveRecord {
     pub after: Position,
 }
 
+/// A move that could not be replayed: its ply (from 0), the house, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("ply {ply} (house {house}): {error}")]
+pub struct ReplayError {
+    /// The ply of the move, counting from 0.
+    pub ply: usize,
+    /// The house it named.
+    pub house: u8,
+    /// Why it could not be played.
+    pub error: IllegalMove,
+}
+
 /// A game in progress with its seats, names and records, and undo/redo.
 ///
 /// Undo and redo work by *turns*: against a computer, [`Session::undo`] goes back to
@@ -193,6 +205,36 @@ impl Session {
             undone: Vec::new(),
             stopped: None,
         }
+    }
+
+    /// The session after playing `houses` from the start of `rules`, people in both
+    /// seats: how a stored or recorded game comes back to life.
+    ///
+    /// ```
+    /// use mancala_core::Rules;
+    /// use mancala_session::{ReplayError, Session};
+    /// let s = Session::replay(Rules::kalah(6, 4), &[3, 1]).unwrap();
+    /// assert_eq!(s.records().len(), 2);
+    /// let e = Session::replay(Rules::kalah(6, 4), &[3, 3]).unwrap_err();
+    /// assert_eq!(e.ply, 1);
+    /// assert_eq!(e.to_string(), "ply 1 (house 3): house 3 is empty");
+    /// ```
+    ///
+    /// # Errors
+    /// The first move that is not a house or not legal, with its ply (from 0).
+    pub fn replay(rules: Rules, houses: &[u8]) -> Result<Session, ReplayError> {
+        let mut session = Session::new(rules);
+        for (ply, &house) in houses.iter().enumerate() {
+            let error = |error| ReplayError { ply, house, error };
+            let mv = Move::new(house).ok_or_else(|| {
+                error(IllegalMove::OutOfRange {
+                    house,
+                    houses: u8::try_from(rules.houses()).unwrap_or(u8::MAX),
+                })
+            })?;
+            session.play(mv).map_err(error)?;
+        }
+        Ok(session)
     }
 
     /// The same session with `seat` playing for `side`.

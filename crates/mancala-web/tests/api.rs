@@ -106,7 +106,12 @@ async fn a_game_between_two_people() {
     // 422: an empty house, and a house off the board.
     let (s, e) = play(&r, &id, &t2, 7, 2).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(e["error"].as_str().unwrap().contains("does not exist"));
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains("there is no house 7 (houses are 1 to 6)")
+    );
     let (s, _) = play(&r, &id, &t2, 2, 2).await;
     assert_eq!(s, StatusCode::OK);
 }
