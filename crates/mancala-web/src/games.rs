@@ -2,7 +2,6 @@
 //! updates. Handlers call it; it calls the store off the async runtime.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use mancala_core::{EndRule, Game, IllegalMove, Move, RuleOptions, Rules, Side, Variant};
@@ -12,7 +11,6 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use tokio::sync::{Semaphore, broadcast};
 
-use crate::limits::{ServerLimits, ThinkLimits};
 use crate::store::{GameRow, Store, StoreError};
 use crate::view::GameView;
 
@@ -40,27 +38,9 @@ pub enum GameError {
     /// 422: the move or settings break the rules.
     #[error("{0}")]
     Unprocessable(String),
-    /// 429: this client (or the server) has too many of something open; try again
-    /// after the given seconds.
-    #[error("{message}")]
-    TooMany {
-        /// What is over its limit.
-        message: String,
-        /// Seconds to wait before trying again.
-        retry_after: u64,
-    },
-    /// 404: no API endpoint at this path.
-    #[error("no such endpoint: see /api in the API documentation (docs/api.md)")]
-    NoEndpoint,
-    /// 405: the endpoint exists but not for this method.
-    #[error("method not allowed for this endpoint")]
-    MethodNotAllowed,
-    /// 500: storage failed (the client sees a generic message; the log has this).
+    /// 500: storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// 500: something else failed inside the server.
-    #[error("internal server error")]
-    Internal,
 }
 
 /// What a client asks for when creating a game (`POST /api/games`).
@@ -164,97 +144,20 @@ struct Inner {
     live: Mutex<HashMap<String, broadcast::Sender<Arc<GameView>>>>,
     /// Bounds the computer players thinking at once to the machine's cores.
     thinkers: Semaphore,
-    /// The MiB of tables the computer players thinking at once share.
-    memory: Semaphore,
-    limits: ServerLimits,
-    /// Live streams open now, per client.
-    streams: Mutex<HashMap<IpAddr, usize>>,
-}
-
-/// One open live stream, counted against its client and the server until dropped.
-pub(crate) struct StreamSlot {
-    games: Games,
-    client: IpAddr,
-}
-
-impl Drop for StreamSlot {
-    fn drop(&mut self) {
-        let mut open = self
-            .games
-            .inner
-            .streams
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(n) = open.get_mut(&self.client) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.client);
-            }
-        }
-    }
 }
 
 impl Games {
-    /// The service over `store`, with the default [`ServerLimits`].
+    /// The service over `store`.
     #[must_use]
     pub fn new(store: Store) -> Games {
-        Games::with_limits(store, ServerLimits::default())
-    }
-
-    /// The service over `store` with these limits.
-    #[must_use]
-    pub fn with_limits(store: Store, limits: ServerLimits) -> Games {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-        let memory = usize::try_from(limits.think.memory_mb).unwrap_or(usize::MAX);
         Games {
             inner: Arc::new(Inner {
                 store,
                 live: Mutex::new(HashMap::new()),
                 thinkers: Semaphore::new(cores),
-                memory: Semaphore::new(memory.min(Semaphore::MAX_PERMITS)),
-                limits,
-                streams: Mutex::new(HashMap::new()),
             }),
         }
-    }
-
-    /// A slot for one more live stream of `client`, or 429 when the client or the
-    /// server has as many open as the limits allow.
-    pub(crate) fn open_stream(&self, client: IpAddr) -> Result<StreamSlot, GameError> {
-        let limits = self.inner.limits.streams;
-        let mut open = self
-            .inner
-            .streams
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let total: usize = open.values().sum();
-        let mine = open.get(&client).copied().unwrap_or(0);
-        let refuse = |message: String| GameError::TooMany {
-            message,
-            retry_after: 10,
-        };
-        if mine >= limits.per_client {
-            return Err(refuse(format!(
-                "too many live streams open from your address (at most {})",
-                limits.per_client
-            )));
-        }
-        if total >= limits.total {
-            return Err(refuse(
-                "the server has as many live streams open as it allows".into(),
-            ));
-        }
-        *open.entry(client).or_insert(0) += 1;
-        Ok(StreamSlot {
-            games: self.clone(),
-            client,
-        })
-    }
-
-    /// The limits this service keeps.
-    #[must_use]
-    pub fn limits(&self) -> &ServerLimits {
-        &self.inner.limits
     }
 
     /// Runs a store operation on the blocking pool.
@@ -307,9 +210,7 @@ impl Games {
         let opponent = req.opponent.unwrap_or_else(|| "human".into());
         let spec: PlayerSpec = opponent.parse().map_err(|e| bad(&e))?;
         if !spec.is_human() {
-            let think = &self.inner.limits.think;
-            think.check(&spec).map_err(GameError::Unprocessable)?;
-            think.capped(&spec).build(rules, 0).map_err(|e| bad(&e))?;
+            spec.build(rules, 0).map_err(|e| bad(&e))?;
         }
         self.create_with(rules, spec.to_string(), None).await
     }
@@ -429,10 +330,14 @@ impl Games {
         if game.is_over() {
             return Err(GameError::Unprocessable(IllegalMove::GameOver.to_string()));
         }
-        let mv = mancala_session::house_number(house, game.rules().houses())
-            .map_err(|e| GameError::Unprocessable(e.to_string()))?;
-        game.position()
-            .check(mv)
+        let mv = u8::try_from(house)
+            .ok()
+            .and_then(Move::new)
+            .ok_or(IllegalMove::OutOfRange {
+                house: u8::try_from(house).unwrap_or(u8::MAX),
+                houses: game.rules().houses() as u8,
+            })
+            .and_then(|mv| game.position().check(mv).map(|()| mv))
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
         self.commit(&row.id, game.ply(), mv).await?;
         // The stored game is the loaded one plus this move: no need to read it back.
@@ -546,16 +451,6 @@ impl Games {
                     .map_err(|e: mancala_engine::PlayerError| {
                         GameError::Unprocessable(e.to_string())
                     })?;
-            // Thinking within the server's bounds: the time cap on every search, one
-            // core per player, and the player's tables out of the shared budget.
-            let spec = self.inner.limits.think.capped(&spec);
-            let table_mb = ThinkLimits::table_mb(&spec).min(self.inner.limits.think.memory_mb);
-            let _memory = self
-                .inner
-                .memory
-                .acquire_many(u32::try_from(table_mb).unwrap_or(u32::MAX))
-                .await
-                .expect("semaphore open");
             let _permit = self.inner.thinkers.acquire().await.expect("semaphore open");
             let seed = game.ply() as u64
                 ^ row

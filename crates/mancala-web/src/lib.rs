@@ -4,7 +4,6 @@
 //! ```text
 //! api.rs     routes, handlers, errors -> status codes, SSE, static UI   (axum)
 //! games.rs   the game service: create, join, play, rematch, computer turns, live
-//! limits.rs  what a server allows: computer thinking, rates, streams, expiry
 //! view.rs    the JSON shape of a game
 //! store.rs   SQLite: games, hashed seat tokens, one row per move
 //! static/    index.html, app.js, style.css (embedded in the binary)
@@ -16,15 +15,11 @@
 #![forbid(unsafe_code)]
 
 mod api;
-mod client;
 mod games;
-mod limits;
 mod store;
 mod view;
 
 pub use api::{ApiError, BODY_LIMIT, app, serve};
-pub use client::client_ip;
 pub use games::{GameError, Games, MoveRequest, NewGame, SeatGrant};
-pub use limits::{Expiry, RateLimits, ServerLimits, StreamLimits, ThinkLimits};
 pub use store::{GameRow, Store, StoreError};
 pub use view::{GameView, HistoryEntry, LastMove, PlayerView, RulesView, StepView};
