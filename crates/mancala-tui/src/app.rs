@@ -484,7 +484,7 @@ impl App {
             Screen::Setup(form) => {
                 let start = setup_key(form, key, &mut self.quit);
                 if start {
-                    let setup = form.setup.clone();
+                    let setup = form.setup().clone();
                     self.start_game(setup, now);
                 }
             }

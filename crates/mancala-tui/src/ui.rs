@@ -24,7 +24,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use crate::app::{App, BoardView, GameState, MessageKind, SPEEDS_MS, Screen, house_label};
-use crate::setup::{Field, SetupForm, player_problem};
+use crate::setup::{FALLBACK_PLAYER, Field, SetupForm};
 
 /// Player 1's colour.
 pub const P1: Color = Color::Cyan;
@@ -276,8 +276,7 @@ fn draw_setup(frame: &mut Frame, area: Rect, form: &SetupForm) {
         .title(Line::from(" Mancala · new game ".bold()).centered());
     let inner = block.inner(r);
     frame.render_widget(block, r);
-    let s = &form.setup;
-    let rules = s.rules().ok();
+    let s = form.setup();
     let mut lines = vec![Line::from("")];
     for field in form.fields() {
         let focused = field == form.focus;
@@ -370,21 +369,18 @@ fn draw_setup(frame: &mut Frame, area: Rect, form: &SetupForm) {
         }
         lines.push(Line::from(spans));
     }
-    // Problems with a chosen computer player, said before the game starts.
+    // Problems with a chosen computer player, said before the game starts. They were
+    // found when the setting changed: finding out builds the player.
     lines.push(Line::from(""));
-    if let Some(rules) = rules {
-        for i in 0..2 {
-            if let Some(p) = player_problem(&s.players[i], rules) {
-                let why = if p.starts_with("unknown player") {
-                    format!("{} is not available in this build", s.players[i])
-                } else {
-                    p
-                };
-                lines.push(Line::from(Span::styled(
-                    format!(" ! player {}: {why}; greedy plays instead.", i + 1),
-                    Style::new().fg(Color::LightRed),
-                )));
-            }
+    for (i, note) in form.notes().iter().enumerate() {
+        if let Some(why) = note {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    " ! player {}: {why}; {FALLBACK_PLAYER} plays instead.",
+                    i + 1
+                ),
+                Style::new().fg(Color::LightRed),
+            )));
         }
     }
     frame.render_widget(
@@ -908,4 +904,65 @@ fn draw_history(frame: &mut Frame, g: &GameState, r: Rect) {
             .collect()
     };
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use mancala_core::Variant;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+    use super::draw;
+    use crate::app::App;
+    use crate::setup::{Setup, build_count};
+
+    /// Draws `app` as the terminal loop does, frame after frame; returns the last screen.
+    fn draw_frames(app: &App, frames: usize) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(100, 35)).unwrap();
+        for _ in 0..frames {
+            terminal.draw(|f| draw(f, app)).unwrap();
+        }
+        format!("{:?}", terminal.backend().buffer())
+    }
+
+    #[test]
+    fn drawing_builds_no_computer_player() {
+        let now = Instant::now();
+        let setup = Setup {
+            variant: Variant::Oware,
+            players: ["medium".into(), "robot".into()],
+            ..Setup::default()
+        };
+        let mut app = App::new(setup, false, now);
+        let built = build_count::get();
+        assert!(
+            built >= 2,
+            "the form checks both chosen players when it is made"
+        );
+        let screen = draw_frames(&app, 20);
+        assert!(
+            screen.contains("player robot does not play oware"),
+            "{screen}"
+        );
+        assert_eq!(build_count::get(), built, "drawing the start screen");
+
+        // Changing player 2 checks the players again, once; drawing still builds none.
+        for code in [KeyCode::Up, KeyCode::Up, KeyCode::Right] {
+            app.handle_key(KeyEvent::from(code), now);
+        }
+        let built_again = build_count::get();
+        assert!(built_again > built, "a change of player is checked");
+        let screen = draw_frames(&app, 20);
+        assert!(!screen.contains("does not play"), "{screen}");
+        assert_eq!(build_count::get(), built_again, "drawing the start screen");
+
+        app.handle_key(KeyEvent::from(KeyCode::Enter), now);
+        let started = build_count::get();
+        let screen = draw_frames(&app, 20);
+        assert!(screen.contains("Oware · 6 houses"), "{screen}");
+        assert_eq!(build_count::get(), started, "drawing the game screen");
+    }
 }
