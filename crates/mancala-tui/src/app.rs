@@ -15,8 +15,9 @@ use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
+use crate::labels::{house_label, house_letter, house_of_letter};
+use crate::layout::GameLayout;
 use crate::setup::{Field, Setup, SetupForm, build_player};
-use crate::ui;
 
 /// Time between two seeds of a sowing, at each speed, slowest first.
 pub const SPEEDS_MS: [u64; 7] = [700, 420, 250, 150, 90, 50, 20];
@@ -242,46 +243,6 @@ impl GameState {
             }
         }
     }
-}
-
-/// The letter of `side`'s house `house` on a board of `houses` per side: player 1's
-/// houses are a, b, c, ... and player 2's continue the alphabet (a..f and g..l on six
-/// houses, as in the classic homework); `None` past z.
-///
-/// ```
-/// use mancala_core::Side;
-/// use mancala_tui::house_letter;
-/// assert_eq!(house_letter(Side::South, 1, 6), Some('a'));
-/// assert_eq!(house_letter(Side::North, 6, 6), Some('l'));
-/// assert_eq!(house_letter(Side::North, 16, 16), None);
-/// ```
-#[must_use]
-pub fn house_letter(side: Side, house: u8, houses: usize) -> Option<char> {
-    let i = side.index() * houses + usize::from(house) - 1;
-    (i < 26).then(|| char::from(b'a' + i as u8))
-}
-
-/// A house's letter and number, e.g. `c3` (just the number past z).
-#[must_use]
-pub fn house_label(side: Side, house: u8, houses: usize) -> String {
-    match house_letter(side, house, houses) {
-        Some(c) => format!("{c}{house}"),
-        None => house.to_string(),
-    }
-}
-
-/// The house whose letter is `c`, on a board of `houses` per side.
-fn house_of_letter(c: char, houses: usize) -> Option<(Side, u8)> {
-    let c = c.to_ascii_lowercase();
-    if !c.is_ascii_lowercase() {
-        return None;
-    }
-    let i = usize::from(c as u8 - b'a');
-    if i >= 2 * houses {
-        return None;
-    }
-    let side = if i < houses { Side::South } else { Side::North };
-    Some((side, (i % houses) as u8 + 1))
 }
 
 /// What a computer was asked.
@@ -757,8 +718,9 @@ impl App {
             return;
         }
         let houses = g.session.rules().houses();
+        // The layout the screen was drawn with, so the click finds the house under it.
         let area = ratatui::layout::Rect::new(0, 0, size.0, size.1);
-        let Some(layout) = ui::GameLayout::new(area, houses) else {
+        let Some(layout) = GameLayout::new(area, houses) else {
             return;
         };
         if let Some((side, house)) = layout.board.house_at(ev.column, ev.row) {

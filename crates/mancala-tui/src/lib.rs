@@ -25,18 +25,25 @@
 
 #![forbid(unsafe_code)]
 
+// Modules depend one way: `terminal` on `app` and `ui`; `ui` on `app`, `setup`,
+// `labels` and `layout`; `app` on `setup`, `labels` and `layout`; `setup`, `labels` and
+// `layout` on none of the others.
 mod app;
+mod labels;
+mod layout;
 mod setup;
 mod terminal;
 mod ui;
 
 pub use app::{
     Animation, App, BoardView, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message, MessageKind,
-    SPEEDS_MS, Screen, THINKER_THREAD, house_label, house_letter,
+    SPEEDS_MS, Screen, THINKER_THREAD,
 };
+pub use labels::{house_label, house_letter};
+pub use layout::{BoardGeometry, GAME_ROWS, GameLayout, SETUP_SIZE, SetupLayout};
 pub use setup::{
     FALLBACK_PLAYER, Field, NAME_MAX, PLAYER_CHOICES, Setup, SetupForm, build_player, default_name,
     player_problem,
 };
 pub use terminal::run;
-pub use ui::{BoardGeometry, GAME_ROWS, GameLayout, SETUP_SIZE, draw};
+pub use ui::draw;
