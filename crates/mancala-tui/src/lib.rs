@@ -24,6 +24,7 @@
 //! first), Ctrl-C quits at once.
 
 #![forbid(unsafe_code)]
+#![warn(clippy::too_many_lines)]
 
 // Modules depend one way: `terminal` on `app` and `ui`; `ui` on `app`, `setup`,
 // `labels` and `layout`; `app` on `setup`, `labels` and `layout`; `setup`, `labels` and
