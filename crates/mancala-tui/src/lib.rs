@@ -4,7 +4,13 @@
 //! Built the ratatui way: one [`App`] state struct; [`App::handle_key`],
 //! [`App::handle_mouse`] and [`App::tick`] change it; [`draw`] renders it as a pure
 //! function of the state; [`run`] owns the real terminal. Everything but `run` is
-//! tested on ratatui's `TestBackend`, with a fake clock.
+//! tested on ratatui's `TestBackend`, with a fake clock, and the main screens are
+//! pinned by snapshots (`tests/snapshots/`).
+//!
+//! Drawing is cheap, since it happens every 25 ms: whatever takes time to find out is
+//! worked out when the state changes and kept in it. The start screen, for one, checks
+//! whether each chosen computer player can play the rules (which builds the player)
+//! when a setting changes, and draws from [`SetupForm::notes`].
 //!
 //! ```
 //! use std::time::Instant;
@@ -26,9 +32,9 @@
 #![forbid(unsafe_code)]
 #![warn(clippy::too_many_lines)]
 
-// Modules depend one way: `terminal` on `app` and `ui`; `ui` on `app`, `setup`,
-// `labels` and `layout`; `app` on `setup`, `labels` and `layout`; `setup`, `labels` and
-// `layout` on none of the others.
+// Modules depend one way (tests/module_deps.rs checks it): `terminal` on `app` and
+// `ui`; `ui` on `app`, `setup`, `labels` and `layout`; `app` on `setup`, `labels` and
+// `layout`; `setup`, `labels` and `layout` on none of the others.
 mod app;
 mod labels;
 mod layout;
