@@ -200,18 +200,16 @@ impl GameState {
         } else {
             (last, first)
         };
-        let up = match code {
-            KeyCode::Right => rightwards_up,
-            KeyCode::Left => !rightwards_up,
-            KeyCode::End => return self.cursor = rightmost,
-            _ => return self.cursor = leftmost,
+        let cursor = self.cursor;
+        let next = match code {
+            KeyCode::Right | KeyCode::Left if (code == KeyCode::Right) == rightwards_up => {
+                legal.iter().copied().find(|&h| h > cursor)
+            }
+            KeyCode::Right | KeyCode::Left => legal.iter().copied().rev().find(|&h| h < cursor),
+            KeyCode::End => Some(rightmost),
+            _ => Some(leftmost),
         };
-        let next = if up {
-            legal.iter().find(|&&h| h > self.cursor)
-        } else {
-            legal.iter().rev().find(|&&h| h < self.cursor)
-        };
-        if let Some(&h) = next {
+        if let Some(h) = next {
             self.cursor = h;
         }
     }
