@@ -4,7 +4,13 @@
 //! Built the ratatui way: one [`App`] state struct; [`App::handle_key`],
 //! [`App::handle_mouse`] and [`App::tick`] change it; [`draw`] renders it as a pure
 //! function of the state; [`run`] owns the real terminal. Everything but `run` is
-//! tested on ratatui's `TestBackend`, with a fake clock.
+//! tested on ratatui's `TestBackend`, with a fake clock, and the main screens are
+//! pinned by snapshots (`tests/snapshots/`).
+//!
+//! Drawing is cheap, since it happens every 25 ms: whatever takes time to find out is
+//! worked out when the state changes and kept in it. The start screen, for one, checks
+//! whether each chosen computer player can play the rules (which builds the player)
+//! when a setting changes, and draws from [`SetupForm::notes`].
 //!
 //! ```
 //! use std::time::Instant;
@@ -24,19 +30,27 @@
 //! first), Ctrl-C quits at once.
 
 #![forbid(unsafe_code)]
+#![warn(clippy::too_many_lines)]
 
+// Modules depend one way (tests/module_deps.rs checks it): `terminal` on `app` and
+// `ui`; `ui` on `app`, `setup`, `labels` and `layout`; `app` on `setup`, `labels` and
+// `layout`; `setup`, `labels` and `layout` on none of the others.
 mod app;
+mod labels;
+mod layout;
 mod setup;
 mod terminal;
 mod ui;
 
 pub use app::{
     Animation, App, BoardView, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message, MessageKind,
-    SPEEDS_MS, Screen, THINKER_THREAD, house_label, house_letter,
+    SPEEDS_MS, Screen, THINKER_THREAD,
 };
+pub use labels::{house_label, house_letter};
+pub use layout::{BoardGeometry, GAME_ROWS, GameLayout, SETUP_SIZE, SetupLayout};
 pub use setup::{
     FALLBACK_PLAYER, Field, NAME_MAX, PLAYER_CHOICES, Setup, SetupForm, build_player, default_name,
     player_problem,
 };
 pub use terminal::run;
-pub use ui::{BoardGeometry, GAME_ROWS, GameLayout, SETUP_SIZE, draw};
+pub use ui::draw;

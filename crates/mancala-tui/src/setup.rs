@@ -2,6 +2,7 @@
 
 use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Variant};
 use mancala_engine::{Player, PlayerError, PlayerSpec};
+use mancala_session::Seat;
 
 /// The player choices the start screen offers for each seat, in order: a person, the
 /// engine's levels, then the simple bots.
@@ -51,7 +52,7 @@ impl Default for Setup {
             seeds: 4,
             empty_capture: false,
             end_rule: EndRule::default(),
-            players: ["human".to_owned(), "medium".to_owned()],
+            players: [Seat::Human.to_string(), "medium".to_owned()],
             names: ["Player 1".to_owned(), "Medium bot".to_owned()],
             seed: 1,
         }
@@ -75,10 +76,18 @@ impl Setup {
         })
     }
 
+    /// Who plays seat `i` (0 or 1), or why its spec is not a player spec at all.
+    ///
+    /// # Errors
+    /// When `players[i]` is not `human` or a well-formed player spec.
+    pub fn seat(&self, i: usize) -> Result<Seat, PlayerError> {
+        Seat::computer(&self.players[i])
+    }
+
     /// Whether seat `i` (0 or 1) is played by a person.
     #[must_use]
     pub fn is_human(&self, i: usize) -> bool {
-        self.players[i].trim() == "human"
+        self.seat(i).is_ok_and(|seat| seat.is_human())
     }
 }
 
@@ -115,17 +124,63 @@ pub fn build_player(
     }
 }
 
+/// Every computer player the crate builds is built here, so a test can count them.
 fn try_build(spec: &str, rules: Rules, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
+    #[cfg(test)]
+    build_count::add_one();
     spec.parse::<PlayerSpec>()?.build(rules, seed)
 }
 
-/// Why `spec` cannot be built for `rules`, if it cannot (shown on the start screen).
+/// Why `spec` cannot be built for `rules`, if it cannot. Finding out builds the
+/// player, which can be expensive (a `medium` player allocates a 16 MiB table).
+///
+/// ```
+/// use mancala_core::Rules;
+/// use mancala_tui::player_problem;
+/// assert_eq!(player_problem("human", Rules::oware(6, 4)), None);
+/// assert!(player_problem("robot", Rules::oware(6, 4)).unwrap().contains("does not play"));
+/// ```
 #[must_use]
 pub fn player_problem(spec: &str, rules: Rules) -> Option<String> {
-    if spec.trim() == "human" {
-        return None;
+    seat_problem(spec, rules).map(|e| e.to_string())
+}
+
+fn seat_problem(spec: &str, rules: Rules) -> Option<PlayerError> {
+    match Seat::computer(spec) {
+        Ok(Seat::Human) => None,
+        Ok(Seat::Computer(_)) => try_build(spec, rules, 0).err(),
+        Err(e) => Some(e),
     }
-    try_build(spec, rules, 0).err().map(|e| e.to_string())
+}
+
+/// What the start screen says about a seat whose player cannot play `rules`: the
+/// engine's reason, or for a name it does not know, that this build lacks it.
+fn seat_note(spec: &str, rules: Rules) -> Option<String> {
+    seat_problem(spec, rules).map(|e| match e {
+        PlayerError::Unknown(_) => format!("{spec} is not available in this build"),
+        other => other.to_string(),
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod build_count {
+    //! A count of the computer players built on this thread. Thread-local, so that
+    //! tests running in parallel do not see each other's players.
+
+    use std::cell::Cell;
+
+    thread_local! {
+        static BUILT: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(crate) fn add_one() {
+        BUILT.with(|n| n.set(n.get() + 1));
+    }
+
+    /// Players built on this thread so far.
+    pub(crate) fn get() -> usize {
+        BUILT.with(Cell::get)
+    }
 }
 
 /// One line of the start screen.
@@ -149,15 +204,31 @@ pub enum Field {
     Start,
 }
 
-/// The start screen's state: the settings being edited and the focused line.
+/// The start screen's state: the settings being edited, the focused line, and what the
+/// screen says about the chosen players.
+///
+/// ```
+/// use mancala_core::Variant;
+/// use mancala_tui::{Field, Setup, SetupForm};
+/// let setup = Setup { players: ["robot".into(), "human".into()], ..Setup::default() };
+/// let mut form = SetupForm::new(setup);
+/// assert_eq!(form.notes(), &[None, None]);
+/// form.focus = Field::Variant;
+/// form.change(1);
+/// assert_eq!(form.setup().variant, Variant::Oware);
+/// assert!(form.notes()[0].as_deref().unwrap().contains("does not play"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct SetupForm {
-    /// The settings.
-    pub setup: Setup,
+    /// Changed only through the methods below, which keep `notes` up to date with it.
+    setup: Setup,
     /// The focused line.
     pub focus: Field,
     /// Player choices, [`PLAYER_CHOICES`] plus any spec given on the command line.
     pub choices: Vec<String>,
+    /// Why each seat's chosen player cannot play, worked out when the settings change
+    /// rather than when the screen is drawn, since finding out builds the player.
+    notes: [Option<String>; 2],
 }
 
 impl SetupForm {
@@ -170,11 +241,34 @@ impl SetupForm {
                 choices.push(p.clone());
             }
         }
-        SetupForm {
+        let mut form = SetupForm {
             setup,
             focus: Field::Start,
             choices,
-        }
+            notes: [None, None],
+        };
+        form.check_players();
+        form
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// For each seat, player 1 first, why its chosen computer player cannot play these
+    /// rules (a fallback plays instead), or `None` when it can.
+    #[must_use]
+    pub fn notes(&self) -> &[Option<String>; 2] {
+        &self.notes
+    }
+
+    fn check_players(&mut self) {
+        self.notes = match self.setup.rules() {
+            Ok(rules) => [0, 1].map(|i| seat_note(&self.setup.players[i], rules)),
+            Err(_) => [None, None],
+        };
     }
 
     /// The lines shown, in order (Kalah's options only for Kalah).
@@ -237,8 +331,9 @@ impl SetupForm {
                 }
                 s.players[seat] = new;
             }
-            Field::Name(_) | Field::Start => {}
+            Field::Name(_) | Field::Start => return,
         }
+        self.check_players();
     }
 
     /// Types `c` into the focused name.
@@ -271,10 +366,11 @@ pub const NAME_MAX: usize = 16;
 /// ```
 #[must_use]
 pub fn default_name(seat: usize, player: &str) -> String {
-    if player == "human" {
-        return format!("Player {}", seat + 1);
-    }
-    let name = player.split(':').next().unwrap_or(player);
+    let name = match Seat::computer(player) {
+        Ok(Seat::Human) => return format!("Player {}", seat + 1),
+        Ok(Seat::Computer(spec)) => spec.name().to_owned(),
+        Err(_) => player.split(':').next().unwrap_or(player).to_owned(),
+    };
     let mut chars = name.chars();
     match chars.next() {
         Some(first) => format!("{}{} bot", first.to_uppercase(), chars.as_str()),
@@ -324,5 +420,42 @@ mod tests {
         f.backspace();
         f.type_char('!');
         assert_eq!(f.setup.names[0], "Easy bo!");
+    }
+
+    #[test]
+    fn seats_are_read_as_the_session_reads_them() {
+        let s = Setup {
+            players: ["Human".into(), "random:seed".into()],
+            ..Setup::default()
+        };
+        assert!(s.is_human(0));
+        assert!(!s.is_human(1));
+        assert!(s.seat(1).is_err());
+        assert_eq!(default_name(0, "Human"), "Player 1");
+        assert_eq!(default_name(1, "random:seed"), "Random bot");
+    }
+
+    #[test]
+    fn notes_follow_the_settings_and_typing_a_name_builds_nothing() {
+        let setup = Setup {
+            players: ["robot".into(), "no-such-bot".into()],
+            ..Setup::default()
+        };
+        let mut f = SetupForm::new(setup);
+        assert_eq!(f.notes()[0], None);
+        assert_eq!(
+            f.notes()[1].as_deref(),
+            Some("no-such-bot is not available in this build")
+        );
+        let built = build_count::get();
+        f.focus = Field::Name(0);
+        f.type_char('x');
+        f.backspace();
+        f.change(1);
+        assert_eq!(build_count::get(), built);
+        f.focus = Field::Variant;
+        f.change(1);
+        assert!(build_count::get() > built);
+        assert!(f.notes()[0].as_deref().unwrap().contains("does not play"));
     }
 }

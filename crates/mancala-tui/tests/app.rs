@@ -370,7 +370,7 @@ fn the_end_screen_names_the_winner_and_offers_another_game() {
     let headline = match outcome.winner {
         Some(Side::South) => format!("Ann wins {} to {}.", a.max(b), a.min(b)),
         Some(Side::North) => format!("Bob wins {} to {}.", a.max(b), a.min(b)),
-        None => format!("Tie game! {a} to {b}."),
+        None => format!("A draw, {a} to {b}."),
     };
     assert!(s.contains(&headline), "{headline:?} in\n{s}");
     press(&mut app, KeyCode::Char('y'), now);

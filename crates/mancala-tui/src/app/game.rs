@@ -1,0 +1,329 @@
+//! A game on screen: the session with its computer players, the sowing shown, the
+//! cursor and the message line, and what playing a move does to them.
+
+use std::time::{Duration, Instant};
+
+use mancala_core::{IllegalMove, Move, Pit, Side, SowStep, Variant};
+use mancala_engine::{Choice, Player};
+use mancala_session::{MoveRecord, Seat, Session};
+use ratatui::crossterm::event::KeyCode;
+
+use super::view::{Animation, BoardView, Message, MessageKind};
+use crate::labels::{house_label, house_letter};
+use crate::setup::Setup;
+
+/// The computer players of both seats, player 1's first: `None` for a person, and
+/// while the player is away thinking.
+pub(crate) type Players = [Option<Box<dyn Player>>; 2];
+
+/// A game on screen: the session, its computer players, and what is shown.
+pub struct GameState {
+    /// The settings it was started with.
+    pub setup: Setup,
+    /// The game itself.
+    pub session: Session,
+    /// The computer players.
+    pub(crate) players: Players,
+    /// The player that suggests moves (`None` while it is thinking).
+    pub(crate) hinter: Option<Box<dyn Player>>,
+    /// The spec the hinter was built from.
+    pub hinter_name: String,
+    /// Which game this is, so that replies for an earlier game are dropped.
+    pub(crate) game_id: u64,
+    /// Changes on every undo and redo, so that replies for a position left are dropped.
+    pub(crate) epoch: u64,
+    /// The computer's move, chosen and waiting for the animation before it to end.
+    pub(crate) choice: Option<(u64, usize, Choice)>,
+    /// A hint asked for and not answered yet.
+    pub hint_pending: bool,
+    /// Not before this time does the computer play (a pause after each move).
+    pub(crate) computer_at: Instant,
+    /// The house the arrow keys select, for the person to move.
+    pub cursor: u8,
+    /// The sowing on screen, if any.
+    pub anim: Option<Animation>,
+    /// The message line.
+    pub message: Message,
+    /// The quit question is open.
+    pub confirm_quit: bool,
+    /// A first digit typed on a board of ten or more houses.
+    pub digit: Option<u8>,
+}
+
+impl GameState {
+    /// The board as drawn now.
+    #[must_use]
+    pub fn board(&self) -> BoardView {
+        match &self.anim {
+            Some(a) => a.board(),
+            None => BoardView::of(self.session.position()),
+        }
+    }
+
+    /// Whether the game is over and its last sowing has been shown.
+    #[must_use]
+    pub fn finished(&self) -> bool {
+        self.session.is_over() && self.anim.is_none()
+    }
+
+    /// Whether a computer player is choosing a move (and nothing is being sown).
+    #[must_use]
+    pub fn thinking(&self) -> Option<Side> {
+        if self.anim.is_some() {
+            return None;
+        }
+        self.session.computer_to_move().map(|(side, _)| side)
+    }
+
+    /// Whether a person is to move and may move now.
+    #[must_use]
+    pub fn awaiting_human(&self) -> bool {
+        self.anim.is_none() && self.session.human_to_move()
+    }
+
+    /// The letter and number of `side`'s house `house`, e.g. `c3`.
+    #[must_use]
+    pub fn label(&self, side: Side, house: u8) -> String {
+        house_label(side, house, self.session.rules().houses())
+    }
+
+    pub(crate) fn name(&self, side: Side) -> &str {
+        self.session.name(side)
+    }
+
+    pub(crate) fn any_human(&self) -> bool {
+        self.session.seats().iter().any(Seat::is_human)
+    }
+
+    /// Puts the cursor on a legal house of the person to move, keeping it if it is one.
+    pub(crate) fn fix_cursor(&mut self) {
+        let legal = self.session.legal_moves();
+        if !legal.iter().any(|m| m.house() == self.cursor) {
+            if let Some(first) = legal.first() {
+                self.cursor = first.house();
+            }
+        }
+    }
+
+    /// The move `house` names for the person to move, or what to tell them instead.
+    /// `side` is the row the key named (letters name a row, numbers the mover's).
+    pub(crate) fn human_move(
+        &self,
+        mover: Side,
+        side: Option<Side>,
+        house: u8,
+    ) -> Result<Move, String> {
+        if !self.session.human_to_move() {
+            return Err(format!("Wait for {}: it is their turn.", self.name(mover)));
+        }
+        let houses = self.session.rules().houses();
+        if let Some(side) = side.filter(|&s| s != mover) {
+            let (lo, hi) = (
+                house_label(mover, 1, houses),
+                house_label(mover, houses as u8, houses),
+            );
+            return Err(format!(
+                "House {} is {}'s. {}, choose one of yours ({lo} to {hi}).",
+                house_label(side, house, houses),
+                self.name(side),
+                self.name(mover)
+            ));
+        }
+        let Some(mv) = Move::new(house).filter(|_| usize::from(house) <= houses) else {
+            return Err(format!(
+                "There is no house {house}: houses are 1 to {houses}."
+            ));
+        };
+        self.session
+            .position()
+            .check(mv)
+            .map(|()| mv)
+            .map_err(|e| self.illegal_text(mover, house, e))
+    }
+
+    fn illegal_text(&self, mover: Side, house: u8, e: IllegalMove) -> String {
+        let label = self.label(mover, house);
+        match e {
+            IllegalMove::EmptyHouse { .. } => {
+                format!("House {label} is empty: choose a house with seeds.")
+            }
+            IllegalMove::MustFeed { .. } => format!(
+                "House {label} gives {} no seeds, and they have none: feed them.",
+                self.name(mover.opponent())
+            ),
+            other => other.to_string(),
+        }
+    }
+
+    /// How to choose a house, for messages.
+    pub(crate) fn key_help(&self) -> String {
+        let houses = self.session.rules().houses();
+        let side = self.session.to_move().unwrap_or(Side::South);
+        let letters = match (
+            house_letter(side, 1, houses),
+            house_letter(side, houses as u8, houses),
+        ) {
+            (Some(a), Some(b)) => format!(", {a}-{b}"),
+            _ => String::new(),
+        };
+        format!("choose a house with the arrows and Enter, 1-{houses}{letters}, or a click.")
+    }
+
+    /// After undo or redo: no sowing on screen, replies for the old position dropped.
+    pub(crate) fn after_jump(&mut self, now: Instant) {
+        self.anim = None;
+        self.epoch += 1;
+        self.choice = None;
+        self.digit = None;
+        self.computer_at = now;
+        self.fix_cursor();
+    }
+
+    /// Moves the cursor along the mover's legal houses as the row runs on screen.
+    pub(crate) fn move_cursor(&mut self, code: KeyCode) {
+        let Some(side) = self.session.to_move() else {
+            return;
+        };
+        let legal: Vec<u8> = self
+            .session
+            .legal_moves()
+            .iter()
+            .map(|m| m.house())
+            .collect();
+        let (Some(&first), Some(&last)) = (legal.first(), legal.last()) else {
+            return;
+        };
+        // Player 1's row runs left to right on screen, player 2's right to left.
+        let rightwards_up = side == Side::South;
+        let (leftmost, rightmost) = if rightwards_up {
+            (first, last)
+        } else {
+            (last, first)
+        };
+        let cursor = self.cursor;
+        let next = match code {
+            KeyCode::Right | KeyCode::Left if (code == KeyCode::Right) == rightwards_up => {
+                legal.iter().copied().find(|&h| h > cursor)
+            }
+            KeyCode::Right | KeyCode::Left => legal.iter().copied().rev().find(|&h| h < cursor),
+            KeyCode::End => Some(rightmost),
+            _ => Some(leftmost),
+        };
+        if let Some(h) = next {
+            self.cursor = h;
+        }
+    }
+
+    /// Plays `mv` and starts showing its sowing.
+    pub(crate) fn play(&mut self, mv: Move, now: Instant, step: Duration) {
+        let record = match self.session.play(mv) {
+            Ok(r) => r.clone(),
+            Err(e) => {
+                self.message = Message::warning(e.to_string());
+                return;
+            }
+        };
+        // The status line says who sows; the message line waits for what the move did.
+        self.message = Message::info("");
+        self.choice = None;
+        self.anim = Some(Animation {
+            record,
+            shown: 0,
+            next_at: now + step,
+        });
+    }
+
+    /// Shows the sowing's steps that are due by `now`, ending it when all are shown.
+    pub(crate) fn advance_animation(&mut self, now: Instant, step: Duration) {
+        let Some(a) = &mut self.anim else {
+            return;
+        };
+        while now >= a.next_at {
+            if a.shown < a.record.sowing.len() {
+                a.shown += 1;
+                a.next_at += step;
+            } else {
+                self.finish_animation(now, step);
+                return;
+            }
+        }
+    }
+
+    /// Ends the sowing on screen and announces what the move did.
+    pub(crate) fn finish_animation(&mut self, now: Instant, step: Duration) {
+        let Some(anim) = self.anim.take() else {
+            return;
+        };
+        self.message = self.announce(&anim.record);
+        self.computer_at = now + step * 3;
+        self.fix_cursor();
+    }
+
+    /// What the move `r` did, in words: captures, an extra turn, or just the house
+    /// sown; and a repetition that ended the game.
+    fn announce(&self, r: &MoveRecord) -> Message {
+        let name = self.name(r.side);
+        let mut text = Vec::new();
+        let mut kind = MessageKind::Info;
+        if r.report.captured > 0 {
+            kind = MessageKind::Capture;
+            text.push(self.capture_text(r));
+        }
+        let over = self.session.is_over() && r.ply + 1 == self.session.records().len();
+        if r.report.ended_in_store && !over {
+            if kind != MessageKind::Capture {
+                kind = MessageKind::Good;
+            }
+            text.push(format!("{name} gets an extra turn!"));
+        }
+        if text.is_empty() {
+            text.push(format!(
+                "{name} sowed house {}.",
+                self.label(r.side, r.mv.house())
+            ));
+        }
+        if self.session.game().ended_by_repetition() {
+            text.push("The position came round again: the game is over.".to_owned());
+        }
+        Message::new(kind, text.join(" "))
+    }
+
+    fn capture_text(&self, r: &MoveRecord) -> String {
+        let name = self.name(r.side);
+        let n = r.report.captured;
+        let mut pits: Vec<String> = r
+            .sowing
+            .iter()
+            .filter_map(|s| match *s {
+                SowStep::Capture { pit, .. } => Some(self.pit_label(pit)),
+                _ => None,
+            })
+            .collect();
+        if r.before.variant() == Variant::Kalah {
+            // As the classic homework says it: the opponent's house first.
+            pits.reverse();
+            format!(
+                "{name} captured the contents of houses {}: {n} seeds!",
+                pits.join(" and ")
+            )
+        } else {
+            format!(
+                "{name} captured {n} seeds from house{} {}!",
+                plural(pits.len()),
+                pits.join(", ")
+            )
+        }
+    }
+
+    fn pit_label(&self, pit: Pit) -> String {
+        match pit {
+            Pit::House { side, house } => self.label(side, house),
+            Pit::Store(_) => "store".to_owned(),
+        }
+    }
+}
+
+/// "s" after a count other than one.
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,283 @@
+//! What each key and click does, on the start screen and in a game.
+
+use std::time::Instant;
+
+use mancala_core::Side;
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+
+use super::game::plural;
+use super::thinker::{self, Job};
+use super::view::Message;
+use super::{App, SPEEDS_MS, Screen};
+use crate::labels::house_of_letter;
+use crate::layout::GameLayout;
+use crate::setup::{Field, SetupForm};
+
+impl App {
+    /// Handles a key press.
+    pub fn handle_key(&mut self, key: KeyEvent, now: Instant) {
+        if key.modifiers.contains(KeyModifiers::CONTROL)
+            && matches!(key.code, KeyCode::Char('c' | 'C'))
+        {
+            self.quit = true;
+            return;
+        }
+        match &mut self.screen {
+            Screen::Setup(form) => {
+                if setup_key(form, key, &mut self.quit) {
+                    let setup = form.setup().clone();
+                    self.start_game(setup, now);
+                }
+            }
+            Screen::Game(_) => self.game_key(key, now),
+        }
+    }
+
+    /// A key in a game: the quit question and the end of the game take keys of their
+    /// own; speed and quit work during a sowing, any other key skips it.
+    fn game_key(&mut self, key: KeyEvent, now: Instant) {
+        let step = self.step_time();
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        if g.confirm_quit {
+            return self.quit_answer(key);
+        }
+        if g.finished() {
+            return self.end_key(key, now);
+        }
+        match key.code {
+            KeyCode::Char('+' | '=') => self.change_speed(1),
+            KeyCode::Char('-' | '_') => self.change_speed(-1),
+            KeyCode::Char('q') => g.confirm_quit = true,
+            _ if g.anim.is_some() => g.finish_animation(now, step),
+            _ => self.move_key(key, now),
+        }
+    }
+
+    /// The answer to "Quit the game? (y/n)".
+    fn quit_answer(&mut self, key: KeyEvent) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        match key.code {
+            KeyCode::Char('y' | 'Y') => self.quit = true,
+            KeyCode::Char('n' | 'N' | 'q') | KeyCode::Esc => {
+                g.confirm_quit = false;
+                g.message = Message::info("Back to the game.");
+            }
+            _ => {}
+        }
+    }
+
+    /// Keys once the game is over: another game, the start screen, quit, or undo.
+    fn end_key(&mut self, key: KeyEvent, now: Instant) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        match key.code {
+            KeyCode::Char('y' | 'Y') => {
+                let setup = g.setup.clone();
+                self.start_game(setup, now);
+            }
+            KeyCode::Char('n' | 'N' | 'q' | 'Q') | KeyCode::Esc => self.quit = true,
+            KeyCode::Char('s' | 'S') => {
+                self.screen = Screen::Setup(SetupForm::new(g.setup.clone()));
+            }
+            KeyCode::Char('u') => self.undo(now),
+            _ => {}
+        }
+    }
+
+    /// Keys while a game goes on and nothing is being sown.
+    fn move_key(&mut self, key: KeyEvent, now: Instant) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        match key.code {
+            KeyCode::Char('u') => self.undo(now),
+            KeyCode::Char('r') => self.redo(now),
+            KeyCode::Char('h') => self.hint(),
+            KeyCode::Left | KeyCode::Right | KeyCode::Home | KeyCode::End => {
+                g.move_cursor(key.code);
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                let house = g.cursor;
+                self.try_house(None, house, now);
+            }
+            KeyCode::Esc => g.digit = None,
+            KeyCode::Char(c) if c.is_ascii_digit() => self.digit_key(c, now),
+            KeyCode::Char(c) if c.is_ascii_alphabetic() => {
+                match house_of_letter(c, g.session.rules().houses()) {
+                    Some((side, house)) => self.try_house(Some(side), house, now),
+                    None => {
+                        let help = g.key_help();
+                        g.message = Message::warning(format!("No house is lettered {c:?}; {help}"));
+                    }
+                }
+            }
+            KeyCode::Char(c) => {
+                let help = g.key_help();
+                g.message = Message::warning(format!("The key {c:?} does nothing here; {help}"));
+            }
+            _ => {}
+        }
+    }
+
+    /// A digit: a house number, or on boards of ten or more houses possibly the first
+    /// of two digits.
+    fn digit_key(&mut self, c: char, now: Instant) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        let d = c as u8 - b'0';
+        let houses = g.session.rules().houses() as u8;
+        if let Some(first) = g.digit.take() {
+            let house = first * 10 + d;
+            return self.try_house(None, house, now);
+        }
+        if houses >= 10 && d >= 1 && d * 10 <= houses {
+            g.digit = Some(d);
+            g.message = Message::info(format!(
+                "House {d}_: type a second digit, or Enter for house {d}."
+            ));
+            g.cursor = d;
+            return;
+        }
+        let house = if d == 0 { 10 } else { d };
+        self.try_house(None, house, now);
+    }
+
+    /// Plays `house` for the person to move, if they may; `side` is the row the key
+    /// named (letters name a row, numbers the mover's).
+    fn try_house(&mut self, side: Option<Side>, house: u8, now: Instant) {
+        let step = self.step_time();
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        g.digit = None;
+        let Some(mover) = g.session.to_move() else {
+            return;
+        };
+        match g.human_move(mover, side, house) {
+            Ok(mv) => {
+                g.cursor = house;
+                g.play(mv, now, step);
+            }
+            Err(why) => g.message = Message::warning(why),
+        }
+    }
+
+    fn change_speed(&mut self, delta: isize) {
+        let new = (self.speed as isize + delta).clamp(0, SPEEDS_MS.len() as isize - 1) as usize;
+        self.speed = new;
+        if let Screen::Game(g) = &mut self.screen {
+            g.message = Message::info(format!("Sowing speed {} of {}.", new + 1, SPEEDS_MS.len()));
+        }
+    }
+
+    fn undo(&mut self, now: Instant) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        if !g.any_human() {
+            g.message = Message::warning("Undo is for games with a person.");
+            return;
+        }
+        let n = g.session.undo();
+        if n == 0 {
+            g.message = Message::warning("Nothing to take back.");
+            return;
+        }
+        g.after_jump(now);
+        let who = g.session.to_move().map_or("", |s| g.name(s)).to_owned();
+        g.message = Message::info(format!(
+            "Took back {n} move{}: {who} to move. (r: redo)",
+            plural(n)
+        ));
+    }
+
+    fn redo(&mut self, now: Instant) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        if !g.any_human() {
+            g.message = Message::warning("Redo is for games with a person.");
+            return;
+        }
+        let n = g.session.redo();
+        if n == 0 {
+            g.message = Message::warning("Nothing to redo.");
+            return;
+        }
+        g.after_jump(now);
+        g.message = Message::info(format!("Replayed {n} move{}.", plural(n)));
+    }
+
+    fn hint(&mut self) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        if !g.awaiting_human() {
+            return;
+        }
+        let Some(hinter) = g.hinter.take() else {
+            g.message = Message::info("Still looking for a hint...");
+            return;
+        };
+        g.hint_pending = true;
+        g.message = Message::info("Looking for a hint...");
+        thinker::ask(&self.tx, Job::Hint, g, hinter);
+    }
+
+    /// Handles a mouse event: a left click on a house plays it, and any click during a
+    /// sowing shows the rest of it.
+    pub fn handle_mouse(&mut self, ev: MouseEvent, now: Instant) {
+        if ev.kind != MouseEventKind::Down(MouseButton::Left) {
+            return;
+        }
+        let size = self.size;
+        let step = self.step_time();
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        if g.confirm_quit || g.finished() {
+            return;
+        }
+        if g.anim.is_some() {
+            g.finish_animation(now, step);
+            return;
+        }
+        // The layout the screen was drawn with, so the click finds the house under it.
+        let area = Rect::new(0, 0, size.0, size.1);
+        let Some(layout) = GameLayout::new(area, g.session.rules().houses()) else {
+            return;
+        };
+        if let Some((side, house)) = layout.board.house_at(ev.column, ev.row) {
+            self.try_house(Some(side), house, now);
+        }
+    }
+}
+
+/// Start-screen keys; returns whether to start the game.
+fn setup_key(form: &mut SetupForm, key: KeyEvent, quit: &mut bool) -> bool {
+    let on_name = matches!(form.focus, Field::Name(_));
+    match key.code {
+        KeyCode::Enter => return true,
+        KeyCode::Esc => *quit = true,
+        KeyCode::Up | KeyCode::BackTab => form.move_focus(-1),
+        KeyCode::Down | KeyCode::Tab => form.move_focus(1),
+        KeyCode::Left => form.change(-1),
+        KeyCode::Right => form.change(1),
+        KeyCode::Backspace => form.backspace(),
+        KeyCode::Char(c) if on_name => form.type_char(c),
+        KeyCode::Char(' ') if form.focus == Field::Start => return true,
+        KeyCode::Char(' ') => form.change(1),
+        KeyCode::Char('q') => *quit = true,
+        _ => {}
+    }
+    false
+}

@@ -1,0 +1,231 @@
+//! The application state and what every key, click and tick does to it.
+//!
+//! Nothing here touches the terminal or draws: [`App::handle_key`],
+//! [`App::handle_mouse`] and [`App::tick`] take the current time as an argument, so
+//! tests drive the whole game with scripted keys and a fake clock. The `ui` module
+//! draws the state; this one does not know it.
+
+mod game;
+mod keys;
+mod thinker;
+mod view;
+
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use mancala_core::{Rules, Side};
+use mancala_session::{Seat, Session};
+
+pub use game::GameState;
+use game::Players;
+pub use view::{Animation, BoardView, Message, MessageKind};
+
+use crate::setup::{Field, Setup, SetupForm, build_player};
+use thinker::Reply;
+
+/// Time between two seeds of a sowing, at each speed, slowest first.
+pub const SPEEDS_MS: [u64; 7] = [700, 420, 250, 150, 90, 50, 20];
+
+/// The speed a game starts at (an index into [`SPEEDS_MS`]).
+pub const DEFAULT_SPEED: usize = 2;
+
+/// The spec tried for hints, and the one used when it cannot be built.
+pub const HINT_PLAYERS: [&str; 2] = ["expert", "greedy"];
+
+/// The name of the threads computer players think on.
+pub const THINKER_THREAD: &str = "mancala-thinker";
+
+/// Which screen is up.
+pub enum Screen {
+    /// The start screen.
+    Setup(SetupForm),
+    /// A game.
+    Game(Box<GameState>),
+}
+
+/// The whole application state.
+///
+/// ```
+/// use std::time::Instant;
+/// use mancala_tui::{App, Setup};
+/// use ratatui::crossterm::event::{KeyCode, KeyEvent};
+///
+/// let now = Instant::now();
+/// let setup = Setup { players: ["human".into(), "human".into()], ..Setup::default() };
+/// let mut app = App::new(setup, true, now);
+/// app.handle_key(KeyEvent::from(KeyCode::Char('3')), now); // player 1 sows house 3
+/// app.handle_key(KeyEvent::from(KeyCode::Char(' ')), now); // skip the animation
+/// let game = app.game().unwrap();
+/// assert_eq!(game.session.records().len(), 1);
+/// assert_eq!(game.message.text, "Player 1 gets an extra turn!");
+/// ```
+pub struct App {
+    /// The screen up.
+    pub screen: Screen,
+    /// The sowing speed, an index into [`SPEEDS_MS`].
+    pub speed: usize,
+    /// The terminal's size, for mouse clicks.
+    pub size: (u16, u16),
+    /// Ticks so far (for the thinking spinner).
+    pub ticks: u64,
+    quit: bool,
+    failure: Option<String>,
+    next_game_id: u64,
+    tx: Sender<Reply>,
+    rx: Receiver<Reply>,
+}
+
+impl App {
+    /// The app on the start screen with `setup` filled in, or straight in a game when
+    /// `skip_start` (settings given on the command line).
+    #[must_use]
+    pub fn new(setup: Setup, skip_start: bool, now: Instant) -> App {
+        let (tx, rx) = mpsc::channel();
+        let mut app = App {
+            screen: Screen::Setup(SetupForm::new(setup.clone())),
+            speed: DEFAULT_SPEED,
+            size: (100, 35),
+            ticks: 0,
+            quit: false,
+            failure: None,
+            next_game_id: 0,
+            tx,
+            rx,
+        };
+        if skip_start {
+            app.start_game(setup, now);
+        }
+        app
+    }
+
+    /// Whether the app has finished.
+    #[must_use]
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// A computer player that failed (panicked), if one did.
+    #[must_use]
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
+    /// The game on screen, if any.
+    #[must_use]
+    pub fn game(&self) -> Option<&GameState> {
+        match &self.screen {
+            Screen::Game(g) => Some(g),
+            Screen::Setup(_) => None,
+        }
+    }
+
+    /// Whether something is under way that time will finish: a sowing shown, a computer
+    /// thinking or a hint looked for.
+    #[must_use]
+    pub fn busy(&self) -> bool {
+        self.game().is_some_and(|g| {
+            g.anim.is_some() || g.hint_pending || (!g.confirm_quit && g.thinking().is_some())
+        })
+    }
+
+    /// Time between two seeds at the current speed.
+    #[must_use]
+    pub fn step_time(&self) -> Duration {
+        Duration::from_millis(SPEEDS_MS[self.speed])
+    }
+
+    /// Records the terminal's new size.
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.size = (width, height);
+    }
+
+    /// Starts a game with `setup`.
+    pub fn start_game(&mut self, setup: Setup, now: Instant) {
+        let rules = match setup.rules() {
+            Ok(r) => r,
+            Err(e) => {
+                // The form keeps sizes in range, so this only guards odd flags.
+                let mut form = SetupForm::new(setup);
+                form.focus = Field::Houses;
+                self.screen = Screen::Setup(form);
+                self.failure = Some(e.to_string());
+                return;
+            }
+        };
+        self.next_game_id += 1;
+        let (session, players, notes) = seat_players(&setup, rules);
+        let (hinter, hinter_name, _) = build_player(HINT_PLAYERS[0], rules, setup.seed);
+        let message = if notes.is_empty() {
+            let [a, b] = &setup.names;
+            Message::info(format!("{a} against {b}: {a} moves first."))
+        } else {
+            Message::warning(notes.join(" "))
+        };
+        let mut game = GameState {
+            setup,
+            session,
+            players,
+            hinter: Some(hinter),
+            hinter_name,
+            game_id: self.next_game_id,
+            epoch: 0,
+            choice: None,
+            hint_pending: false,
+            computer_at: now + self.step_time() * 2,
+            cursor: 1,
+            anim: None,
+            message,
+            confirm_quit: false,
+            digit: None,
+        };
+        game.fix_cursor();
+        self.screen = Screen::Game(Box::new(game));
+    }
+
+    /// Advances time: the sowing on screen, the computer's replies and moves.
+    pub fn tick(&mut self, now: Instant) {
+        self.ticks += 1;
+        while let Ok(reply) = self.rx.try_recv() {
+            if let Screen::Game(g) = &mut self.screen {
+                if let Err(e) = thinker::take_reply(g, reply) {
+                    self.failure = Some(e);
+                }
+            }
+        }
+        let step = self.step_time();
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        g.advance_animation(now, step);
+        if g.confirm_quit {
+            return;
+        }
+        if let Err(e) = thinker::computer_turn(g, &self.tx, now, step) {
+            self.failure = Some(e);
+        }
+    }
+}
+
+/// The session for `setup` with its computer players built, and a note for each
+/// player that could not be built as asked (another plays instead).
+fn seat_players(setup: &Setup, rules: Rules) -> (Session, Players, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut players: Players = [None, None];
+    let mut session = Session::new(rules).with_names(setup.names.clone());
+    for (i, side) in Side::BOTH.into_iter().enumerate() {
+        if setup.is_human(i) {
+            continue;
+        }
+        let seed = setup.seed.wrapping_add(i as u64);
+        let (player, used, why) = build_player(&setup.players[i], rules, seed);
+        if let Some(why) = why {
+            let why = why.trim_end_matches('.');
+            notes.push(format!("{} plays {used}: {why}.", setup.names[i]));
+        }
+        players[i] = Some(player);
+        // `used` was just built, so it is a well-formed spec.
+        let seat = Seat::computer(&used).unwrap_or(Seat::Human);
+        session = session.with_seat(side, seat);
+    }
+    (session, players, notes)
+}

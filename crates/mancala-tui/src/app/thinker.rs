@@ -1,0 +1,158 @@
+//! Computer players think on threads of their own, so the screen stays live: a player
+//! is moved to a thread with a copy of the game and comes back with its choice.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
+
+use mancala_core::{Game, Side};
+use mancala_engine::{Choice, Player};
+
+use super::THINKER_THREAD;
+use super::game::GameState;
+use super::view::{Message, MessageKind};
+
+/// What a computer was asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Job {
+    Move(Side),
+    Hint,
+}
+
+/// A thinker thread's answer: the player comes back with its choice.
+pub(crate) struct Reply {
+    job: Job,
+    game_id: u64,
+    epoch: u64,
+    ply: usize,
+    player: Box<dyn Player>,
+    choice: Result<Choice, String>,
+}
+
+/// Sends `player` off to choose a move in `g`'s current position.
+pub(crate) fn ask(tx: &Sender<Reply>, job: Job, g: &GameState, player: Box<dyn Player>) {
+    spawn_thinker(
+        tx,
+        job,
+        g.game_id,
+        g.epoch,
+        g.session.game().clone(),
+        player,
+    );
+}
+
+fn spawn_thinker(
+    tx: &Sender<Reply>,
+    job: Job,
+    game_id: u64,
+    epoch: u64,
+    game: Game,
+    mut player: Box<dyn Player>,
+) {
+    let tx = tx.clone();
+    let ply = game.ply();
+    let spawned = std::thread::Builder::new()
+        .name(THINKER_THREAD.to_owned())
+        .spawn(move || {
+            let choice = catch_unwind(AssertUnwindSafe(|| player.choose(&game)))
+                .map_err(|_| format!("the computer player {} stopped (panicked)", player.name()));
+            // The app may be gone; then nobody needs the answer.
+            let _ = tx.send(Reply {
+                job,
+                game_id,
+                epoch,
+                ply,
+                player,
+                choice,
+            });
+        });
+    if let Err(e) = spawned {
+        panic!("cannot start a thread for the computer player: {e}");
+    }
+}
+
+/// The computer's part of a tick: plays its chosen move once the sowing before it is
+/// shown and the pause after it is over, or sends its player off to choose one.
+///
+/// # Errors
+/// When the computer chose an illegal move.
+pub(crate) fn computer_turn(
+    g: &mut GameState,
+    tx: &Sender<Reply>,
+    now: Instant,
+    step: Duration,
+) -> Result<(), String> {
+    let Some((side, _)) = g.session.computer_to_move() else {
+        return Ok(());
+    };
+    let ply = g.session.records().len();
+    match &g.choice {
+        Some((epoch, at, choice)) if *epoch == g.epoch && *at == ply => {
+            if g.anim.is_none() && now >= g.computer_at {
+                let mv = choice.mv;
+                g.choice = None;
+                if g.session.position().check(mv).is_err() {
+                    return Err(format!("computer chose an illegal move {mv}"));
+                }
+                g.play(mv, now, step);
+            }
+        }
+        _ => {
+            g.choice = None;
+            if let Some(player) = g.players[side.index()].take() {
+                ask(tx, Job::Move(side), g, player);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Takes a thinker's answer: the player goes back to its seat (or to hinting), and a
+/// choice still about the current position is kept or shown.
+///
+/// # Errors
+/// When the player failed (panicked) instead of choosing.
+pub(crate) fn take_reply(g: &mut GameState, reply: Reply) -> Result<(), String> {
+    if reply.game_id != g.game_id {
+        return Ok(());
+    }
+    let current = reply.epoch == g.epoch && reply.ply == g.session.records().len();
+    let choice = reply.choice?;
+    match reply.job {
+        Job::Move(side) => {
+            g.players[side.index()] = Some(reply.player);
+            if current {
+                g.choice = Some((reply.epoch, reply.ply, choice));
+            }
+        }
+        Job::Hint => {
+            g.hinter = Some(reply.player);
+            g.hint_pending = false;
+            if current && g.session.human_to_move() {
+                show_hint(g, &choice);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Puts the cursor on the hinted house and says why it is good.
+fn show_hint(g: &mut GameState, choice: &Choice) {
+    let Some(side) = g.session.to_move() else {
+        return;
+    };
+    g.cursor = choice.mv.house();
+    let label = g.label(side, choice.mv.house());
+    let why = choice
+        .reason
+        .as_ref()
+        .map(|r| format!(": it {r}"))
+        .unwrap_or_default();
+    g.message = Message::new(
+        MessageKind::Good,
+        format!(
+            "Hint ({}): house {label}{why}. Enter plays it.",
+            g.hinter_name
+        ),
+    );
+}

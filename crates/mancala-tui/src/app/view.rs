@@ -1,0 +1,140 @@
+//! What the game screen shows besides the session itself: the message line, and the
+//! board at each step of a sowing.
+
+use std::time::Instant;
+
+use mancala_core::{Pit, Position, Side, SowStep};
+use mancala_session::MoveRecord;
+
+/// What a message line says and how it is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageKind {
+    /// Plain information.
+    Info,
+    /// An extra turn or a hint: good news.
+    Good,
+    /// A capture.
+    Capture,
+    /// A key that did nothing, an illegal move.
+    Warning,
+}
+
+/// The message line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// The text.
+    pub text: String,
+    /// How it is shown.
+    pub kind: MessageKind,
+}
+
+impl Message {
+    pub(crate) fn new(kind: MessageKind, text: impl Into<String>) -> Message {
+        Message {
+            text: text.into(),
+            kind,
+        }
+    }
+
+    pub(crate) fn info(text: impl Into<String>) -> Message {
+        Message::new(MessageKind::Info, text)
+    }
+
+    pub(crate) fn warning(text: impl Into<String>) -> Message {
+        Message::new(MessageKind::Warning, text)
+    }
+}
+
+/// The seeds on the board as drawn: the real position, or a moment of a sowing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardView {
+    /// Seeds in each house, player 1's row first, houses 1..H.
+    pub houses: [Vec<u16>; 2],
+    /// Seeds in each store (Kalah) or taken (Oware), player 1 first.
+    pub stores: [u16; 2],
+    /// Seeds still in the sower's hand.
+    pub in_hand: u16,
+    /// The house being sown from, during a sowing.
+    pub origin: Option<Pit>,
+    /// Where the last seed dropped.
+    pub last_drop: Option<Pit>,
+    /// Houses emptied by a capture.
+    pub captured: Vec<Pit>,
+}
+
+impl BoardView {
+    pub(crate) fn of(p: &Position) -> BoardView {
+        BoardView {
+            houses: Side::BOTH.map(|s| p.houses(s).to_vec()),
+            stores: p.stores(),
+            in_hand: 0,
+            origin: None,
+            last_drop: None,
+            captured: Vec::new(),
+        }
+    }
+
+    /// The seeds in `pit`.
+    #[must_use]
+    pub fn count(&self, pit: Pit) -> u16 {
+        match pit {
+            Pit::House { side, house } => self.houses[side.index()][usize::from(house) - 1],
+            Pit::Store(side) => self.stores[side.index()],
+        }
+    }
+
+    fn slot(&mut self, pit: Pit) -> &mut u16 {
+        match pit {
+            Pit::House { side, house } => &mut self.houses[side.index()][usize::from(house) - 1],
+            Pit::Store(side) => &mut self.stores[side.index()],
+        }
+    }
+
+    fn apply(&mut self, step: SowStep, mover: Side) {
+        match step {
+            SowStep::Lift { pit, seeds } => {
+                *self.slot(pit) = 0;
+                self.in_hand = seeds;
+                self.origin = Some(pit);
+            }
+            SowStep::Drop(pit) => {
+                *self.slot(pit) += 1;
+                self.in_hand = self.in_hand.saturating_sub(1);
+                self.last_drop = Some(pit);
+            }
+            SowStep::Capture { pit, seeds } => {
+                let slot = self.slot(pit);
+                *slot = slot.saturating_sub(seeds);
+                self.stores[mover.index()] += seeds;
+                self.captured.push(pit);
+            }
+        }
+    }
+}
+
+/// A sowing being shown seed by seed.
+#[derive(Clone, Debug)]
+pub struct Animation {
+    /// The move being shown.
+    pub record: MoveRecord,
+    /// Steps shown so far.
+    pub shown: usize,
+    /// When the next step is shown.
+    pub(crate) next_at: Instant,
+}
+
+impl Animation {
+    /// The board after the steps shown so far.
+    #[must_use]
+    pub fn board(&self) -> BoardView {
+        let mut b = BoardView::of(&self.record.before);
+        b.origin = Some(Pit::House {
+            side: self.record.side,
+            house: self.record.mv.house(),
+        });
+        for step in &self.record.sowing[..self.shown] {
+            b.apply(*step, self.record.side);
+        }
+        b
+    }
+}

@@ -1,0 +1,379 @@
+//! Where things go on screen: rectangles computed from the terminal's size and the
+//! board's shape. No drawing and no app state, so both the drawing code and the mouse
+//! handling use it, and a click lands on the house drawn under it.
+//!
+//! The board, for player 2 (North) on top and player 1 (South) below; sowing runs
+//! anticlockwise, so player 1's row reads left to right towards player 1's store on the
+//! right, and player 2's row right to left towards player 2's store on the left:
+//!
+//! ```text
+//!            l6      k5      j4      i3      h2      g1
+//!  ╭─Bob─╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─Ann─╮
+//!  │     │ │  4  │ │  4  │ │  4  │ │  4  │ │  4  │ │  4  │ │     │
+//!  │     │ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ │     │
+//!  │  0  │                                                 │  0  │
+//!  │     │ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ ╭─────╮ │     │
+//!  │     │ │  4  │ │  4  │ │  4  │ │  4  │ │  4  │ │  4  │ │     │
+//!  ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯ ╰─────╯
+//!            a1      b2      c3      d4      e5      f6
+//! ```
+
+use mancala_core::Side;
+use ratatui::layout::{Position, Rect};
+
+/// Rows of the board inside its frame: names, labels, two rows of houses, the middle.
+const BOARD_ROWS: u16 = 11;
+/// Width of the move history panel.
+const HISTORY_W: u16 = 27;
+/// Rows the game screen needs: title, gap, board frame, gap, status, message, gap, keys.
+pub const GAME_ROWS: u16 = 1 + 1 + (BOARD_ROWS + 2) + 1 + 1 + 1 + 1 + 1;
+/// The size the start screen needs.
+pub const SETUP_SIZE: (u16, u16) = (62, 22);
+
+/// Where each house and store is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardGeometry {
+    /// The area inside the board's frame.
+    pub area: Rect,
+    /// Houses per side.
+    pub houses: u16,
+    /// Width inside a house's border.
+    pub inner: u16,
+    /// Columns between two houses (0 on the widest boards).
+    pub gap: u16,
+}
+
+impl BoardGeometry {
+    fn cell_w(&self) -> u16 {
+        self.inner + 2
+    }
+
+    fn store_w(&self) -> u16 {
+        self.inner + 4
+    }
+
+    /// Width of the board's content for `houses` houses with `inner`-wide cells `gap`
+    /// columns apart.
+    fn width(houses: u16, inner: u16, gap: u16) -> u16 {
+        2 * (inner + 4) + 2 + houses * (inner + 2) + houses.saturating_sub(1) * gap
+    }
+
+    fn left(&self) -> u16 {
+        self.area.x + (self.area.width - Self::width(self.houses, self.inner, self.gap)) / 2
+    }
+
+    /// Column of the `i`-th house from the left (0-based); `houses` gives the column
+    /// of the store on the right.
+    fn column(&self, i: u16) -> u16 {
+        let x = self.left() + self.store_w() + 1 + i * (self.cell_w() + self.gap);
+        // Without gaps the right store would touch the last house's border.
+        if i == self.houses && self.gap == 0 {
+            x + 1
+        } else {
+            x
+        }
+    }
+
+    /// The rectangle of `side`'s house `house`.
+    #[must_use]
+    pub fn house_rect(&self, side: Side, house: u8) -> Rect {
+        let h = u16::from(house);
+        let (i, y) = match side {
+            Side::South => (h - 1, self.area.y + 6),
+            Side::North => (self.houses - h, self.area.y + 2),
+        };
+        Rect::new(self.column(i), y, self.cell_w(), 3)
+    }
+
+    /// The row of `side`'s house `house`'s label: above player 2's houses, below
+    /// player 1's, as wide as the house.
+    #[must_use]
+    pub fn label_rect(&self, side: Side, house: u8) -> Rect {
+        let r = self.house_rect(side, house);
+        let y = match side {
+            Side::North => r.y - 1,
+            Side::South => r.bottom(),
+        };
+        Rect::new(r.x, y, r.width, 1)
+    }
+
+    /// The rectangle of `side`'s store.
+    #[must_use]
+    pub fn store_rect(&self, side: Side) -> Rect {
+        let x = match side {
+            Side::North => self.left(),
+            Side::South => self.column(self.houses),
+        };
+        Rect::new(x, self.area.y + 2, self.store_w(), 7)
+    }
+
+    /// The line with `side`'s name: the top row for player 2, the bottom for player 1.
+    #[must_use]
+    pub fn name_rect(&self, side: Side) -> Rect {
+        let y = match side {
+            Side::North => self.area.y,
+            Side::South => self.area.bottom() - 1,
+        };
+        Rect::new(self.area.x, y, self.area.width, 1)
+    }
+
+    /// The line between the two rows of houses (the seeds in hand during a sowing).
+    #[must_use]
+    pub fn middle_rect(&self) -> Rect {
+        let x = self.column(0);
+        Rect::new(x, self.area.y + 5, self.column(self.houses) - 1 - x, 1)
+    }
+
+    /// The house at a screen cell, if any; a house's label counts as part of it.
+    #[must_use]
+    pub fn house_at(&self, x: u16, y: u16) -> Option<(Side, u8)> {
+        Side::BOTH.into_iter().find_map(|side| {
+            (1..=self.houses as u8).find_map(|house| {
+                let hit = self
+                    .house_rect(side, house)
+                    .union(self.label_rect(side, house));
+                hit.contains(Position { x, y }).then_some((side, house))
+            })
+        })
+    }
+}
+
+/// Where everything on the game screen goes, for a terminal area.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_tui::GameLayout;
+/// use ratatui::layout::Rect;
+/// let layout = GameLayout::new(Rect::new(0, 0, 100, 35), 6).unwrap();
+/// let r = layout.board.house_rect(Side::South, 2);
+/// assert_eq!(layout.board.house_at(r.x + 1, r.y + 1), Some((Side::South, 2)));
+/// assert!(layout.history.is_some());
+/// assert!(GameLayout::new(Rect::new(0, 0, 40, 12), 6).is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameLayout {
+    /// The title line.
+    pub title: Rect,
+    /// The board's frame.
+    pub frame: Rect,
+    /// The houses and stores.
+    pub board: BoardGeometry,
+    /// The move list, when there is room.
+    pub history: Option<Rect>,
+    /// Whose turn, what is happening.
+    pub status: Rect,
+    /// The message line.
+    pub message: Rect,
+    /// The keys.
+    pub keys: Rect,
+}
+
+impl GameLayout {
+    /// The layout for `houses` per side in `area`, or `None` when it does not fit.
+    #[must_use]
+    pub fn new(area: Rect, houses: usize) -> Option<GameLayout> {
+        let houses = houses as u16;
+        if area.height < GAME_ROWS {
+            return None;
+        }
+        let frame_w = |inner, gap| BoardGeometry::width(houses, inner, gap) + 4;
+        let total_w =
+            |inner, gap, history| frame_w(inner, gap) + if history { HISTORY_W + 1 } else { 0 };
+        // The roomiest arrangement that fits: wide houses, the move list, gaps.
+        let (inner, gap, history) = [
+            (5, 1, true),
+            (5, 1, false),
+            (3, 1, true),
+            (3, 1, false),
+            (3, 0, false),
+        ]
+        .into_iter()
+        .find(|&(inner, gap, history)| total_w(inner, gap, history) <= area.width)?;
+        let total_w = total_w(inner, gap, history);
+        let x = area.x + (area.width - total_w) / 2;
+        let y = area.y + (area.height - GAME_ROWS) / 2;
+        let frame = Rect::new(x, y + 2, frame_w(inner, gap), BOARD_ROWS + 2);
+        let board_area = Rect::new(frame.x + 2, frame.y + 1, frame.width - 4, BOARD_ROWS);
+        let line = |dy: u16| Rect::new(x, y + dy, total_w, 1);
+        Some(GameLayout {
+            title: line(0),
+            frame,
+            board: BoardGeometry {
+                area: board_area,
+                houses,
+                inner,
+                gap,
+            },
+            history: history
+                .then(|| Rect::new(frame.right() + 1, frame.y, HISTORY_W, frame.height)),
+            status: line(2 + BOARD_ROWS + 2 + 1),
+            message: line(2 + BOARD_ROWS + 2 + 2),
+            keys: line(GAME_ROWS - 1),
+        })
+    }
+
+    /// The smallest terminal the game screen fits for `houses` per side.
+    #[must_use]
+    pub fn min_size(houses: usize) -> (u16, u16) {
+        (BoardGeometry::width(houses as u16, 3, 0) + 4, GAME_ROWS)
+    }
+}
+
+/// Where the start screen goes: its box, the settings inside it and the keys line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetupLayout {
+    /// The bordered box, [`SETUP_SIZE`] centred in the terminal.
+    pub frame: Rect,
+    /// The settings, one line each, and the notes under them.
+    pub fields: Rect,
+    /// The keys line at the bottom of the box.
+    pub keys: Rect,
+}
+
+impl SetupLayout {
+    /// The layout in `area`, or `None` when [`SETUP_SIZE`] does not fit.
+    ///
+    /// ```
+    /// use mancala_tui::SetupLayout;
+    /// use ratatui::layout::Rect;
+    /// let l = SetupLayout::new(Rect::new(0, 0, 100, 30)).unwrap();
+    /// assert_eq!((l.frame.x, l.frame.y, l.frame.width, l.frame.height), (19, 4, 62, 22));
+    /// assert_eq!(l.keys.y, l.frame.bottom() - 2);
+    /// assert!(SetupLayout::new(Rect::new(0, 0, 61, 30)).is_none());
+    /// ```
+    #[must_use]
+    pub fn new(area: Rect) -> Option<SetupLayout> {
+        let (w, h) = SETUP_SIZE;
+        if area.width < w || area.height < h {
+            return None;
+        }
+        let frame = Rect::new(
+            area.x + (area.width - w) / 2,
+            area.y + (area.height - h) / 2,
+            w,
+            h,
+        );
+        let inner = Rect::new(frame.x + 1, frame.y + 1, w - 2, h - 2);
+        Some(SetupLayout {
+            frame,
+            fields: Rect::new(inner.x, inner.y, inner.width, inner.height - 2),
+            keys: Rect::new(inner.x, inner.bottom() - 1, inner.width, 1),
+        })
+    }
+}
+
+/// A box of `width` x `height` centred over `over` (cut to fit it), for pop-ups.
+#[must_use]
+pub fn popup_rect(over: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(over.width);
+    Rect::new(
+        over.x + (over.width - w) / 2,
+        over.y + over.height.saturating_sub(height) / 2,
+        w,
+        height.min(over.height),
+    )
+}
+
+/// `lines` rows centred vertically in `area`, full width, down to the bottom of `area`
+/// (so that text wrapped onto more lines is still shown).
+#[must_use]
+pub fn centred_text_rect(area: Rect, lines: u16) -> Rect {
+    let h = lines.min(area.height);
+    let y = area.y + area.height.saturating_sub(h) / 2;
+    Rect::new(area.x, y, area.width, area.height - (y - area.y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(w: u16, h: u16, houses: usize) -> Option<GameLayout> {
+        GameLayout::new(Rect::new(0, 0, w, h), houses)
+    }
+
+    #[test]
+    fn every_house_is_found_where_it_is_drawn_and_nowhere_else() {
+        for houses in 1..=16 {
+            let l = layout(100, 35, houses).unwrap();
+            let b = l.board;
+            for side in Side::BOTH {
+                for house in 1..=houses as u8 {
+                    let r = b.house_rect(side, house);
+                    for (x, y) in [(r.x, r.y), (r.right() - 1, r.bottom() - 1)] {
+                        assert_eq!(b.house_at(x, y), Some((side, house)), "{houses} houses");
+                    }
+                    let label = b.label_rect(side, house);
+                    assert_eq!(b.house_at(label.x, label.y), Some((side, house)));
+                }
+                let store = b.store_rect(side);
+                assert_eq!(b.house_at(store.x + 1, store.y + 3), None);
+            }
+            assert_eq!(b.house_at(b.middle_rect().x, b.middle_rect().y), None);
+        }
+    }
+
+    #[test]
+    fn houses_and_stores_stay_inside_the_frame_and_apart() {
+        for houses in 1..=16 {
+            let b = layout(100, 35, houses).unwrap().board;
+            let mut rects: Vec<Rect> = Side::BOTH.map(|s| b.store_rect(s)).to_vec();
+            for side in Side::BOTH {
+                rects.extend((1..=houses as u8).map(|h| b.house_rect(side, h)));
+            }
+            for (i, r) in rects.iter().enumerate() {
+                assert_eq!(b.area.intersection(*r), *r, "{houses} houses: {r:?}");
+                for other in &rects[i + 1..] {
+                    assert!(!r.intersects(*other), "{houses} houses: {r:?} {other:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_roomiest_arrangement_that_fits_is_chosen() {
+        let wide = layout(100, 35, 6).unwrap();
+        assert_eq!((wide.board.inner, wide.board.gap), (5, 1));
+        assert!(wide.history.is_some());
+        let narrow = layout(72, 22, 6).unwrap();
+        assert!(narrow.history.is_none());
+        let sixteen = layout(100, 35, 16).unwrap();
+        assert_eq!((sixteen.board.inner, sixteen.board.gap), (3, 0));
+        assert_eq!(GameLayout::min_size(16), (sixteen.frame.width, GAME_ROWS));
+        assert!(layout(sixteen.frame.width - 1, 35, 16).is_none());
+        assert!(layout(100, GAME_ROWS - 1, 6).is_none());
+    }
+
+    #[test]
+    fn the_game_screen_is_centred_and_its_lines_do_not_overlap() {
+        let l = layout(100, 35, 6).unwrap();
+        let history = l.history.unwrap();
+        let total = l.frame.width + 1 + history.width;
+        assert_eq!(l.title.x, (100 - total) / 2);
+        assert_eq!(history.right(), l.title.right());
+        let ys = [
+            l.title.y,
+            l.frame.y,
+            l.frame.bottom(),
+            l.status.y,
+            l.message.y,
+            l.keys.y,
+        ];
+        assert!(ys.windows(2).all(|w| w[0] < w[1]), "{ys:?}");
+        assert_eq!(l.keys.y - l.title.y + 1, GAME_ROWS);
+    }
+
+    #[test]
+    fn popups_are_centred_and_cut_to_fit() {
+        let over = Rect::new(10, 5, 40, 10);
+        assert_eq!(popup_rect(over, 20, 4), Rect::new(20, 8, 20, 4));
+        assert_eq!(popup_rect(over, 60, 30), Rect::new(10, 5, 40, 10));
+        assert_eq!(
+            centred_text_rect(Rect::new(0, 0, 30, 10), 4),
+            Rect::new(0, 3, 30, 7)
+        );
+        assert_eq!(
+            centred_text_rect(Rect::new(0, 0, 30, 2), 4),
+            Rect::new(0, 0, 30, 2)
+        );
+    }
+}

@@ -1,0 +1,243 @@
+//! The board: the names at top and bottom, the two rows of houses with their labels,
+//! the stores (Kalah) or seeds taken (Oware) at the ends, and the middle line.
+//!
+//! Player 1's row reads left to right towards their store on the right, player 2's
+//! right to left towards theirs on the left (see [`crate::layout`]).
+
+use mancala_core::{Pit, Side, Variant};
+use ratatui::Frame;
+use ratatui::style::{Color, Modifier, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph};
+
+use super::style::{ACCENT, DIM, side_colour, text};
+use crate::app::{BoardView, GameState};
+use crate::labels::house_label;
+use crate::layout::BoardGeometry;
+
+/// More seeds in hand than this are shown as this many and an ellipsis.
+const HAND_MAX: usize = 20;
+
+/// Draws `g`'s board, as it is now or at the current step of a sowing.
+pub fn draw(frame: &mut Frame, g: &GameState, geo: &BoardGeometry) {
+    let board = g.board();
+    for side in Side::BOTH {
+        frame.render_widget(
+            Paragraph::new(name_line(g, side)).centered(),
+            geo.name_rect(side),
+        );
+    }
+    let houses = g.session.rules().houses() as u8;
+    for side in Side::BOTH {
+        for house in 1..=houses {
+            draw_house(frame, g, geo, &board, side, house);
+        }
+    }
+    for side in Side::BOTH {
+        draw_store(frame, g, geo, &board, side);
+    }
+    let middle = geo.middle_rect();
+    frame.render_widget(
+        Paragraph::new(middle_line(g, &board, usize::from(middle.width)).centered()),
+        middle,
+    );
+}
+
+/// `side`'s name, highlighted while they move or sow; who they are (player number,
+/// computer player) when the name does not say; an arrow to their store.
+fn name_line(g: &GameState, side: Side) -> Line<'static> {
+    let to_move = g.session.to_move() == Some(side) && g.anim.is_none();
+    let sowing = g.anim.as_ref().is_some_and(|a| a.record.side == side);
+    let name = g.session.name(side);
+    let number = format!("player {}", side.number());
+    let who = match g.session.seat(side).spec() {
+        Some(spec) => format!(" {number} · {spec}"),
+        None if name.eq_ignore_ascii_case(&number) => String::new(),
+        None => format!(" {number}"),
+    };
+    let colour = side_colour(side);
+    let name_style = if to_move || sowing {
+        Style::new().fg(Color::Black).bg(colour).bold()
+    } else {
+        Style::new().fg(colour).bold()
+    };
+    let mut spans = vec![
+        Span::styled(
+            if side == Side::North { "◀ " } else { "" },
+            Style::new().fg(colour),
+        ),
+        Span::styled(format!(" {name} "), name_style),
+        Span::styled(who, Style::new().fg(DIM)),
+    ];
+    if side == Side::South {
+        spans.push(Span::styled(" ▶", Style::new().fg(colour)));
+    }
+    if to_move && !g.finished() {
+        spans.push(Span::styled("  ● to move", Style::new().fg(ACCENT).bold()));
+    }
+    Line::from(spans)
+}
+
+/// How a house is drawn: its border, the style of its count and of its label.
+struct HouseLook {
+    border: Style,
+    border_type: BorderType,
+    count: Style,
+    label: Style,
+}
+
+/// The look of `side`'s house `house`: outlined in the mover's colour when it may be
+/// played, thick and accented under the cursor, double from where a sowing started,
+/// accented where the last seed fell, red when captured (later rules win).
+fn house_look(g: &GameState, board: &BoardView, side: Side, house: u8) -> HouseLook {
+    let pit = Pit::House { side, house };
+    let choosing = g.awaiting_human() && !g.confirm_quit;
+    let legal = choosing
+        && g.session.to_move() == Some(side)
+        && g.session.legal_moves().iter().any(|m| m.house() == house);
+    let cursor = legal && g.cursor == house;
+    let colour = side_colour(side);
+    let mut look = HouseLook {
+        border: Style::new().fg(if legal { colour } else { DIM }),
+        border_type: BorderType::Rounded,
+        count: if board.count(pit) == 0 {
+            Style::new().fg(DIM)
+        } else {
+            Style::new().fg(Color::White).bold()
+        },
+        label: match (cursor, legal) {
+            (true, _) => Style::new().fg(ACCENT).bold(),
+            (false, true) => Style::new().fg(colour),
+            (false, false) => Style::new().fg(DIM),
+        },
+    };
+    if cursor {
+        look.border = Style::new().fg(ACCENT).bold();
+        look.border_type = BorderType::Thick;
+        look.count = Style::new().fg(Color::Black).bg(ACCENT).bold();
+    }
+    if board.origin == Some(pit) {
+        look.border = Style::new().fg(colour).bold();
+        look.border_type = BorderType::Double;
+    }
+    if board.last_drop == Some(pit) {
+        look.border = Style::new().fg(ACCENT).bold();
+        look.count = Style::new().fg(Color::Black).bg(ACCENT).bold();
+    }
+    if board.captured.contains(&pit) {
+        look.border = Style::new().fg(Color::LightRed).bold();
+        look.count = Style::new().fg(Color::White).bg(Color::Red).bold();
+    }
+    look
+}
+
+fn draw_house(
+    frame: &mut Frame,
+    g: &GameState,
+    geo: &BoardGeometry,
+    board: &BoardView,
+    side: Side,
+    house: u8,
+) {
+    let look = house_look(g, board, side, house);
+    let count = fit(board.count(Pit::House { side, house }), geo.inner);
+    frame.render_widget(
+        Paragraph::new(Line::from(Span::styled(count, look.count)).centered()).block(
+            Block::bordered()
+                .border_type(look.border_type)
+                .border_style(look.border),
+        ),
+        geo.house_rect(side, house),
+    );
+    let houses = g.session.rules().houses();
+    frame.render_widget(
+        Paragraph::new(
+            Line::from(Span::styled(house_label(side, house, houses), look.label)).centered(),
+        ),
+        geo.label_rect(side, house),
+    );
+}
+
+/// A store (Kalah) or the seeds taken (Oware), in its player's colour.
+fn draw_store(
+    frame: &mut Frame,
+    g: &GameState,
+    geo: &BoardGeometry,
+    board: &BoardView,
+    side: Side,
+) {
+    let pit = Pit::Store(side);
+    let colour = side_colour(side);
+    let (count, border) = if board.last_drop == Some(pit) {
+        (
+            Style::new().fg(Color::Black).bg(ACCENT).bold(),
+            Style::new().fg(ACCENT).bold(),
+        )
+    } else {
+        (Style::new().fg(colour).bold(), Style::new().fg(colour))
+    };
+    let word = if g.session.rules().variant() == Variant::Kalah {
+        "store"
+    } else {
+        "taken"
+    };
+    let lines = vec![
+        Line::from(""),
+        Line::from(Span::styled(word, Style::new().fg(DIM))).centered(),
+        Line::from(Span::styled(fit(board.count(pit), geo.inner + 2), count)).centered(),
+    ];
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::bordered()
+                .border_type(BorderType::Rounded)
+                .border_style(border),
+        ),
+        geo.store_rect(side),
+    );
+}
+
+/// The seeds in hand during a sowing; otherwise a tip on the variant's capture or extra
+/// turn, when it fits in `width`.
+fn middle_line(g: &GameState, board: &BoardView, width: usize) -> Line<'static> {
+    if board.in_hand > 0 {
+        let seeds = "●".repeat(usize::from(board.in_hand).min(HAND_MAX));
+        let more = if usize::from(board.in_hand) > HAND_MAX {
+            "…"
+        } else {
+            ""
+        };
+        let colour = g
+            .anim
+            .as_ref()
+            .map_or(ACCENT, |a| side_colour(a.record.side));
+        return Line::from(vec![
+            text("in hand "),
+            Span::styled(format!("{seeds}{more}"), Style::new().fg(colour)),
+            text(&format!(" {}", board.in_hand)),
+        ]);
+    }
+    let tip = match g.session.rules().variant() {
+        Variant::Kalah => "⟲ end in your store to move again",
+        Variant::Oware => "⟲ make 2 or 3 over there to capture",
+        Variant::OwareSimplified => "⟲ turn their 1 into 2 to capture",
+    };
+    let shown = if tip.chars().count() <= width {
+        tip
+    } else {
+        "⟲"
+    };
+    Line::from(Span::styled(
+        shown,
+        Style::new().fg(DIM).add_modifier(Modifier::ITALIC),
+    ))
+}
+
+/// A count in `width` columns: `+` signs when it does not fit.
+fn fit(count: u16, width: u16) -> String {
+    let s = count.to_string();
+    if s.len() as u16 <= width {
+        s
+    } else {
+        "+".repeat(usize::from(width))
+    }
+}

@@ -1,0 +1,172 @@
+//! The game screen: the title, the board in its frame, the move list, the status and
+//! message lines, the keys, and the pop-ups over the board.
+
+use mancala_core::{EndRule, Rules, Side, Variant};
+use ratatui::Frame;
+use ratatui::layout::Alignment;
+use ratatui::style::{Color, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph};
+
+use super::style::{ACCENT, DIM, key, side_colour, text};
+use super::{board, history, popup};
+use crate::app::{Animation, App, GameState, MessageKind, SPEEDS_MS};
+use crate::labels::house_letter;
+use crate::layout::GameLayout;
+
+/// The thinking spinner's frames.
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/// Draws the game `g` in `layout`.
+pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
+    frame.render_widget(
+        Paragraph::new(title_line(g.session.rules())).alignment(Alignment::Center),
+        layout.title,
+    );
+    // The frame takes the colour of the side to move.
+    let frame_colour = g.session.to_move().map_or(DIM, side_colour);
+    frame.render_widget(
+        Block::bordered()
+            .border_type(BorderType::Rounded)
+            .border_style(Style::new().fg(frame_colour)),
+        layout.frame,
+    );
+    board::draw(frame, g, &layout.board);
+    if let Some(h) = layout.history {
+        history::draw(frame, g, h);
+    }
+    frame.render_widget(
+        Paragraph::new(status_line(app, g)).centered(),
+        layout.status,
+    );
+    frame.render_widget(Paragraph::new(message_line(g)).centered(), layout.message);
+    frame.render_widget(Paragraph::new(keys_line(app.speed)).centered(), layout.keys);
+    if g.confirm_quit {
+        popup::quit(frame, layout.frame);
+    } else if g.finished() {
+        popup::game_over(frame, g, layout.frame);
+    }
+}
+
+/// "MANCALA  Kalah · 6 houses × 4 seeds", with Kalah's rule options when not the
+/// defaults.
+fn title_line(rules: Rules) -> Line<'static> {
+    let variant = match rules.variant() {
+        Variant::Kalah => "Kalah",
+        Variant::Oware => "Oware",
+        Variant::OwareSimplified => "Simplified Oware",
+    };
+    let mut title = format!(
+        " {variant} · {} houses × {} seeds ",
+        rules.houses(),
+        rules.seeds()
+    );
+    if rules.variant() == Variant::Kalah {
+        let o = rules.options();
+        if o.empty_capture {
+            title.push_str("· empty capture ");
+        }
+        if o.end_rule != EndRule::default() {
+            title.push_str("· ends when either side is empty ");
+        }
+    }
+    Line::from(vec![
+        Span::styled(" MANCALA ", Style::new().fg(Color::Black).bg(ACCENT).bold()),
+        Span::styled(title, Style::new().fg(Color::White).bold()),
+    ])
+}
+
+/// What is happening: a sowing, the end, a computer thinking, or whose choice it is.
+fn status_line(app: &App, g: &GameState) -> Line<'static> {
+    if let Some(a) = &g.anim {
+        sowing_status(g, a)
+    } else if g.finished() {
+        Line::from(Span::styled("Game over", Style::new().fg(ACCENT).bold()))
+    } else if let Some(side) = g.thinking() {
+        let spinner = SPINNER[(app.ticks / 2) as usize % SPINNER.len()];
+        Line::from(vec![
+            Span::styled(format!("{spinner} "), Style::new().fg(ACCENT)),
+            name_span(g, side),
+            text(" is thinking..."),
+        ])
+    } else if let Some(side) = g.session.to_move() {
+        choose_status(g, side)
+    } else {
+        Line::from("")
+    }
+}
+
+fn name_span(g: &GameState, side: Side) -> Span<'static> {
+    Span::styled(
+        g.session.name(side).to_owned(),
+        Style::new().fg(side_colour(side)).bold(),
+    )
+}
+
+fn sowing_status(g: &GameState, a: &Animation) -> Line<'static> {
+    let house = g.label(a.record.side, a.record.mv.house());
+    Line::from(vec![
+        name_span(g, a.record.side),
+        text(&format!(" sows house {house}")),
+        text("   ("),
+        key("space"),
+        text(" skips)"),
+    ])
+}
+
+/// The ways `side`'s player can choose a house: arrows, numbers, letters, a click.
+fn choose_status(g: &GameState, side: Side) -> Line<'static> {
+    let houses = g.session.rules().houses();
+    let mut spans = vec![
+        name_span(g, side),
+        text(", choose a house: "),
+        key("←→"),
+        text(" + "),
+        key("Enter"),
+        text(", "),
+        key(&format!("1-{houses}")),
+    ];
+    if let (Some(a), Some(b)) = (
+        house_letter(side, 1, houses),
+        house_letter(side, houses as u8, houses),
+    ) {
+        spans.push(text(", "));
+        spans.push(key(&format!("{a}-{b}")));
+    }
+    spans.push(text(" or click"));
+    if g.hint_pending {
+        spans.push(text("  (looking for a hint...)"));
+    }
+    Line::from(spans)
+}
+
+fn message_line(g: &GameState) -> Line<'static> {
+    let style = match g.message.kind {
+        MessageKind::Info => Style::new().fg(Color::White),
+        MessageKind::Good => Style::new().fg(Color::LightGreen).bold(),
+        MessageKind::Capture => Style::new().fg(ACCENT).bold(),
+        MessageKind::Warning => Style::new().fg(Color::LightRed),
+    };
+    Line::from(Span::styled(g.message.text.clone(), style))
+}
+
+/// The keys, with the sowing speed as a gauge.
+fn keys_line(speed: usize) -> Line<'static> {
+    let gauge: String = (0..SPEEDS_MS.len())
+        .map(|i| if i <= speed { '▮' } else { '▯' })
+        .collect();
+    Line::from(vec![
+        key("u"),
+        text(" undo  "),
+        key("r"),
+        text(" redo  "),
+        key("h"),
+        text(" hint  "),
+        key("+/-"),
+        text(" speed "),
+        Span::styled(gauge, Style::new().fg(ACCENT)),
+        text("  "),
+        key("q"),
+        text(" quit"),
+    ])
+}

@@ -1,0 +1,182 @@
+//! Snapshots of the main screens, drawn on ratatui's `TestBackend` (text only, no
+//! colours). Every game is reached by a fixed list of moves between two people, with no
+//! clock and no computer player, so each screen is the same on every run.
+//!
+//! A deliberate change of a screen: run the tests, look at the `.snap.new` files (or
+//! `cargo insta review`), and accept them; `tests/snapshots/` holds the accepted ones.
+
+use std::time::Instant;
+
+use insta::assert_snapshot;
+use mancala_core::Variant;
+use mancala_tui::{App, GameLayout, Setup, draw};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+
+const W: u16 = 100;
+const H: u16 = 35;
+
+/// The screen as text, one line per row, trailing spaces cut.
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| draw(f, app)).unwrap();
+    let buf = terminal.backend().buffer();
+    let rows = (0..h).map(|y| {
+        let row: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
+        row.trim_end().to_owned()
+    });
+    rows.collect::<Vec<_>>().join("\n")
+}
+
+/// The part of the screen in `r`.
+fn crop(screen: &str, r: Rect) -> String {
+    let rows = screen
+        .lines()
+        .skip(usize::from(r.y))
+        .take(usize::from(r.height));
+    rows.map(|row| {
+        let cut: String = row
+            .chars()
+            .skip(usize::from(r.x))
+            .take(usize::from(r.width))
+            .collect();
+        cut.trim_end().to_owned()
+    })
+    .collect::<Vec<_>>()
+    .join("\n")
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.handle_key(KeyEvent::from(code), Instant::now());
+}
+
+fn people(variant: Variant, houses: u8, seeds: u8) -> Setup {
+    Setup {
+        variant,
+        houses,
+        seeds,
+        players: ["human".into(), "human".into()],
+        names: ["Ann".into(), "Bob".into()],
+        ..Setup::default()
+    }
+}
+
+/// A game under `setup` after `moves` (house numbers of the player to move), each
+/// sowing shown to its end.
+fn game_after(setup: Setup, moves: &[u8]) -> App {
+    let mut app = App::new(setup, true, Instant::now());
+    for &house in moves {
+        let key = if house == 10 {
+            '0'
+        } else {
+            char::from(b'0' + house)
+        };
+        press(&mut app, KeyCode::Char(key));
+        press(&mut app, KeyCode::Char(' '));
+        let records = app.game().unwrap().session.records();
+        assert_eq!(
+            records.last().map(|r| r.mv.house()),
+            Some(house),
+            "house {house} was played"
+        );
+    }
+    app
+}
+
+/// Oware 6x4, each player sowing their first house with seeds, until Bob has captured
+/// more than half: 84 moves.
+const OWARE_FIRST_HOUSES: [u8; 84] = [
+    1, 1, 2, 1, 3, 1, 4, 1, 5, 1, 1, 2, 1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3, 4, 1, 5, 1, 6, 2, 2, 3,
+    1, 4, 1, 1, 2, 2, 3, 1, 4, 1, 5, 1, 6, 5, 5, 1, 6, 2, 1, 1, 2, 2, 3, 3, 1, 4, 1, 5, 1, 6, 1, 1,
+    2, 2, 3, 1, 4, 1, 5, 1, 6, 2, 1, 1, 2, 2, 3, 3, 1, 4, 1, 5,
+];
+
+#[test]
+fn start_screen() {
+    let app = App::new(Setup::default(), false, Instant::now());
+    assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn start_screen_with_a_player_that_cannot_play_the_variant() {
+    let setup = Setup {
+        variant: Variant::Oware,
+        players: ["robot".into(), "human".into()],
+        names: ["Robot bot".into(), "Bob".into()],
+        ..Setup::default()
+    };
+    let mut app = App::new(setup, false, Instant::now());
+    press(&mut app, KeyCode::Up);
+    assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn kalah_6x4_in_progress() {
+    // An extra turn first, a capture last.
+    let app = game_after(people(Variant::Kalah, 6, 4), &[3, 1, 1, 4, 2, 3]);
+    assert_snapshot!(screen(&app, W, H));
+}
+
+#[test]
+fn oware_6x4_in_progress() {
+    let app = game_after(people(Variant::Oware, 6, 4), &OWARE_FIRST_HOUSES[..30]);
+    assert_snapshot!(screen(&app, W, H));
+}
+
+#[test]
+fn a_sowing_half_shown() {
+    let mut app = game_after(people(Variant::Kalah, 6, 4), &[3, 6]);
+    let start = Instant::now();
+    app.handle_key(KeyEvent::from(KeyCode::Char('5')), start);
+    app.tick(start + app.step_time() * 3);
+    assert_snapshot!(screen(&app, W, H));
+}
+
+#[test]
+fn history_panel_keeps_the_latest_moves() {
+    let app = game_after(people(Variant::Oware, 6, 4), &OWARE_FIRST_HOUSES[..60]);
+    let layout = GameLayout::new(Rect::new(0, 0, W, H), 6).unwrap();
+    let history = layout.history.expect("the move list fits in 100 columns");
+    assert_snapshot!(crop(&screen(&app, W, H), history));
+}
+
+#[test]
+fn the_quit_question() {
+    let mut app = game_after(people(Variant::Kalah, 6, 4), &[3]);
+    press(&mut app, KeyCode::Char('q'));
+    assert_snapshot!(screen(&app, W, H));
+}
+
+#[test]
+fn kalah_end_says_why_and_where_the_last_seeds_went() {
+    // Player 1 runs out of seeds; player 2 takes the 36 left in their houses.
+    let app = game_after(
+        people(Variant::Kalah, 6, 4),
+        &[1, 1, 2, 3, 1, 4, 1, 5, 1, 6, 1],
+    );
+    assert!(app.game().unwrap().finished());
+    assert_snapshot!(screen(&app, W, H));
+}
+
+#[test]
+fn oware_end_says_why_and_where_the_last_seeds_went() {
+    // Bob cannot feed Ann, so Bob takes the seed left in his houses.
+    let app = game_after(people(Variant::Oware, 3, 2), &[2, 2, 3, 3, 3, 2, 2, 3, 3]);
+    assert!(app.game().unwrap().finished());
+    assert_snapshot!(screen(&app, W, H));
+}
+
+#[test]
+fn oware_end_by_majority() {
+    let app = game_after(people(Variant::Oware, 6, 4), &OWARE_FIRST_HOUSES);
+    assert!(app.game().unwrap().finished());
+    assert_snapshot!(screen(&app, W, H));
+}
+
+#[test]
+fn a_terminal_too_small() {
+    let app = game_after(people(Variant::Kalah, 6, 4), &[]);
+    assert_snapshot!(screen(&app, 50, 12));
+}
