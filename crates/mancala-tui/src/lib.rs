@@ -33,10 +33,9 @@
 #![warn(clippy::too_many_lines)]
 
 // Modules depend one way (tests/module_deps.rs checks it): `terminal` on `app` and
-// `ui`; `ui` on `app`, `setup`, `labels` and `layout`; `app` on `setup`, `labels` and
-// `layout`; `setup`, `labels` and `layout` on none of the others.
+// `ui`; `ui` on `app`, `setup` and `layout`; `app` on `setup` and `layout`; `setup` and
+// `layout` on none of the others. House labels come from mancala-session.
 mod app;
-mod labels;
 mod layout;
 mod setup;
 mod terminal;
@@ -46,7 +45,6 @@ pub use app::{
     Animation, App, BoardView, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message, MessageKind,
     SPEEDS_MS, Screen, THINKER_THREAD,
 };
-pub use labels::{house_label, house_letter};
 pub use layout::{BoardGeometry, GAME_ROWS, GameLayout, SETUP_SIZE, SetupLayout};
 pub use setup::{
     FALLBACK_PLAYER, Field, NAME_MAX, PLAYER_CHOICES, Setup, SetupForm, build_player, default_name,

@@ -1,6 +1,6 @@
 //! What game to play: the settings the start screen edits and the command line fills in.
 
-use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Variant};
+use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Side, Variant};
 use mancala_engine::{Player, PlayerError, PlayerSpec};
 use mancala_session::Seat;
 
@@ -366,15 +366,18 @@ pub const NAME_MAX: usize = 16;
 /// ```
 #[must_use]
 pub fn default_name(seat: usize, player: &str) -> String {
-    let name = match Seat::computer(player) {
-        Ok(Seat::Human) => return format!("Player {}", seat + 1),
-        Ok(Seat::Computer(spec)) => spec.name().to_owned(),
-        Err(_) => player.split(':').next().unwrap_or(player).to_owned(),
-    };
-    let mut chars = name.chars();
-    match chars.next() {
-        Some(first) => format!("{}{} bot", first.to_uppercase(), chars.as_str()),
-        None => "Computer".to_owned(),
+    let side = if seat == 0 { Side::South } else { Side::North };
+    match Seat::computer(player) {
+        Ok(s) => mancala_session::default_name(side, &s),
+        // A spec that does not parse is refused before a game starts; until then the
+        // start screen names it after the player's name as typed.
+        Err(_) => {
+            let typed = player.split(':').next().unwrap_or(player);
+            match typed.parse::<Seat>() {
+                Ok(seat) => mancala_session::default_name(side, &seat),
+                Err(_) => "Computer".to_owned(),
+            }
+        }
     }
 }
 

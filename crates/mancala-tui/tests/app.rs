@@ -225,7 +225,7 @@ fn illegal_keys_get_a_message_and_change_nothing() {
     let now = Instant::now();
     let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
     press(&mut app, KeyCode::Char('9'), now);
-    assert!(show(&app).contains("There is no house 9: houses are 1 to 6."));
+    assert!(show(&app).contains("There is no house 9 (houses are 1 to 6)."));
     press(&mut app, KeyCode::Char('j'), now);
     assert!(
         show(&app).contains("House j4 is Bob's. Ann, choose one of yours (a1 to f6)."),

@@ -55,7 +55,6 @@ fn modules_depend_one_way() {
             .collect::<BTreeSet<_>>()
     };
     assert_eq!(deps["layout"], set(&[]));
-    assert_eq!(deps["labels"], set(&[]));
     assert_eq!(deps["setup"], set(&[]));
     assert!(
         !deps["app"].contains("ui"),

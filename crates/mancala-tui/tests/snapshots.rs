@@ -104,7 +104,7 @@ fn start_screen_with_a_player_that_cannot_play_the_variant() {
     let setup = Setup {
         variant: Variant::Oware,
         players: ["robot".into(), "human".into()],
-        names: ["Robot bot".into(), "Bob".into()],
+        names: ["Robot".into(), "Bob".into()],
         ..Setup::default()
     };
     let mut app = App::new(setup, false, Instant::now());

@@ -9,8 +9,8 @@ use mancala_session::{MoveRecord, Seat, Session};
 use ratatui::crossterm::event::KeyCode;
 
 use super::view::{Animation, BoardView, Message, MessageKind};
-use crate::labels::{house_label, house_letter};
 use crate::setup::Setup;
+use mancala_session::{house_label, house_letter};
 
 /// The computer players of both seats, player 1's first: `None` for a person, and
 /// while the player is away thinking.
@@ -129,11 +129,8 @@ impl GameState {
                 self.name(mover)
             ));
         }
-        let Some(mv) = Move::new(house).filter(|_| usize::from(house) <= houses) else {
-            return Err(format!(
-                "There is no house {house}: houses are 1 to {houses}."
-            ));
-        };
+        let mv = mancala_session::house_number(u64::from(house), houses)
+            .map_err(|e| sentence(&e.to_string()))?;
         self.session
             .position()
             .check(mv)
@@ -326,4 +323,11 @@ impl GameState {
 /// "s" after a count other than one.
 pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+/// `text` as a sentence: a capital first letter and a full stop.
+fn sentence(text: &str) -> String {
+    let mut c = text.chars();
+    let first = c.next().map(|f| f.to_uppercase().collect::<String>());
+    format!("{}{}.", first.unwrap_or_default(), c.as_str())
 }

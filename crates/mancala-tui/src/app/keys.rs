@@ -12,9 +12,9 @@ use super::game::plural;
 use super::thinker::{self, Job};
 use super::view::Message;
 use super::{App, SPEEDS_MS, Screen};
-use crate::labels::house_of_letter;
 use crate::layout::GameLayout;
 use crate::setup::{Field, SetupForm};
+use mancala_session::house_of_letter;
 
 impl App {
     /// Handles a key press.

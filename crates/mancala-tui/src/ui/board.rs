@@ -12,8 +12,8 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::style::{ACCENT, DIM, side_colour, text};
 use crate::app::{BoardView, GameState};
-use crate::labels::house_label;
 use crate::layout::BoardGeometry;
+use mancala_session::house_label;
 
 /// More seeds in hand than this are shown as this many and an ellipsis.
 const HAND_MAX: usize = 20;

@@ -11,8 +11,8 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use super::style::{ACCENT, DIM, key, side_colour, text};
 use super::{board, history, popup};
 use crate::app::{Animation, App, GameState, MessageKind, SPEEDS_MS};
-use crate::labels::house_letter;
 use crate::layout::GameLayout;
+use mancala_session::house_letter;
 
 /// The thinking spinner's frames.
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];

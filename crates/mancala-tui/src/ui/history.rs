@@ -11,7 +11,7 @@ use mancala_session::MoveRecord;
 
 use super::style::{ACCENT, DIM, side_colour};
 use crate::app::GameState;
-use crate::labels::house_label;
+use mancala_session::house_label;
 
 /// Names longer than this are cut with an ellipsis, to keep the columns straight.
 const NAME_W: usize = 10;
