@@ -49,11 +49,11 @@ mod levels;
 mod matches;
 mod mcts;
 mod ordering;
+mod perfect;
 mod player;
 mod score;
 mod search;
 mod simple;
-mod solver;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
@@ -66,12 +66,9 @@ pub use matches::{
 };
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
 pub use ordering::{History, order_key, predict};
+pub use perfect::{Perfect, first_guess};
 pub use player::{Choice, Player, PlayerError, PlayerSpec};
 pub use score::Score;
 pub use search::{Limits, MAX_DEPTH, SearchResult, Searcher, repetition_score};
 pub use simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
-pub use solver::{
-    EndgameBench, EndgameInfo, Estimate, ExpectedNodes, KALAH_MAX_POSITIONS, OWARE_MAX_SEEDS,
-    Perfect, Progress, Solution, SolveConfig, SolveError, Solver, bench_endgame,
-};
 pub use tt::{Bound, Entry, TranspositionTable, position_key};

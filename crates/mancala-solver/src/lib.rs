@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use mancala_core::{Game, Move, Rules};
-//! use mancala_engine::{SolveConfig, Solver};
+//! use mancala_solver::{SolveConfig, Solver};
 //!
 //! let mut solver = Solver::new(SolveConfig::default());
 //! let game = Game::new(Rules::kalah(3, 2));
@@ -37,7 +37,6 @@ mod endgame;
 mod huge_pages;
 mod kalah;
 mod oware;
-mod perfect;
 mod prefetch;
 mod table;
 
@@ -50,12 +49,9 @@ use std::time::{Duration, Instant};
 
 use mancala_core::{Game, Move, Position, Rules, Side, Variant};
 
-pub use perfect::Perfect;
-
 use board::{MAX_SOLVER_HOUSES, Shape, Step, key_bits, positions_bound};
 use endgame::Endgame;
 
-use crate::{Limits, Score, Searcher};
 use busy::Busy;
 use kalah::{KalahSearch, sign};
 use table::Table;
@@ -168,19 +164,20 @@ const MIN_TABLE_BYTES: usize = 16 << 20;
 /// The automatic endgame database holds at most this many seeds.
 const MAX_ENDGAME_SEEDS: usize = 40;
 
-/// Root moves get a first guess from a heuristic search of this many nodes...
-const GUESS_NODES: u64 = 300_000;
-
-/// ... with a table of this many MiB, ...
-const GUESS_TABLE_MB: usize = 8;
-
-/// ... unless they are within this many seeds of the endgame database.
+/// Root moves get a first guess from the caller's [`FirstGuess`] unless they are within
+/// this many seeds of the endgame database.
 const GUESS_SEEDS: i32 = 6;
+
+/// A first guess at the value of a position that is not over, for MTD(f) to start
+/// from: the final margin (the mover's score minus the other player's, stores
+/// included) a heuristic search expects, or `None` for no guess. A good guess saves
+/// null-window tests; a bad one costs tests but never changes a value.
+pub type FirstGuess = dyn Fn(&Position) -> Option<i32> + Send + Sync;
 
 /// How a solve may use the machine.
 ///
 /// ```
-/// use mancala_engine::SolveConfig;
+/// use mancala_solver::SolveConfig;
 /// let c = SolveConfig::default().with_table_mb(64);
 /// assert_eq!(c.table_bytes, 64 << 20);
 /// ```
@@ -277,7 +274,7 @@ pub struct Estimate {
 ///
 /// ```
 /// use mancala_core::{Position, Rules};
-/// use mancala_engine::{SolveConfig, Solver};
+/// use mancala_solver::{SolveConfig, Solver};
 /// let e = Solver::estimate(&Position::new(Rules::kalah(6, 5)), SolveConfig::default());
 /// let nodes = e.unwrap().expected_nodes.unwrap();
 /// assert!(nodes.best_move < nodes.every_move);
@@ -364,7 +361,7 @@ impl EndgameBench {
 ///
 /// ```
 /// use mancala_core::Rules;
-/// use mancala_engine::bench_endgame;
+/// use mancala_solver::bench_endgame;
 /// let b = bench_endgame(Rules::kalah(3, 1), 6, 1 << 20).unwrap();
 /// assert_eq!(b.boards, 924); // C(6 + 6, 6)
 /// assert!(bench_endgame(Rules::kalah(3, 1), 6, 900).is_err());
@@ -580,21 +577,21 @@ struct KalahState {
 
 impl KalahState {
     /// A first guess at the gain of the position after house `i` of `pos` (not over),
-    /// for the player to move there: from a short heuristic search.
-    fn guess(&self, pos: &Position, i: usize) -> i32 {
+    /// for the player to move there: from `first_guess`.
+    fn guess(&self, pos: &Position, i: usize, first_guess: Option<&FirstGuess>) -> i32 {
         let mut next = *pos;
         next.play_unchecked(Move::from_index(i));
         if next.is_over() {
             0
         } else {
-            self.guess_gain(&next)
+            self.guess_gain(&next, first_guess)
         }
     }
 
     /// A first guess at the gain of `pos` (not over) for its player to move: the
-    /// margin a short heuristic alpha-beta search expects, less the store difference
-    /// already banked. Small problems need no guess (0).
-    fn guess_gain(&self, pos: &Position) -> i32 {
+    /// margin `first_guess` expects, less the store difference already banked. Small
+    /// problems, and a solver without a first guess, start from 0.
+    fn guess_gain(&self, pos: &Position, first_guess: Option<&FirstGuess>) -> i32 {
         let seeds = i32::from(pos.seeds_in_play());
         if self
             .endgame
@@ -603,13 +600,11 @@ impl KalahState {
         {
             return 0;
         }
+        let Some(margin) = first_guess.and_then(|guess| guess(pos)) else {
+            return 0;
+        };
         let me = pos.to_move();
         let banked = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
-        let result = Searcher::new(GUESS_TABLE_MB).search_position(pos, Limits::nodes(GUESS_NODES));
-        let margin = result
-            .score
-            .margin()
-            .unwrap_or_else(|| (result.score.raw() as f64 / f64::from(Score::SEED)).round() as i32);
         (margin - banked).clamp(-seeds, seeds)
     }
 
@@ -636,7 +631,7 @@ impl KalahState {
 ///
 /// ```
 /// use mancala_core::{Game, Rules};
-/// use mancala_engine::{SolveConfig, Solver};
+/// use mancala_solver::{SolveConfig, Solver};
 /// let mut solver = Solver::new(SolveConfig::default().with_table_mb(16));
 /// // Oware on one house per side: no capture is possible (it would take the whole
 /// // row), so the game ends by repetition and each keeps their own row.
@@ -647,6 +642,7 @@ pub struct Solver {
     config: SolveConfig,
     endgame_file: Option<PathBuf>,
     endgame_info: Option<EndgameInfo>,
+    first_guess: Option<Arc<FirstGuess>>,
     kalah: Option<KalahState>,
     /// Memory the last Oware solve used.
     oware_bytes: usize,
@@ -661,6 +657,7 @@ impl Solver {
             config,
             endgame_file: None,
             endgame_info: None,
+            first_guess: None,
             kalah: None,
             oware_bytes: 0,
             stop: Arc::new(AtomicBool::new(false)),
@@ -674,7 +671,7 @@ impl Solver {
     ///
     /// ```
     /// use mancala_core::{Game, Rules};
-    /// use mancala_engine::{SolveConfig, Solver};
+    /// use mancala_solver::{SolveConfig, Solver};
     /// let path = std::env::temp_dir().join(format!("kalah-3-3-{}.db", std::process::id()));
     /// let config = SolveConfig { endgame_seeds: Some(10), ..SolveConfig::default() };
     /// let game = Game::new(Rules::kalah(3, 3));
@@ -690,6 +687,30 @@ impl Solver {
     pub fn with_endgame_file(self, path: impl Into<PathBuf>) -> Solver {
         Solver {
             endgame_file: Some(path.into()),
+            ..self
+        }
+    }
+
+    /// The same solver starting each Kalah root move's MTD(f) from `guess` (see
+    /// [`FirstGuess`]); without one, every root move starts from a gain of 0.
+    ///
+    /// ```
+    /// use mancala_core::{Game, Rules};
+    /// use mancala_solver::{SolveConfig, Solver};
+    /// let game = Game::new(Rules::kalah(4, 3));
+    /// let mut plain = Solver::new(SolveConfig::default().with_table_mb(16));
+    /// // Any guess, even a poor one, leaves the values exact.
+    /// let mut guessing = Solver::new(SolveConfig::default().with_table_mb(16))
+    ///     .with_first_guess(|_| Some(5));
+    /// assert_eq!(plain.solve(&game).unwrap().move_values, guessing.solve(&game).unwrap().move_values);
+    /// ```
+    #[must_use]
+    pub fn with_first_guess(
+        self,
+        guess: impl Fn(&Position) -> Option<i32> + Send + Sync + 'static,
+    ) -> Solver {
+        Solver {
+            first_guess: Some(Arc::new(guess)),
             ..self
         }
     }
@@ -721,7 +742,7 @@ impl Solver {
     ///
     /// ```
     /// use mancala_core::{Position, Rules};
-    /// use mancala_engine::{SolveConfig, Solver};
+    /// use mancala_solver::{SolveConfig, Solver};
     /// let config = SolveConfig::default();
     /// assert!(Solver::estimate(&Position::new(Rules::kalah(6, 4)), config).is_ok());
     /// assert!(Solver::estimate(&Position::new(Rules::kalah(6, 10)), config).is_err());
@@ -1092,6 +1113,7 @@ impl Solver {
         progress: &mut (impl FnMut(Progress) + Send),
     ) -> Result<(Vec<(Move, i32)>, u64), SolveError> {
         let stop = Arc::clone(&self.stop);
+        let first_guess = self.first_guess.clone();
         let state = self.kalah_state(pos, Goal::EveryMove, deadline, progress)?;
         let shape = &state.shape;
         let me = pos.to_move();
@@ -1115,7 +1137,7 @@ impl Solver {
             .map(|i| RootJob {
                 mv: Move::from_index(i),
                 step: shape.play(board, i),
-                guess: state.guess(pos, i),
+                guess: state.guess(pos, i, first_guess.as_deref()),
                 value: Mutex::new(None),
                 finished: AtomicBool::new(false),
             })
@@ -1210,6 +1232,7 @@ impl Solver {
         progress: &mut (dyn FnMut(Progress) + Send),
     ) -> Result<(Move, i32, u64), SolveError> {
         let stop = Arc::clone(&self.stop);
+        let first_guess = self.first_guess.clone();
         let state = self.kalah_state(pos, Goal::BestMove, deadline, progress)?;
         let shape = &state.shape;
         let sgn = sign(pos.to_move());
@@ -1225,7 +1248,7 @@ impl Solver {
                     // The guess is for the player to move after the move.
                     let guess = match exact {
                         Some(v) => v,
-                        None => step.gain_with(state.guess(pos, i)),
+                        None => step.gain_with(state.guess(pos, i, first_guess.as_deref())),
                     };
                     RootMove {
                         mv: Move::from_index(i),
