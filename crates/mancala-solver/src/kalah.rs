@@ -13,10 +13,10 @@ use std::time::Instant;
 
 use mancala_core::Side;
 
-use super::board::{Board, MAX_SOLVER_HOUSES, Shape, Step};
-use super::busy::Busy;
-use super::endgame::Endgame;
-use super::table::{Bounds, NO_MOVE, Table};
+use crate::board::{Board, MAX_SOLVER_HOUSES, Shape, Step};
+use crate::busy::Busy;
+use crate::endgame::Endgame;
+use crate::table::{Bounds, NO_MOVE, Table};
 
 /// Positions with fewer than this many seeds more than the endgame database holds are
 /// neither looked up in the table nor stored there. Most nodes lie just above the
