@@ -42,6 +42,8 @@
 //! bench.rs      search and MCTS benchmarks (the database's: solver/mod.rs)
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod alphabeta;
 mod bench;
 mod eval;

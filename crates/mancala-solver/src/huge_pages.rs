@@ -8,8 +8,8 @@
 //! `/sys/kernel/mm/transparent_hugepage/enabled` is `madvise`). Kalah(6,4), every
 //! move's value: 41.1 s with 4 KiB pages, 35.5 s with huge pages.
 //!
-//! This and the prefetch hint (`prefetch.rs`) are the engine's only `unsafe` code,
-//! allowed by the design for a measured win.
+//! This and the prefetch hint (`prefetch.rs`) are the suite's only `unsafe` code,
+//! allowed by the design for a measured win; the crate denies it everywhere else.
 
 /// An empty vector with room for `n` values, whose memory the kernel is asked to back
 /// with huge pages once it is written. The advice is only a hint: where the kernel or
@@ -47,7 +47,10 @@ fn advise(start: *mut u8, bytes: usize) {
     }
     let skip = start.align_offset(PAGE);
     let len = (bytes - skip) / PAGE * PAGE;
-    #[allow(unsafe_code)]
+    #[allow(
+        unsafe_code,
+        reason = "madvise takes a raw address range; huge pages are a measured win"
+    )]
     // SAFETY: the range lies inside memory the caller owns (a vector's buffer), and
     // `MADV_HUGEPAGE` changes only how the kernel backs the pages, never what they
     // hold, so no reference anywhere can observe it. A failure (a kernel without

@@ -50,8 +50,10 @@
 
 // All the suite's `unsafe` code is in this crate, and only where a measured win needs
 // it: `huge_pages.rs` (asking the kernel for huge pages) and `prefetch.rs` (a cache
-// prefetch intrinsic) each allow it for one block, with the reason next to it.
+// prefetch intrinsic) each allow it for one block, with the reason next to it, and
+// every unsafe block says why it is sound in a `SAFETY:` comment (which clippy checks).
 #![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod answer;
 mod bench;
