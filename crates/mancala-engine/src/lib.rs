@@ -31,15 +31,11 @@
 //! alphabeta.rs  the alphabeta player
 //! mcts.rs       Monte-Carlo tree search with random playouts
 //! levels.rs     easy, medium, hard, expert, perfect
-//! solver/       the exact solver (Kalah, small Oware) and the perfect player:
-//!   board.rs      the Kalah board packed in a u128, moves, position numbers
-//!   endgame.rs    the Kalah endgame database, built on all cores
-//!   kalah.rs      MTD(f) alpha-beta on the seeds still to be won
-//!   table.rs      the lock-free table of exact bounds
-//!   oware.rs      Oware with the repetition rule, small boards
-//!   perfect.rs    the perfect player
+//! perfect.rs    the perfect player, a thin adapter over the exact solver (the crate
+//!               mancala-solver), and first_guess, the alpha-beta guesses it starts from
 //! matches.rs    bot-against-bot matches in parallel, statistics
-//! bench.rs      search and MCTS benchmarks (the database's: solver/mod.rs)
+//! bench.rs      search and MCTS benchmarks (the database build's: mancala-solver's
+//!               bench.rs)
 //! ```
 
 #![forbid(unsafe_code)]

@@ -30,66 +30,61 @@ pub(crate) const OWARE_MAX_PATH: usize = 100_000;
 pub(crate) const OWARE_STACK_BYTES: usize = 1 << 30;
 
 /// The endgame database has at most `P^ENDGAME_EXPONENT` boards for a problem of `P`
-/// (see `SolveConfig::kalah_endgame_seeds`). The cap on boards per expected node below is what
-/// sizes the databases of six houses; this one keeps those of fewer houses, whose
-/// searches are small next to their problems, from growing past what pays: Kalah(5,4)
-/// gets 16 seeds (`P^0.671`: 1.7 s against 2.4 s with 14 and 2.2 s with 18 seeds),
-/// Kalah(4,5) 19 (flat from 12 to 19: 0.21–0.23 s). For the every-move search of
-/// the largest boards it is what binds, and there more pays: Kalah(6,5) gets 28 seeds
-/// (`P^0.738`; 26, 27 and 28 seeds took 2355, 1500 and 1186 s on 2026-11-23),
-/// Kalah(5,5) 23 (14.9 s against 19.2 s with 22).
+/// (see `SolveConfig::kalah_endgame_seeds`). The cap on boards per expected node
+/// below is what sizes the databases of six houses; this one keeps those of fewer
+/// houses, whose searches are small next to their problems, from growing past what
+/// pays (Kalah(5,4) gets 16 seeds, `P^0.671`, the quickest size measured; Kalah(4,5)
+/// 19, where 12 to 19 seeds take the same time). For the every-move search of the
+/// largest boards it is what binds, and there each seed more still pays: Kalah(6,5)
+/// gets 28 seeds (`P^0.738`), Kalah(5,5) 23. The figures are in docs/solver.md,
+/// "Measurements behind the solver's constants".
 const ENDGAME_EXPONENT: f64 = 0.74;
 
 /// The endgame database has at most this many boards per node the search is expected
-/// to visit (see `SolveConfig::kalah_endgame_seeds`). Building a board costs about half what
-/// searching a node does (on both cores: 46 ns against 80–90 ns), and each seed more
-/// in the database makes it about 1.5 times larger and the search about a quarter
-/// smaller, so the total is least when the build takes about half the search's time:
-/// fitted to Kalah(6,4), every move's value (19 seeds, about 0.6 boards per expected
-/// node; 17 to 20 seeds took 22.8–24.6, 22.4–23.2, 21.5–22.4 and 23.2–24.9 s), and
-/// Kalah(6,5)'s best move (26 seeds, 0.43 boards per expected node: 22, 24, 25 and 26
-/// seeds took 1089, 575, 488 and 433 s on 2026-11-23). Kalah(6,3) gets 11 seeds
-/// (1.15 s; 12 took 0.88 s).
+/// to visit (see `SolveConfig::kalah_endgame_seeds`). Building a board costs about
+/// half what searching a node does, and each seed more in the database makes it about
+/// 1.5 times larger and the search about a quarter smaller, so the total is least when
+/// the build takes about half the search's time. The value is fitted to the quickest
+/// database sizes measured for Kalah(6,4)'s every move's value (19 seeds, about 0.6
+/// boards per expected node) and Kalah(6,5)'s best move (26 seeds, 0.43); see
+/// docs/solver.md, "Measurements behind the solver's constants".
 const ENDGAME_BOARDS_PER_NODE: f64 = 0.6;
 
-/// What building the endgame database costs a core per board, about (a 19-seed
-/// Kalah(6,4) database on the 2-core host: 141 M boards in 6.0–6.6 s on both cores,
-/// `mancala bench endgame --houses 6 --endgame-seeds 19`; 7.1 s on a busier evening
-/// with the tasks split finer, 1.9 cores busy), rounded up.
+/// What building the endgame database costs a core per board, about, rounded up from
+/// the rate `mancala bench endgame` measures (docs/solver.md), so that a solve with a
+/// time limit does not start a build it cannot finish.
 const ENDGAME_SECONDS_PER_BOARD: f64 = 100e-9;
 
 /// Table entries per expected node (see `SolveConfig::kalah_table_bytes`).
 const TABLE_ENTRIES_PER_NODE: f64 = 0.5;
 
-/// More nodes a second than a core of the solver searches (about 5 to 8 M on the 2-core
-/// EPYC host of 2026-11-23, counting database lookups): bounds the nodes a solve with a
-/// time limit can visit, which sizes its table.
+/// More nodes a second than a core of the solver searches (a few times the rate
+/// measured, counting database lookups, in docs/solver.md): bounds the nodes a solve
+/// with a time limit can visit, which sizes its table. Too high only costs memory;
+/// too low would starve a search that runs faster than expected.
 const MAX_NODES_PER_CORE_SEC: f64 = 2e7;
 
 /// A Kalah solve of a problem of `P` boards (those with at most the seeds in play) is
-/// expected to visit at most `P^SEARCH_EXPONENT` nodes for every move's value. Measured
-/// with the default databases (2026-11-24), every move's value took `P^0.62` to
-/// `P^0.75` nodes: Kalah(5,3) 0.32 M of `P` = 8.5e8, (4,4) 0.26 M of 7.7e7, (4,5)
-/// 0.55 M of 3.8e8, (4,7) 1.6 M of 4.4e9, (4,8) 3.3 M of 1.1e10, (6,3) 7.4 M of 6.9e10,
-/// (5,4) 11.3 M of 1.0e10, (6,4) 213 M of 1.4e12, (6,5) 8.5 G of 1.5e13. This bounds
-/// the estimate from the seeds alone on narrow boards with many seeds, which it
-/// overshot a thousandfold (Kalah(4,7): 4.4e9 nodes expected, so a 4 GiB table,
-/// whose fresh pages took most of the 4.2–5.3 s the solve took; 0.7 s since).
+/// expected to visit at most `P^SEARCH_EXPONENT` nodes for every move's value: with
+/// the default databases every move's value has taken `P^0.62` to `P^0.75` nodes on
+/// the boards measured (docs/solver.md). This bounds the estimate from the seeds alone
+/// on narrow boards with many seeds, which it overshot a thousandfold (and so gave
+/// them tables whose fresh pages took most of the solve's time to fault in).
 /// It is above that estimate on every board the estimate was fitted on (Kalah(6,5)'s
-/// 2.5e10 needs an exponent of 0.79), so their tables and databases keep their sizes;
-/// where it binds, the database is already the `P^`[`ENDGAME_EXPONENT`] cap, so only
-/// the table shrinks. It holds within [`KALAH_MAX_POSITIONS`]: beyond it (`--force`)
-/// the nodes grow faster than any fixed power of `P` (Kalah(6,6), `P` = 1.1e14, took
-/// 5.5e13 nodes in its published solve with a 34-seed database: `P^0.97`), and those
-/// problems keep the estimate from the seeds, capped only at `P`.
+/// needs an exponent of 0.79), so their tables and databases keep their sizes; where
+/// it binds, the database is already the `P^`[`ENDGAME_EXPONENT`] cap, so only the
+/// table shrinks. It holds within [`KALAH_MAX_POSITIONS`]: beyond it (`--force`) the
+/// nodes grow faster than any fixed power of `P` (Kalah(6,6)'s published solve took
+/// about `P^0.97`), and those problems keep the estimate from the seeds, capped only
+/// at `P`.
 const SEARCH_EXPONENT: f64 = 0.8;
 
 /// The nodes a Kalah solve with `seeds` in play is expected to visit for `goal`: for
-/// every move's value about tenfold every 6 seeds (Kalah(4,4), 32 seeds: 0.5 M; (5,4),
-/// 40: 31 M; (6,4), 48: 263 M with a 17-seed database) but at most
-/// `P^`[`SEARCH_EXPONENT`] for a problem of `P` boards within [`KALAH_MAX_POSITIONS`]
-/// and never more than `P` beyond it, for a best move a quarter of that (Kalah(6,4)
-/// with a 19-seed database: 60 M against 221 M).
+/// every move's value about tenfold every 6 seeds (fitted on Kalah(4,4), (5,4) and
+/// (6,4)) but at most `P^`[`SEARCH_EXPONENT`] for a problem of `P` boards within
+/// [`KALAH_MAX_POSITIONS`] and never more than `P` beyond it; for a best move a
+/// quarter of that (Kalah(6,4)'s best move visits about a quarter of the nodes of its
+/// every move's value).
 fn expected_nodes(rules: Rules, seeds: usize, goal: Goal) -> f64 {
     let boards = positions_bound(2 * rules.houses(), seeds).unwrap_or(u64::MAX) as f64;
     let cap = if boards <= KALAH_MAX_POSITIONS as f64 {
@@ -174,21 +169,14 @@ impl SolveConfig {
 
     /// The memory for a Kalah solve with `seeds` in play: `--hash-mb`, or less when a
     /// smaller table is enough: half an entry per node the search for every move's
-    /// value is expected to visit (Kalah(6,4), every move's value with a 16-seed
-    /// database: 366–369 M nodes with 512 MiB, 483–487 M with 256 MiB). A best-move
-    /// search gets the same: it visits fewer nodes, but needs some room (Kalah(6,4)'s
-    /// best move, 16-seed database: 113–115 M nodes with 512 MiB, 115–119 M with 256
-    /// MiB, 132–133 M with 128 MiB; two runs each on 2026-11-24).
+    /// value is expected to visit (half that took about a third more nodes). A
+    /// best-move search gets the same: it visits fewer nodes, but needs some room.
     /// A table much larger than the search fills is slower, not faster: every probe is
     /// a cache and TLB miss, and on a virtual machine fresh memory costs system time.
-    /// Kalah(6,3) (about 4 M nodes) takes 1.1 s with 32 MiB and 2.0 s with 1 GiB;
-    /// Kalah(6,4) (about 300 M nodes) 50 s with 512 MiB, 47 s with 1 or 2 GiB, and up
-    /// to 64 s with 4 GiB (34 s of it system time). With a time limit, no more than
-    /// the nodes a core could search in it ([`MAX_NODES_PER_CORE_SEC`]): fresh memory
-    /// can be slow to fault in on a virtual machine: `mancala solve --houses 6 --seeds 5
-    /// --time-limit 1` stopped after 1.07 to 13.8 s with the 2 GiB table, nearly all
-    /// of it system time, and after 1.01 to 1.03 s with 512 MiB (four alternating runs
-    /// each). At least [`MIN_TABLE_BYTES`].
+    /// With a time limit, no more than the nodes a core could search in it
+    /// ([`MAX_NODES_PER_CORE_SEC`]), since faulting in fresh memory can take longer
+    /// than the limit itself. At least [`MIN_TABLE_BYTES`]. The figures behind this
+    /// are in docs/solver.md, "Measurements behind the solver's constants".
     pub(crate) fn kalah_table_bytes(&self, rules: Rules, seeds: usize) -> usize {
         let mut nodes = expected_nodes(rules, seeds, Goal::EveryMove);
         if let Some(t) = self.time_limit {
@@ -237,9 +225,9 @@ impl SolveConfig {
     }
 
     /// The most memory the endgame database may take: three quarters of what the solve
-    /// may use. The table gets the rest, which is plenty: Kalah(6,5)'s every move with a
-    /// 28-seed database visited 10.2 G nodes with 128 M table entries (16-byte slots,
-    /// 2 GiB, on 2026-11-23) and 10.25 G with 256 M (2026-11-24).
+    /// may use. The table gets the rest, which is plenty: doubling the table of
+    /// Kalah(6,5)'s every-move search left its nodes the same (docs/solver.md), while
+    /// each seed more in the database takes nodes away.
     pub(crate) fn endgame_bytes_allowed(&self) -> usize {
         self.table_bytes / 4 * 3
     }
@@ -261,10 +249,9 @@ pub struct Estimate {
 }
 
 /// About how many nodes a Kalah solve will visit, from the seeds in play and the size
-/// of the board: a rough guide, fitted on the default rules and the databases of
-/// 2026-11-23 (Kalah(6,5), every move's value: 25 G expected, 23.3 G measured with a
-/// 26-seed database, 8.5 G with the 28 seeds it gets now; its best move 6.3 G
-/// expected, 2.3–2.8 G measured); `--empty-capture` takes a few times fewer.
+/// of the board: a rough guide, fitted on the default rules and smaller databases
+/// than a solve gets now, so it errs high on the largest boards (docs/solver.md
+/// compares it with measured counts); `--empty-capture` takes a few times fewer.
 ///
 /// ```
 /// use mancala_core::{Position, Rules};
