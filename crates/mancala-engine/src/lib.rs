@@ -31,16 +31,14 @@
 //! alphabeta.rs  the alphabeta player
 //! mcts.rs       Monte-Carlo tree search with random playouts
 //! levels.rs     easy, medium, hard, expert, perfect
-//! solver/       the exact solver (Kalah, small Oware) and the perfect player:
-//!   board.rs      the Kalah board packed in a u128, moves, position numbers
-//!   endgame.rs    the Kalah endgame database, built on all cores
-//!   kalah.rs      MTD(f) alpha-beta on the seeds still to be won
-//!   table.rs      the lock-free table of exact bounds
-//!   oware.rs      Oware with the repetition rule, small boards
-//!   perfect.rs    the perfect player
+//! perfect.rs    the perfect player, a thin adapter over the exact solver (the crate
+//!               mancala-solver), and first_guess, the alpha-beta guesses it starts from
 //! matches.rs    bot-against-bot matches in parallel, statistics
-//! bench.rs      search and MCTS benchmarks (the database's: solver/mod.rs)
+//! bench.rs      search and MCTS benchmarks (the database build's: mancala-solver's
+//!               bench.rs)
 //! ```
+
+#![forbid(unsafe_code)]
 
 mod alphabeta;
 mod bench;
@@ -49,11 +47,11 @@ mod levels;
 mod matches;
 mod mcts;
 mod ordering;
+mod perfect;
 mod player;
 mod score;
 mod search;
 mod simple;
-mod solver;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
@@ -66,12 +64,9 @@ pub use matches::{
 };
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
 pub use ordering::{History, order_key, predict};
+pub use perfect::{Perfect, first_guess};
 pub use player::{Choice, Player, PlayerError, PlayerSpec};
 pub use score::Score;
 pub use search::{Limits, MAX_DEPTH, SearchResult, Searcher, repetition_score};
 pub use simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
-pub use solver::{
-    EndgameBench, EndgameInfo, Estimate, ExpectedNodes, KALAH_MAX_POSITIONS, OWARE_MAX_SEEDS,
-    Perfect, Progress, Solution, SolveConfig, SolveError, Solver, bench_endgame,
-};
 pub use tt::{Bound, Entry, TranspositionTable, position_key};

@@ -109,7 +109,7 @@ pub fn endgame(args: &EndgameArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let rules = mancala_core::Rules::kalah(args.houses, 1);
     let b = pool
         .build()?
-        .install(|| mancala_engine::bench_endgame(rules, seeds, max_bytes))?;
+        .install(|| mancala_solver::bench_endgame(rules, seeds, max_bytes))?;
     let figures = EndgameFigures {
         seeds: b.seeds,
         boards: b.boards,

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use mancala_core::{Game, Move, Side};
-use mancala_engine::{EndgameInfo, Estimate, Progress, Solution, SolveConfig, SolveError, Solver};
 use mancala_session::parse_house_number;
+use mancala_solver::{EndgameInfo, Estimate, Progress, Solution, SolveConfig, SolveError, Solver};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -153,7 +153,8 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
         eprintln!("{note}");
     }
 
-    let mut solver = Solver::new(config);
+    // Each root move's MTD(f) starts from the heuristic alpha-beta search's guess.
+    let mut solver = Solver::new(config).with_first_guess(mancala_engine::first_guess);
     if let Some(path) = &args.endgame_file {
         solver = solver.with_endgame_file(path);
     }

@@ -13,17 +13,17 @@ use std::time::Instant;
 
 use mancala_core::Side;
 
-use super::board::{Board, MAX_SOLVER_HOUSES, Shape, Step};
-use super::busy::Busy;
-use super::endgame::Endgame;
-use super::table::{Bounds, NO_MOVE, Table};
+use crate::board::{Board, MAX_SOLVER_HOUSES, Shape, Step};
+use crate::busy::Busy;
+use crate::endgame::Endgame;
+use crate::table::{Bounds, NO_MOVE, Table};
 
 /// Positions with fewer than this many seeds more than the endgame database holds are
 /// neither looked up in the table nor stored there. Most nodes lie just above the
 /// database, and a table probe there is a miss to main memory that costs more than
-/// searching the position again (its banking moves are database lookups). Kalah(6,4),
-/// every move's value, 17-seed database: 1 (everything tabled) 309 M nodes, 46.7 s;
-/// 2: 351 M nodes, 42.5 s; 3: 437 M nodes, 42.0 s.
+/// searching the position again (its banking moves are database lookups). 1
+/// (everything tabled) searched the fewest nodes but took the longest; 2 and 3 took
+/// the same time, 3 with a quarter more nodes (docs/solver.md).
 const TABLE_ABOVE_DATABASE: i32 = 2;
 
 /// A child of a searched position, in the order it is tried.
@@ -198,7 +198,7 @@ impl KalahSearch<'_> {
         // Children, ordered: the table's move, extra turns, captures by size, then the
         // rest; ties nearest the store first (the order generated, which the stable
         // insertion sort keeps). (Farthest first, as this once did by mistake, takes
-        // five times the nodes on Kalah(6,3).)
+        // several times the nodes; docs/solver.md, "Move ordering".)
         let kids = &mut kids[..n];
         if let Some(kid) = kids.iter_mut().find(|kid| kid.mv == tt_move) {
             kid.order = i32::MAX;

@@ -19,8 +19,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use bytemuck::Zeroable;
 
-use super::huge_pages;
-use super::prefetch::prefetch;
+use crate::huge_pages;
+use crate::prefetch::prefetch;
 
 /// Bounds proved for one position: `lo <= value <= hi`, the best move found, and how
 /// much work (log2 of nodes) the proof took, for replacement.

@@ -1,12 +1,40 @@
-//! The `perfect` player: a best move when the solver proves one in time, the strongest
-//! search otherwise.
+//! The `perfect` player: a best move when the solver (`mancala-solver`) proves one in
+//! time, the strongest search otherwise; and the first guesses the solver starts from.
 
 use std::time::Duration;
 
-use mancala_core::{Game, Side};
+use mancala_core::{Game, Position, Side};
+use mancala_solver::{SolveConfig, SolveError, Solver};
 
-use super::{SolveConfig, SolveError, Solver};
-use crate::{Choice, Player};
+use crate::{Choice, Limits, Player, Score, Searcher};
+
+/// The first guess searches this many nodes...
+const GUESS_NODES: u64 = 300_000;
+
+/// ... with a table of this many MiB.
+const GUESS_TABLE_MB: usize = 8;
+
+/// A first guess at `pos`'s value for the exact solver's MTD(f) (a
+/// [`mancala_solver::FirstGuess`]): the final margin for the player to move that a
+/// short heuristic alpha-beta search expects (a win by N when it sees one, else its
+/// evaluation rounded to seeds). Give it to [`Solver::with_first_guess`].
+///
+/// ```
+/// use mancala_core::{Position, Rules};
+/// use mancala_engine::first_guess;
+/// // Kalah(2,1) from the start: the search sees the whole game.
+/// let guess = first_guess(&Position::new(Rules::kalah(2, 1))).unwrap();
+/// assert!(guess.abs() <= 4);
+/// ```
+#[must_use]
+pub fn first_guess(pos: &Position) -> Option<i32> {
+    let result = Searcher::new(GUESS_TABLE_MB).search_position(pos, Limits::nodes(GUESS_NODES));
+    let margin = result
+        .score
+        .margin()
+        .unwrap_or_else(|| (result.score.raw() as f64 / f64::from(Score::SEED)).round() as i32);
+    Some(margin)
+}
 
 /// Plays perfectly whenever the position can be solved within its time budget (spec
 /// `perfect:ms=1000,hash=64`), and otherwise plays the move of a fallback player (the
@@ -41,7 +69,7 @@ impl Perfect {
             .with_table_mb(table_mb)
             .with_time_limit(budget);
         Perfect {
-            solver: Solver::new(config),
+            solver: Solver::new(config).with_first_guess(first_guess),
             budget,
             fallback,
         }

@@ -15,9 +15,9 @@
 //! over paths, marking the positions on the path: a move to one of them ends the game.
 //! What makes that fast are bounds that hold whatever the history ([`SetBounds`]):
 //! Oware(3,3)'s largest set has 21,808 positions and paths through it hundreds of
-//! moves long, yet the whole game is solved in half a second. Where the bounds are
-//! loose the paths are still searched afresh: Oware(5,1), with a set of 155,386
-//! positions, does not finish in five minutes.
+//! moves long, yet the bounds cut those paths short (docs/solver.md, "Oware (3,3):
+//! solved"). Where the bounds are loose the paths are still searched afresh, which is
+//! why Oware(5,1), with a set of 155,386 positions, is out of reach.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,7 +28,9 @@ use mancala_core::{Move, Outcome, Position, Side};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use super::{OWARE_MAX_PATH, Progress, SolveError};
+use crate::answer::Progress;
+use crate::config::OWARE_MAX_PATH;
+use crate::error::SolveError;
 
 /// Memory one reachable position takes while solving, about: the position and its
 /// hash, its moves, its value and set, and the graph petgraph numbers the sets of.
@@ -438,29 +440,75 @@ pub(crate) fn solve(
     let (sets, set_of) = r.sets();
     let n = r.positions.len();
     progress(Progress::Positions { solved: 0, of: n });
-    // Which positions can be reached from outside their set: only they need a value.
-    let mut entered = vec![false; n];
-    for v in 0..n {
-        for &c in r.children(v) {
-            if set_of[c as usize] != set_of[v] {
-                entered[c as usize] = true;
-            }
-        }
-    }
-    let mut fresh = vec![0i32; n];
-    let mut nodes = 0;
+    let mut solving = Solving {
+        entered: r.entered(&set_of),
+        fresh: vec![0i32; n],
+        r,
+        set_of,
+        limits,
+        nodes: 0,
+    };
     let mut solved = 0;
     // Children first: the root's set, which reaches every other, comes last.
     let (root_set, others) = sets.split_last().expect("the root is in a set");
-    debug_assert_eq!(set_of[0] as usize, others.len());
-    let stopped = |s: Stopped| match s {
+    debug_assert_eq!(solving.set_of[0] as usize, others.len());
+    for set in others {
+        solving.solve_set(set)?;
+        solved += set.len();
+        progress(Progress::Positions { solved, of: n });
+    }
+    let values = solving.root_values(root, history, root_set, progress)?;
+    Ok(Solved {
+        values,
+        nodes: solving.nodes,
+        positions: n,
+    })
+}
+
+/// The error for a search stopped early.
+fn stopped(s: Stopped) -> SolveError {
+    match s {
         Stopped::OutOfTime => SolveError::OutOfTime,
         Stopped::TooDeep => SolveError::TooLarge(format!(
             "the search went more than {OWARE_MAX_PATH} positions deep"
         )),
-    };
-    for set in others {
-        if let &[v] = set.as_slice() {
+    }
+}
+
+impl Reachable {
+    /// Which positions can be reached from outside their set: only they need a value.
+    fn entered(&self, set_of: &[u32]) -> Vec<bool> {
+        let mut entered = vec![false; self.positions.len()];
+        for v in 0..self.positions.len() {
+            for &c in self.children(v) {
+                if set_of[c as usize] != set_of[v] {
+                    entered[c as usize] = true;
+                }
+            }
+        }
+        entered
+    }
+}
+
+/// A solve in progress: the positions reachable, their sets, and the fresh values of
+/// the sets solved so far.
+struct Solving<'a> {
+    r: Reachable,
+    set_of: Vec<u32>,
+    /// Reached from outside its set ([`Reachable::entered`]).
+    entered: Vec<bool>,
+    fresh: Vec<i32>,
+    limits: &'a Budget<'a>,
+    /// Positions searched inside sets so far.
+    nodes: u64,
+}
+
+impl Solving<'_> {
+    /// The fresh values of the positions of `set` (not the root's) entered from
+    /// outside it; the sets it reaches are solved.
+    fn solve_set(&mut self, set: &[u32]) -> Result<(), SolveError> {
+        let (r, fresh) = (&self.r, &mut self.fresh);
+        if let &[v] = set {
             // A set of one position (no move comes back to it): plain minimax.
             let (v, p) = (v as usize, &r.positions[v as usize]);
             let children = r.children(v).iter().map(|&c| fresh[c as usize]);
@@ -471,61 +519,65 @@ pub(crate) fn solve(
             } else {
                 children.min().expect("a position not over has a move")
             };
-        } else {
-            let mut search = SetSearch::new(&r, set, &set_of, &fresh, limits);
-            for (k, &v) in set.iter().enumerate() {
-                if search.stopped.is_some() {
-                    break;
-                }
-                if entered[v as usize] {
-                    fresh[v as usize] = search.search(k, i32::MIN, i32::MAX);
-                }
+            return Ok(());
+        }
+        let mut search = SetSearch::new(r, set, &self.set_of, fresh, self.limits);
+        for (k, &v) in set.iter().enumerate() {
+            if search.stopped.is_some() {
+                break;
             }
-            nodes += search.nodes;
-            if let Some(s) = search.stopped {
+            if self.entered[v as usize] {
+                fresh[v as usize] = search.search(k, i32::MIN, i32::MAX);
+            }
+        }
+        self.nodes += search.nodes;
+        search.stopped.map_or(Ok(()), |s| Err(stopped(s)))
+    }
+
+    /// Every legal move of `root` with its value, searched in the root's own set
+    /// `root_set` (every other set solved) with the history that can come round again.
+    fn root_values(
+        &mut self,
+        root: &Position,
+        history: &[Position],
+        root_set: &[u32],
+        progress: &mut impl FnMut(Progress),
+    ) -> Result<Vec<(Move, i32)>, SolveError> {
+        let (r, set_of, fresh) = (&self.r, &self.set_of, &self.fresh);
+        let mut search = SetSearch::new(r, root_set, set_of, fresh, self.limits);
+        // History from before the root's set cannot be reached again: not in the set.
+        for p in history.iter().chain([root]) {
+            if let Some(k) = r
+                .positions
+                .get_index_of(p)
+                .and_then(|v| search.local.get(&(v as u32)))
+            {
+                search.on_path[*k as usize] = true;
+            }
+        }
+        let mut values = Vec::new();
+        for (mv, &c) in root.legal_moves().iter().zip(r.children(0)) {
+            let c = c as usize;
+            let value = if set_of[c] != set_of[0] {
+                fresh[c]
+            } else {
+                let k = search.local[&(c as u32)] as usize;
+                search.arrive(k, i32::MIN, i32::MAX)
+            };
+            if let Some(s) = search.stopped.take() {
                 return Err(stopped(s));
             }
+            values.push((*mv, value));
+            progress(Progress::Bounds {
+                mv: Some(*mv),
+                lower: value,
+                upper: value,
+                nodes: self.nodes + search.nodes,
+            });
         }
-        solved += set.len();
-        progress(Progress::Positions { solved, of: n });
+        self.nodes += search.nodes;
+        Ok(values)
     }
-    // The root's own set, with the history that can come round again.
-    let mut search = SetSearch::new(&r, root_set, &set_of, &fresh, limits);
-    // History from before the root's set cannot be reached again: not in the set.
-    for p in history.iter().chain([root]) {
-        if let Some(k) = r
-            .positions
-            .get_index_of(p)
-            .and_then(|v| search.local.get(&(v as u32)))
-        {
-            search.on_path[*k as usize] = true;
-        }
-    }
-    let mut values = Vec::new();
-    for (mv, &c) in root.legal_moves().iter().zip(r.children(0)) {
-        let c = c as usize;
-        let value = if set_of[c] != set_of[0] {
-            fresh[c]
-        } else {
-            let k = search.local[&(c as u32)] as usize;
-            search.arrive(k, i32::MIN, i32::MAX)
-        };
-        if let Some(s) = search.stopped.take() {
-            return Err(stopped(s));
-        }
-        values.push((*mv, value));
-        progress(Progress::Bounds {
-            mv: Some(*mv),
-            lower: value,
-            upper: value,
-            nodes: nodes + search.nodes,
-        });
-    }
-    Ok(Solved {
-        values,
-        nodes: nodes + search.nodes,
-        positions: n,
-    })
 }
 
 #[cfg(test)]

@@ -5,11 +5,11 @@
 //! sets of page tables. Backing them with 2 MiB pages instead of 4 KiB ones removes
 //! most of those walks and 511 of every 512 page faults. Linux gives huge pages to
 //! memory a process asks for with `madvise(MADV_HUGEPAGE)` (the default setting of
-//! `/sys/kernel/mm/transparent_hugepage/enabled` is `madvise`). Kalah(6,4), every
-//! move's value: 41.1 s with 4 KiB pages, 35.5 s with huge pages.
+//! `/sys/kernel/mm/transparent_hugepage/enabled` is `madvise`). docs/solver.md has
+//! the measurement (Kalah(6,4), every move's value, about a seventh faster).
 //!
-//! This and the prefetch hint (`prefetch.rs`) are the engine's only `unsafe` code,
-//! allowed by the design for a measured win.
+//! This and the prefetch hint (`prefetch.rs`) are the suite's only `unsafe` code,
+//! allowed by the design for a measured win; the crate denies it everywhere else.
 
 /// An empty vector with room for `n` values, whose memory the kernel is asked to back
 /// with huge pages once it is written. The advice is only a hint: where the kernel or
@@ -26,8 +26,8 @@ pub(crate) fn vec_with_capacity<T>(n: usize) -> Vec<T> {
 /// The memory comes zeroed from the allocator (for a large vector, fresh pages from
 /// the kernel), so nothing is written here: each page is faulted in and zeroed by the
 /// kernel when the solver first writes it, on whichever thread does, instead of all of
-/// them up front on one thread. Kalah(6,4)'s best move with a 1 GiB table and a warm
-/// database spent 1.35 to 2.8 s filling the table with zeros before its search began.
+/// them up front on one thread, before the search can begin (seconds for a 1 GiB
+/// table; docs/solver.md).
 pub(crate) fn vec_zeroed<T: bytemuck::Zeroable>(n: usize) -> Vec<T> {
     let mut v: Vec<T> = bytemuck::allocation::zeroed_vec(n);
     advise(v.as_mut_ptr().cast(), std::mem::size_of_val(v.as_slice()));
@@ -47,7 +47,10 @@ fn advise(start: *mut u8, bytes: usize) {
     }
     let skip = start.align_offset(PAGE);
     let len = (bytes - skip) / PAGE * PAGE;
-    #[allow(unsafe_code)]
+    #[allow(
+        unsafe_code,
+        reason = "madvise takes a raw address range; huge pages are a measured win"
+    )]
     // SAFETY: the range lies inside memory the caller owns (a vector's buffer), and
     // `MADV_HUGEPAGE` changes only how the kernel backs the pages, never what they
     // hold, so no reference anywhere can observe it. A failure (a kernel without

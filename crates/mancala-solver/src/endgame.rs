@@ -23,9 +23,9 @@ use std::sync::atomic::{AtomicI8, Ordering};
 
 use rayon::prelude::*;
 
-use super::board::{Board, MAX_SOLVER_HOUSES, Shape, positions_bound};
-use super::huge_pages;
-use super::prefetch::prefetch;
+use crate::board::{Board, MAX_SOLVER_HOUSES, Shape, positions_bound};
+use crate::huge_pages;
+use crate::prefetch::prefetch;
 
 /// Exact gains of every board with at most [`Endgame::seeds`] seeds in play.
 pub(crate) struct Endgame {

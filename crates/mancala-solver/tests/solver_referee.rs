@@ -3,8 +3,8 @@
 //! every board small enough for plain minimax to search in a moment.
 
 use mancala_core::{Game, Rules};
-use mancala_engine::{SolveConfig, Solver};
 use mancala_referee::{Kind, Table, oware_move_values};
+use mancala_solver::{SolveConfig, Solver};
 
 /// Boards (houses, seeds) where minimax over the referee takes well under a second.
 /// Plain minimax has no transposition table, so (2, 3) already takes 17 s and (3, 1)
