@@ -80,18 +80,19 @@ pub fn app(games: Games) -> Router {
         .route("/api/games/{id}/rematch", post(rematch).layer(create))
         .route("/api/games/{id}/live", get(live_events).layer(live.clone()))
         .route("/api/games/{id}/ws", get(live_socket).layer(live))
-        .route("/api", any(no_endpoint))
-        .route("/api/{*rest}", any(no_endpoint))
+        .route("/api", any(no_endpoint).layer(read.clone()))
+        .route("/api/{*rest}", any(no_endpoint).layer(read.clone()))
         .method_not_allowed_fallback(method_not_allowed)
         .layer(cors);
     let pages = Router::new()
         .route("/", get(home))
-        .route("/g/{id}", get(game_page).layer(read))
+        .route("/g/{id}", get(game_page))
         .route("/static/app.js", get(script))
         .route("/static/style.css", get(style))
         .route("/favicon.svg", get(favicon_svg))
         .route("/favicon.ico", get(favicon_ico))
-        .method_not_allowed_fallback(method_not_allowed);
+        .method_not_allowed_fallback(method_not_allowed)
+        .route_layer(read.clone());
     let headers = [
         (header::CONTENT_SECURITY_POLICY, CSP),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
@@ -99,11 +100,15 @@ pub fn app(games: Games) -> Router {
         (header::REFERRER_POLICY, "no-referrer"),
         (header::CACHE_CONTROL, "no-store"),
     ];
+    let delay = rates.refusal_delay;
     let mut router = api
         .merge(pages)
-        .fallback(page_not_found)
+        .fallback_service(any(page_not_found).layer(read))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(CatchPanicLayer::custom(panic_response));
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(axum::middleware::map_response(move |r: Response| {
+            hold_back_refusal(r, delay)
+        }));
     for (name, value) in headers {
         router = router.layer(SetResponseHeaderLayer::if_not_present(
             name,
@@ -166,6 +171,14 @@ fn forget_idle_clients(config: &Arc<GovernorConfig<ClientKeyExtractor, NoOpMiddl
             limiter.shrink_to_fit();
         }
     });
+}
+
+/// Holds a 429 answer back for `delay` (see [`crate::RateLimits::refusal_delay`]).
+async fn hold_back_refusal(response: Response, delay: Duration) -> Response {
+    if response.status() == StatusCode::TOO_MANY_REQUESTS && !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
+    response
 }
 
 /// An error as the API answers it: a status and `{"error":"..."}`.

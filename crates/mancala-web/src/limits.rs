@@ -45,6 +45,11 @@ pub struct RateLimits {
     pub live: Rate,
     /// Reading: `GET /api/games/{id}` and game pages.
     pub read: Rate,
+    /// How long a 429 answer is held back before it is sent. A client that floods
+    /// without heeding `Retry-After` (one request after another on a connection) then
+    /// sends at most one request per this long per connection, instead of keeping the
+    /// server busy refusing it.
+    pub refusal_delay: Duration,
 }
 
 impl Default for RateLimits {
@@ -59,6 +64,7 @@ impl Default for RateLimits {
             moves: per_minute(300),
             live: per_minute(60),
             read: per_minute(600),
+            refusal_delay: Duration::from_secs(1),
         }
     }
 }

@@ -62,7 +62,19 @@ pub(crate) struct Plan {
     pub memory_mb: usize,
     /// Whether it runs the exact solver (which spreads over the threads of its pool).
     pub solver: bool,
+    /// Whether its think is short whatever the position: a simple player, or a search
+    /// bounded by a small depth, node count, simulation count or time (every level but
+    /// `perfect`). Long thinks never take the last thinker, so quick ones always have
+    /// one.
+    pub quick: bool,
 }
+
+/// The most a quick player may be asked for (see [`Plan::quick`]); `expert` searches
+/// 400000 nodes, some 20-40 ms.
+const QUICK_MS: u64 = 250;
+const QUICK_NODES: u64 = 500_000;
+const QUICK_DEPTH: u64 = 6;
+const QUICK_SIMS: u64 = 20_000;
 
 /// The engine's defaults that the caps are compared with (see the engine's
 /// `PlayerSpec::build`).
@@ -104,7 +116,12 @@ impl ThinkLimits {
                 options.push((key.to_owned(), v.to_owned()));
             }
         };
-        let (memory_mb, solver) = match spec.name() {
+        let small = |key: &str, max: u64| {
+            spec.option(key)
+                .and_then(|v| v.parse::<u64>().ok())
+                .is_some_and(|n| n <= max)
+        };
+        let (memory_mb, solver, quick) = match spec.name() {
             "alphabeta" => {
                 for key in ["depth", "store", "row"] {
                     keep(key, &mut options);
@@ -125,7 +142,9 @@ impl ThinkLimits {
                 }
                 options.push(("ms".into(), ms.to_string()));
                 options.push(("hash".into(), hash.to_string()));
-                (hash, false)
+                let quick =
+                    ms <= QUICK_MS || small("nodes", QUICK_NODES) || small("depth", QUICK_DEPTH);
+                (hash, false, quick)
             }
             "mcts" => {
                 keep("seed", &mut options);
@@ -157,9 +176,10 @@ impl ThinkLimits {
                         Mode::Clamp,
                     );
                 }
+                let ms = ms.unwrap_or(self.max_ms);
                 options.push(("sims".into(), sims.to_string()));
-                options.push(("ms".into(), ms.unwrap_or(self.max_ms).to_string()));
-                (mb, false)
+                options.push(("ms".into(), ms.to_string()));
+                (mb, false, sims <= QUICK_SIMS || ms <= QUICK_MS)
             }
             "perfect" => {
                 keep("seed", &mut options);
@@ -174,7 +194,7 @@ impl ThinkLimits {
                 let ms = ms.unwrap_or(PERFECT_DEFAULT_MS.min(self.max_ms));
                 options.push(("ms".into(), ms.to_string()));
                 options.push(("hash".into(), hash.to_string()));
-                (hash + PERFECT_FALLBACK_MB, true)
+                (hash + PERFECT_FALLBACK_MB, true, ms <= QUICK_MS)
             }
             // The simple players think in microseconds and hold nothing; unknown names
             // are left for the engine to refuse.
@@ -183,6 +203,7 @@ impl ThinkLimits {
                     spec,
                     memory_mb: 0,
                     solver: false,
+                    quick: true,
                 });
             }
         };
@@ -195,6 +216,7 @@ impl ThinkLimits {
             spec: text.parse().map_err(|e| format!("{e}"))?,
             memory_mb: memory_mb as usize,
             solver,
+            quick,
         })
     }
 
@@ -301,6 +323,8 @@ fn mcts_memory_mb(sims: u64, rules: Rules) -> u64 {
 pub(crate) struct Thinkers {
     limits: ThinkLimits,
     slots: Semaphore,
+    /// All the slots but one, for long thinks: the last is kept for quick ones.
+    long_slots: Semaphore,
     memory: Semaphore,
     per_client: Mutex<HashMap<String, Arc<Semaphore>>>,
     stats: Mutex<ThinkStats>,
@@ -324,6 +348,7 @@ impl Thinkers {
         Thinkers {
             limits,
             slots: Semaphore::new(limits.thinkers.max(1)),
+            long_slots: Semaphore::new(limits.thinkers.saturating_sub(1).max(1)),
             memory: Semaphore::new(limits.memory_mb),
             per_client: Mutex::new(HashMap::new()),
             stats: Mutex::new(ThinkStats::default()),
@@ -364,6 +389,11 @@ impl Thinkers {
                 .clone()
         };
         let _turn = mine.acquire().await.expect("semaphore open");
+        let _long = if plan.quick {
+            None
+        } else {
+            Some(self.long_slots.acquire().await.expect("semaphore open"))
+        };
         let _slot = self.slots.acquire().await.expect("semaphore open");
         let mb = plan.memory_mb.min(self.limits.memory_mb);
         let _memory = self
@@ -462,6 +492,29 @@ mod tests {
     }
 
     #[test]
+    fn the_levels_but_perfect_are_quick() {
+        for level in [
+            "easy",
+            "medium",
+            "hard",
+            "expert",
+            "greedy",
+            "random:seed=2",
+        ] {
+            assert!(plan(level).unwrap().quick, "{level}");
+        }
+        for long in [
+            "perfect",
+            "alphabeta:depth=40",
+            "alphabeta:ms=2000",
+            "mcts:ms=1000",
+        ] {
+            assert!(!plan(long).unwrap().quick, "{long}");
+        }
+        assert!(plan("perfect:ms=100").unwrap().quick);
+    }
+
+    #[test]
     fn stored_specs_past_the_bounds_are_clamped() {
         let limits = ThinkLimits {
             max_ms: 100,
@@ -480,6 +533,33 @@ mod tests {
         assert_eq!(clamp("perfect"), "perfect:hash=64,ms=100");
         assert_eq!(clamp("mcts:sims=4000000000"), "mcts:ms=100,sims=200000");
     }
+
+    #[test]
+    fn an_mcts_tree_is_counted_against_the_memory_budget() {
+        let mb = |spec: &str, rules| {
+            ThinkLimits::default()
+                .check(&spec.parse().unwrap(), rules)
+                .map(|p| p.memory_mb)
+        };
+        assert_eq!(
+            mb("mcts:sims=200000", Rules::kalah(6, 4)),
+            Ok(MCTS_KALAH_6_MB)
+        );
+        assert_eq!(mb("mcts:ms=100", Rules::kalah(6, 4)), Ok(MCTS_KALAH_6_MB));
+        assert_eq!(mb("easy", Rules::kalah(6, 4)), Ok(1));
+        // A tight budget refuses a big tree, and says how many simulations fit.
+        let small = ThinkLimits {
+            memory_mb: 20,
+            ..ThinkLimits::default()
+        };
+        let e = small
+            .check(&"mcts:sims=200000".parse().unwrap(), Rules::kalah(6, 4))
+            .unwrap_err();
+        assert!(e.contains("at most 20 MiB"), "{e}");
+    }
+
+    /// The MiB of 200000 simulations on six houses, as docs/api.md says.
+    const MCTS_KALAH_6_MB: usize = 74;
 
     #[test]
     fn bad_options_get_the_engines_words() {

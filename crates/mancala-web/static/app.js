@@ -138,8 +138,9 @@ class GamePage {
     this.setLive("connecting");
     socket.onopen = () => { opened = true; this.setLive("open"); };
     socket.onmessage = (e) => this.receive(JSON.parse(e.data));
-    socket.onclose = () => {
+    socket.onclose = (e) => {
       this.setLive("closed");
+      document.body.dataset.liveEnd = `${e.code} ${e.reason}`;
       if (this.shown && this.shown.over) return;
       if (!opened && attempt >= 1) { this.connectEvents(); return; }
       this.reconnect(() => this.connect(opened ? 0 : attempt + 1));

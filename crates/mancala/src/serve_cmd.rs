@@ -81,6 +81,11 @@ pub struct LimitArgs {
     #[arg(long, value_name = "RATE", default_value_t = RateLimits::default().read)]
     rate_read: Rate,
 
+    /// How long a 429 answer is held back (a flood that ignores Retry-After then gets
+    /// one answer per this long per connection; 0s: at once)
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_delay)]
+    refusal_delay: std::time::Duration,
+
     /// Live streams open at once from one client
     #[arg(long, value_name = "N", default_value_t = StreamLimits::default().per_client)]
     max_streams_per_client: usize,
@@ -107,6 +112,14 @@ pub struct LimitArgs {
     trust_forwarded_for: bool,
 }
 
+/// A duration that may be zero.
+fn parse_delay(s: &str) -> Result<std::time::Duration, String> {
+    if s.trim().trim_end_matches(|c: char| c.is_ascii_alphabetic()) == "0" {
+        return Ok(std::time::Duration::ZERO);
+    }
+    parse_duration(s)
+}
+
 impl LimitArgs {
     fn limits(&self) -> Limits {
         Limits {
@@ -123,6 +136,7 @@ impl LimitArgs {
                 moves: self.rate_move,
                 live: self.rate_live,
                 read: self.rate_read,
+                refusal_delay: self.refusal_delay,
             },
             streams: StreamLimits {
                 per_client: self.max_streams_per_client,

@@ -474,12 +474,6 @@ async fn eight_tabs_each_follow_their_game() {
         .await;
         let id = created.unwrap_or_else(|_| panic!("tab {} did not load a game", tab + 1));
         wait_status(c, "Your turn").await;
-        wait_for(
-            c,
-            "document.body.dataset.live === 'open'",
-            "the live connection",
-        )
-        .await;
         ids.push(id);
     }
     // The eighth tab plays, and the computer's answer arrives live.
@@ -522,6 +516,13 @@ async fn the_live_connection_ends_with_the_game() {
         "the live connection to close",
     )
     .await;
+    // The server ended it, saying why.
+    assert_eq!(
+        c.execute("return document.body.dataset.liveEnd;", vec![])
+            .await
+            .unwrap(),
+        json!("1000 the game is over")
+    );
     // Still closed a while later: no reconnection to a finished game.
     tokio::time::sleep(Duration::from_secs(3)).await;
     assert_eq!(
