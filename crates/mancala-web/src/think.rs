@@ -38,6 +38,10 @@ pub struct ThinkLimits {
     pub memory_mb: usize,
     /// Computer players thinking at once (default: the machine's cores).
     pub thinkers: usize,
+    /// The largest table one player may ask for (`hash` of `alphabeta` and `perfect`),
+    /// in MiB: each computer move allocates its tables afresh and frees them after,
+    /// and the larger they are the longer that holds up the server's other threads.
+    pub max_table_mb: usize,
 }
 
 impl Default for ThinkLimits {
@@ -47,6 +51,7 @@ impl Default for ThinkLimits {
             max_nodes: 10_000_000,
             max_sims: 200_000,
             memory_mb: 512,
+            max_table_mb: 64,
             thinkers: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
         }
     }
@@ -272,16 +277,23 @@ impl ThinkLimits {
             },
         };
         let budget = self.memory_mb as u64;
-        if mb + extra <= budget {
+        let table = self.max_table_mb as u64;
+        if mb + extra <= budget && mb <= table {
             return Ok(mb);
         }
+        let fits = budget.saturating_sub(extra).min(table).max(1);
         match mode {
-            Mode::Clamp => Ok(budget.saturating_sub(extra).max(1)),
-            Mode::Refuse => Err(format!(
+            Mode::Clamp => Ok(fits),
+            Mode::Refuse if mb + extra > budget => Err(format!(
                 "{}: {key}={mb} needs {} MiB; this server gives computer players at most \
                  {budget} MiB (think-memory-mb)",
                 spec.name(),
                 mb + extra
+            )),
+            Mode::Refuse => Err(format!(
+                "{}: {key}={mb} is more than this server allows: a computer player's table \
+                 may take at most {table} MiB (max-table-mb)",
+                spec.name()
             )),
         }
     }
@@ -528,7 +540,7 @@ mod tests {
         };
         assert_eq!(
             clamp("alphabeta:ms=100000000,hash=100000"),
-            "alphabeta:hash=512,ms=100"
+            "alphabeta:hash=64,ms=100"
         );
         assert_eq!(clamp("perfect"), "perfect:hash=64,ms=100");
         assert_eq!(clamp("mcts:sims=4000000000"), "mcts:ms=100,sims=200000");

@@ -117,6 +117,7 @@ async fn computer_players_beyond_the_bounds_are_refused_naming_the_bound() {
         ("mcts:ms=60000", "2000 ms"),
         ("alphabeta:nodes=1000000000000", "10000000 nodes"),
         ("alphabeta:hash=4096", "512 MiB"),
+        ("alphabeta:hash=256", "64 MiB"),
         ("perfect:ms=100000", "2000 ms"),
         ("perfect:hash=4096", "512 MiB"),
     ] {

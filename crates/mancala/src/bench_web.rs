@@ -462,7 +462,7 @@ fn abuse_expensive(http: &Http, deadline: Instant, n: u32) -> AbuseTally {
     let opponents = [
         "perfect",
         "alphabeta:ms=100000000",
-        "alphabeta:depth=60,hash=256",
+        "alphabeta:depth=60,hash=64",
         "mcts:ms=2000",
         "mcts:sims=4000000000",
         "expert",

@@ -57,6 +57,11 @@ pub struct LimitArgs {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(16..))]
     think_memory_mb: usize,
 
+    /// The largest table one computer player may ask for (`hash`), in MiB
+    #[arg(long, value_name = "MIB", default_value_t = ThinkLimits::default().max_table_mb,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    max_table_mb: usize,
+
     /// Computer players thinking at once [default: the number of cores]
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     thinkers: Option<usize>,
@@ -128,6 +133,7 @@ impl LimitArgs {
                 max_nodes: self.max_nodes,
                 max_sims: self.max_sims,
                 memory_mb: self.think_memory_mb,
+                max_table_mb: self.max_table_mb,
                 thinkers: self.thinkers.unwrap_or(ThinkLimits::default().thinkers),
             },
             rates: RateLimits {
