@@ -1,25 +1,54 @@
-//! The HTTP interface: the JSON API under `/api`, the live stream, and the browser UI.
+//! The HTTP interface: the JSON API under `/api`, the live streams, the browser UI, and
+//! the protections around them (rate limits, security headers, CORS, body limit).
 
+use std::any::Any;
 use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use axum::{Json, Router};
+use governor::middleware::NoOpMiddleware;
 use serde::de::DeserializeOwned;
-use tokio_stream::{Stream, StreamExt, wrappers::BroadcastStream};
+use sha2::{Digest, Sha256};
+use tokio::sync::broadcast;
+use tokio_stream::{Stream, StreamExt};
+use tower_governor::GovernorError;
+use tower_governor::governor::GovernorConfigBuilder;
+use tower_governor::{GovernorLayer, governor::GovernorConfig};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
-use crate::games::{GameError, Games, MoveRequest, NewGame};
+use crate::client::{Client, ClientKeyExtractor};
+use crate::games::{GameError, Games, JoinRequest, MoveRequest, NewGame, StreamSlot};
+use crate::limits::Rate;
+use crate::view::GameView;
 
 /// The largest request body accepted; larger ones get 413.
 pub const BODY_LIMIT: usize = 4 * 1024;
 
-/// The application: API, live stream, UI, request logging and the body limit.
+/// The Content-Security-Policy of every answer: the page loads its own script, style
+/// and icon and talks to its own origin, and no other site may frame it.
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+                   connect-src 'self'; base-uri 'none'; form-action 'self'; \
+                   frame-ancestors 'none'";
+
+/// How long browsers may keep the static assets: their URLs carry a hash of their
+/// contents, so a new build is a new URL.
+const STATIC_CACHE: &str = "public, max-age=31536000, immutable";
+
+/// The application: API, live streams, UI, request logging, and the limits of
+/// `games` (rate limits per client, live stream caps, the body limit).
 ///
 /// ```
 /// use mancala_web::{app, Games, Store};
@@ -27,19 +56,66 @@ pub const BODY_LIMIT: usize = 4 * 1024;
 /// # let _ = router;
 /// ```
 pub fn app(games: Games) -> Router {
-    Router::new()
-        .route("/", get(page))
-        .route("/g/{id}", get(page))
+    let limits = games.limits().clone();
+    let keys = ClientKeyExtractor {
+        trust_forwarded_for: limits.trust_forwarded_for,
+    };
+    let rates = limits.rates;
+    let create = rate_limit(rates.create, keys, "new games");
+    let join = rate_limit(rates.join, keys, "joins");
+    let moves = rate_limit(rates.moves, keys, "moves");
+    let live = rate_limit(rates.live, keys, "live streams opened");
+    let read = rate_limit(rates.read, keys, "reads");
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::any())
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
+        .expose_headers([header::RETRY_AFTER])
+        .max_age(Duration::from_secs(3600));
+    let api = Router::new()
+        .route("/api/games", post(create_game).layer(create.clone()))
+        .route("/api/games/{id}", get(show).layer(read.clone()))
+        .route("/api/games/{id}/join", post(join_game).layer(join))
+        .route("/api/games/{id}/moves", post(play).layer(moves))
+        .route("/api/games/{id}/rematch", post(rematch).layer(create))
+        .route("/api/games/{id}/live", get(live_events).layer(live.clone()))
+        .route("/api/games/{id}/ws", get(live_socket).layer(live))
+        .route("/api", any(no_endpoint).layer(read.clone()))
+        .route("/api/{*rest}", any(no_endpoint).layer(read.clone()))
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(cors);
+    let pages = Router::new()
+        .route("/", get(home))
+        .route("/g/{id}", get(game_page))
         .route("/static/app.js", get(script))
         .route("/static/style.css", get(style))
-        .route("/api/games", post(create))
-        .route("/api/games/{id}", get(show))
-        .route("/api/games/{id}/join", post(join))
-        .route("/api/games/{id}/moves", post(play))
-        .route("/api/games/{id}/rematch", post(rematch))
-        .route("/api/games/{id}/live", get(live))
-        .fallback(not_found)
+        .route("/favicon.svg", get(favicon_svg))
+        .route("/favicon.ico", get(favicon_ico))
+        .method_not_allowed_fallback(method_not_allowed)
+        .route_layer(read.clone());
+    let headers = [
+        (header::CONTENT_SECURITY_POLICY, CSP),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::CACHE_CONTROL, "no-store"),
+    ];
+    let delay = rates.refusal_delay;
+    let mut router = api
+        .merge(pages)
+        .fallback_service(any(page_not_found).layer(read))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(axum::middleware::map_response(move |r: Response| {
+            hold_back_refusal(r, delay)
+        }));
+    for (name, value) in headers {
+        router = router.layer(SetResponseHeaderLayer::if_not_present(
+            name,
+            HeaderValue::from_static(value),
+        ));
+    }
+    router
         .layer(
             // One line per request at INFO: method, path, status and latency.
             TraceLayer::new_for_http()
@@ -49,9 +125,65 @@ pub fn app(games: Games) -> Router {
         .with_state(games)
 }
 
+type Limiter = GovernorLayer<ClientKeyExtractor, NoOpMiddleware, Body>;
+
+/// A per-client rate limit on a kind of request (`what`): past it, 429 with
+/// `Retry-After` and the JSON error.
+fn rate_limit(rate: Rate, keys: ClientKeyExtractor, what: &'static str) -> Limiter {
+    let config: Arc<GovernorConfig<ClientKeyExtractor, NoOpMiddleware>> = Arc::new(
+        GovernorConfigBuilder::default()
+            .period(rate.period())
+            .burst_size(rate.count)
+            .key_extractor(keys)
+            .finish()
+            .expect("a rate has a count and a period above zero"),
+    );
+    forget_idle_clients(&config);
+    GovernorLayer::new(config).error_handler(move |e| {
+        let error = match e {
+            GovernorError::TooManyRequests { wait_time, .. } => GameError::TooMany {
+                message: format!("too many {what}: at most {rate} from one client"),
+                // The limiter rounds the wait down to whole seconds.
+                retry_after: wait_time + 1,
+            },
+            other => GameError::Internal(format!("rate limiter: {other}")),
+        };
+        ApiError(error).into_response()
+    })
+}
+
+/// Lets a rate limiter forget the clients whose buckets are full again, every minute
+/// while the limiter is in use, so that its memory follows the clients of the last
+/// minutes rather than every client ever seen.
+fn forget_idle_clients(config: &Arc<GovernorConfig<ClientKeyExtractor, NoOpMiddleware>>) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    let limiter = Arc::downgrade(config.limiter());
+    runtime.spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            let Some(limiter) = limiter.upgrade() else {
+                return;
+            };
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+    });
+}
+
+/// Holds a 429 answer back for `delay` (see [`crate::RateLimits::refusal_delay`]).
+async fn hold_back_refusal(response: Response, delay: Duration) -> Response {
+    if response.status() == StatusCode::TOO_MANY_REQUESTS && !delay.is_zero() {
+        tokio::time::sleep(delay).await;
+    }
+    response
+}
+
 /// An error as the API answers it: a status and `{"error":"..."}`.
 #[derive(Debug)]
-pub struct ApiError(GameError);
+pub struct ApiError(pub GameError);
 
 impl From<GameError> for ApiError {
     fn from(e: GameError) -> Self {
@@ -61,35 +193,57 @@ impl From<GameError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let status = match &self.0 {
-            GameError::NotFound => StatusCode::NOT_FOUND,
-            GameError::Unauthorized => StatusCode::UNAUTHORIZED,
-            GameError::NotYourTurn => StatusCode::FORBIDDEN,
-            GameError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            GameError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            GameError::Conflict(_) => StatusCode::CONFLICT,
-            GameError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            GameError::Store(e) => {
-                tracing::error!(error = %e, "storage failed");
-                StatusCode::INTERNAL_SERVER_ERROR
+        let (status, retry_after) = match &self.0 {
+            GameError::NotFound | GameError::NoEndpoint => (StatusCode::NOT_FOUND, None),
+            GameError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, None),
+            GameError::Unauthorized => (StatusCode::UNAUTHORIZED, None),
+            GameError::NotYourTurn | GameError::Forbidden(_) => (StatusCode::FORBIDDEN, None),
+            GameError::BadRequest(_) => (StatusCode::BAD_REQUEST, None),
+            GameError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, None),
+            GameError::Conflict(_) => (StatusCode::CONFLICT, None),
+            GameError::Unprocessable(_) => (StatusCode::UNPROCESSABLE_ENTITY, None),
+            GameError::TooMany { retry_after, .. } => {
+                (StatusCode::TOO_MANY_REQUESTS, Some(*retry_after))
+            }
+            GameError::Busy { retry_after, .. } => {
+                (StatusCode::SERVICE_UNAVAILABLE, Some(*retry_after))
+            }
+            GameError::Store(_) | GameError::Internal(_) => {
+                (StatusCode::INTERNAL_SERVER_ERROR, None)
             }
         };
-        let mut response = (
-            status,
-            Json(serde_json::json!({ "error": self.0.to_string() })),
-        )
-            .into_response();
+        let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
+            // The detail is for the log, not for whoever asked.
+            tracing::error!(error = %self.0, "internal error");
+            "internal server error".to_owned()
+        } else {
+            self.0.to_string()
+        };
+        let mut response = (status, Json(serde_json::json!({ "error": message }))).into_response();
+        let headers = response.headers_mut();
         if status == StatusCode::UNAUTHORIZED {
-            response.headers_mut().insert(
-                header::WWW_AUTHENTICATE,
-                header::HeaderValue::from_static("Bearer"),
-            );
+            headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        if let Some(seconds) = retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
     }
 }
 
-/// The JSON body, or the error to answer with (400, or 413 past the limit).
+/// A panic in a handler: logged, and answered with the generic 500.
+fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response<Body> {
+    let detail = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("a panic");
+    ApiError(GameError::Internal(format!("handler panicked: {detail}"))).into_response()
+}
+
+/// The JSON object of a request body, or the error to answer with (400, or 413 past
+/// the limit). The body must be an object: serde would also read a struct from an
+/// array of its fields, a form the API does not document.
 fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, GameError> {
     let bytes = body.map_err(|r| {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -98,6 +252,11 @@ fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Resul
             GameError::BadRequest(r.body_text())
         }
     })?;
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(GameError::BadRequest(
+            "the body must be a JSON object (see docs/api.md)".into(),
+        ));
+    }
     serde_json::from_slice(&bytes).map_err(|e| GameError::BadRequest(format!("bad JSON body: {e}")))
 }
 
@@ -111,7 +270,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
         .map(str::trim)
 }
 
-async fn create(
+async fn create_game(
     State(games): State<Games>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
@@ -124,18 +283,28 @@ async fn show(State(games): State<Games>, Path(id): Path<String>) -> Result<Resp
     Ok(Json(games.view(&id).await?).into_response())
 }
 
-async fn join(State(games): State<Games>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    Ok(Json(games.join(&id).await?).into_response())
+async fn join_game(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    // No body at all: no invite (403), as from clients older than invites.
+    let request = match &body {
+        Ok(b) if b.iter().all(u8::is_ascii_whitespace) => Ok(JoinRequest::default()),
+        _ => parse_body::<JoinRequest>(body),
+    };
+    Ok(Json(games.join(&id, request).await?).into_response())
 }
 
 async fn play(
     State(games): State<Games>,
     Path(id): Path<String>,
+    Client(client): Client,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request = parse_body::<MoveRequest>(body);
-    Ok(Json(games.play(&id, bearer(&headers), request).await?).into_response())
+    Ok(Json(games.play(&id, bearer(&headers), request, client).await?).into_response())
 }
 
 async fn rematch(
@@ -143,59 +312,252 @@ async fn rematch(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let grant = games.rematch(&id, bearer(&headers)).await?;
-    Ok((StatusCode::CREATED, Json(grant)).into_response())
+    let (grant, fresh) = games.rematch(&id, bearer(&headers)).await?;
+    let status = if fresh {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(grant)).into_response())
 }
 
-/// Server-sent events: the full game view now and after every change.
-async fn live(
+/// The views of a followed game: `first`, then each change, ending after the view of
+/// the finished game (or when the game expires). Holds `slot` while it lasts.
+fn follow(
+    first: GameView,
+    updates: broadcast::Receiver<Arc<GameView>>,
+    slot: StreamSlot,
+) -> impl Stream<Item = Arc<GameView>> + Send {
+    struct Following {
+        updates: broadcast::Receiver<Arc<GameView>>,
+        ply: usize,
+        _slot: StreamSlot,
+    }
+    let first = Arc::new(first);
+    let state = Following {
+        updates,
+        ply: first.ply,
+        _slot: slot,
+    };
+    let rest = futures_util::stream::unfold((!first.over).then_some(state), |state| async move {
+        let mut state = state?;
+        loop {
+            match state.updates.recv().await {
+                // A view older than one sent (a change published while the first
+                // view was read) is left out.
+                Ok(view) if view.ply < state.ply => {}
+                Ok(view) => {
+                    state.ply = view.ply;
+                    let next = (!view.over).then_some(state);
+                    return Some((view, next));
+                }
+                // A watcher that falls behind skips to the next full view.
+                Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    tokio_stream::once(first).chain(rest)
+}
+
+/// Server-sent events: the full game view now and after every change; the stream ends
+/// after the game's last view. An `EventSource` reconnecting after that (it sends the
+/// id of the last event it saw) gets 204, which tells it to stop.
+async fn live_events(
     State(games): State<Games>,
     Path(id): Path<String>,
-) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    Client(client): Client,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let slot = games.open_stream(client)?;
     // Subscribe before reading, so no change between the two is missed.
-    let updates = BroadcastStream::new(games.subscribe(&id));
+    let updates = games.subscribe(&id);
     let now = games.view(&id).await?;
-    let first = tokio_stream::once(std::sync::Arc::new(now));
-    // A watcher that falls behind skips to the next full view.
-    let stream = first.chain(updates.filter_map(Result::ok)).map(|view| {
-        Ok(Event::default()
-            .event("game")
-            .json_data(&*view)
-            .unwrap_or_default())
+    let seen = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if now.over && seen == Some(now.ply) {
+        return Ok(StatusCode::NO_CONTENT.into_response());
+    }
+    let events = follow(now, updates, slot).map(|view| {
+        Ok::<_, Infallible>(
+            Event::default()
+                .event("game")
+                .id(view.ply.to_string())
+                .json_data(&*view)
+                .unwrap_or_default(),
+        )
     });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    Ok(Sse::new(events)
+        .keep_alive(KeepAlive::default())
+        .into_response())
 }
 
-async fn not_found() -> ApiError {
-    ApiError(GameError::NotFound)
+/// The same views over a WebSocket, one text message each; the server closes the
+/// socket after the game's last view. Browsers limit how many event streams a site may
+/// keep open (six over HTTP/1.1, shared by all its tabs), not WebSockets, so the page
+/// follows its game this way.
+async fn live_socket(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    Client(client): Client,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let upgrade = upgrade.map_err(|r| {
+        GameError::BadRequest(format!("this endpoint speaks WebSocket: {}", r.body_text()))
+    })?;
+    let slot = games.open_stream(client)?;
+    let updates = games.subscribe(&id);
+    let now = games.view(&id).await?;
+    let views = follow(now, updates, slot);
+    Ok(upgrade.on_upgrade(move |socket| send_views(socket, views)))
 }
 
-async fn page() -> Response {
+async fn send_views(mut socket: WebSocket, views: impl Stream<Item = Arc<GameView>> + Send) {
+    let mut views = std::pin::pin!(views);
+    // Pings keep proxies from closing a quiet socket, and find dead peers.
+    let mut ping = tokio::time::interval(Duration::from_secs(30));
+    ping.tick().await;
+    loop {
+        tokio::select! {
+            view = views.next() => {
+                let Some(view) = view else { break };
+                let text = serde_json::to_string(&*view).unwrap_or_default();
+                if socket.send(Message::Text(text.into())).await.is_err() {
+                    return;
+                }
+            }
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Close(_)) | Err(_)) | None => return,
+                // The client has nothing to say; whatever it sends is ignored.
+                Some(Ok(_)) => {}
+            },
+            _ = ping.tick() => {
+                if socket.send(Message::Ping(Bytes::new())).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let _ = socket
+        .send(Message::Close(Some(CloseFrame {
+            code: axum::extract::ws::close_code::NORMAL,
+            reason: "the game is over".into(),
+        })))
+        .await;
+}
+
+async fn no_endpoint() -> ApiError {
+    ApiError(GameError::NoEndpoint)
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError(GameError::MethodNotAllowed)
+}
+
+/// The hash that versions the static assets' URLs.
+fn asset_version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| {
+        let mut h = Sha256::new();
+        h.update(include_str!("../static/app.js"));
+        h.update(include_str!("../static/style.css"));
+        h.finalize()[..6]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    })
+}
+
+/// An HTML page with the asset version filled in.
+fn html(status: StatusCode, template: &'static str) -> Response {
+    static PAGES: OnceLock<[String; 2]> = OnceLock::new();
+    let pages = PAGES.get_or_init(|| {
+        [
+            include_str!("../static/index.html"),
+            include_str!("../static/not_found.html"),
+        ]
+        .map(|t| t.replace("ASSET_VERSION", asset_version()))
+    });
+    let body = if template == "index" {
+        &pages[0]
+    } else {
+        &pages[1]
+    };
     (
+        status,
         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        include_str!("../static/index.html"),
+        body.clone(),
+    )
+        .into_response()
+}
+
+async fn home() -> Response {
+    html(StatusCode::OK, "index")
+}
+
+/// A game's page, or 404 with a way home when there is no such game.
+async fn game_page(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    Ok(if games.exists(&id).await? {
+        html(StatusCode::OK, "index")
+    } else {
+        html(StatusCode::NOT_FOUND, "not found")
+    })
+}
+
+async fn page_not_found(uri: Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        return no_endpoint().await.into_response();
+    }
+    html(StatusCode::NOT_FOUND, "not found")
+}
+
+fn asset(content_type: &'static str, body: &'static [u8]) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, STATIC_CACHE),
+        ],
+        body,
     )
         .into_response()
 }
 
 async fn script() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        include_str!("../static/app.js"),
+    asset(
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/app.js"),
     )
-        .into_response()
 }
 
 async fn style() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
-        include_str!("../static/style.css"),
+    asset(
+        "text/css; charset=utf-8",
+        include_bytes!("../static/style.css"),
     )
-        .into_response()
+}
+
+async fn favicon_svg() -> Response {
+    asset("image/svg+xml", include_bytes!("../static/favicon.svg"))
+}
+
+async fn favicon_ico() -> Response {
+    let mut r = asset("image/x-icon", include_bytes!("../static/favicon.ico"));
+    // Its URL is fixed, so a day rather than a year.
+    r.headers_mut().insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=86400"),
+    );
+    r
 }
 
 /// Serves the application on `listener` until `shutdown` completes, then finishes the
-/// requests in flight.
+/// requests in flight. Each request knows its peer's address (for per-client limits),
+/// and expired games are deleted as they expire.
 ///
 /// # Errors
 /// When accepting connections fails.
@@ -204,7 +566,13 @@ pub async fn serve(
     games: Games,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(games))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let expiry = games.spawn_expiry();
+    let result = axum::serve(
+        listener,
+        app(games).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await;
+    expiry.abort();
+    result
 }

@@ -1,31 +1,45 @@
-//! The game service: creating, joining and playing games, computer turns, and live
-//! updates. Handlers call it; it calls the store off the async runtime.
+//! The game service: creating, joining and playing games, computer turns, live updates,
+//! and keeping games only as long as they are wanted. Handlers call it; it calls the
+//! store off the async runtime.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use mancala_core::{EndRule, Game, IllegalMove, Move, RuleOptions, Rules, Side, Variant};
+use mancala_core::{EndRule, Game, Move, RuleOptions, Rules, Side, Variant};
 use mancala_engine::PlayerSpec;
 use rand::TryRngCore;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
-use tokio::sync::{Semaphore, broadcast};
+use tokio::sync::broadcast;
 
-use crate::store::{GameRow, Store, StoreError};
+use crate::client::ClientKey;
+use crate::limits::Limits;
+use crate::store::{GameRow, Store, StoreError, now_ms};
+use crate::think::{ThinkStats, Thinkers};
 use crate::view::GameView;
 
-/// Why a request about a game failed; each maps to one HTTP status.
+/// Why a request failed; each maps to one HTTP status.
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
-    /// 404: no game with this id.
+    /// 404: no game with this id (or it has expired).
     #[error("no such game")]
     NotFound,
+    /// 404: no such path under `/api`.
+    #[error("no such endpoint")]
+    NoEndpoint,
+    /// 405: the path exists, the method does not.
+    #[error("method not allowed here")]
+    MethodNotAllowed,
     /// 401: no token, or not a token of this game.
     #[error("a valid token for this game is required")]
     Unauthorized,
     /// 403: it is not this seat's turn.
     #[error("it is not your turn")]
     NotYourTurn,
+    /// 403: the request needs a secret it did not bring (the invite to join).
+    #[error("{0}")]
+    Forbidden(String),
     /// 400: the request body is not the expected JSON.
     #[error("{0}")]
     BadRequest(String),
@@ -35,12 +49,31 @@ pub enum GameError {
     /// 409: the request conflicts with the game's state.
     #[error("{0}")]
     Conflict(String),
-    /// 422: the move or settings break the rules.
+    /// 422: the move or settings break the rules or the server's bounds.
     #[error("{0}")]
     Unprocessable(String),
-    /// 500: storage failed.
+    /// 429: this client asks too much; try again after `retry_after` seconds.
+    #[error("{message}")]
+    TooMany {
+        /// What limit was reached.
+        message: String,
+        /// Seconds to wait.
+        retry_after: u64,
+    },
+    /// 503: the server as a whole is at a limit; try again after `retry_after` seconds.
+    #[error("{message}")]
+    Busy {
+        /// What limit was reached.
+        message: String,
+        /// Seconds to wait.
+        retry_after: u64,
+    },
+    /// 500: storage failed (the detail is logged, never sent).
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// 500: something else failed (the detail is logged, never sent).
+    #[error("{0}")]
+    Internal(String),
 }
 
 /// What a client asks for when creating a game (`POST /api/games`).
@@ -66,14 +99,23 @@ pub struct NewGame {
 #[derive(Clone, Copy, Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
-    /// The house to sow, 1..=H as the mover sees it.
-    pub house: u64,
+    /// The house to sow, 1..=H as the mover sees it (any size is read, so that the
+    /// answer names the house as sent).
+    pub house: u128,
     /// The game's current ply.
     pub ply: u64,
 }
 
+/// A join request (`POST /api/games/{id}/join`): the invite secret of the game.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The secret from the invite link.
+    pub invite: Option<String>,
+}
+
 /// A seat handed to a client: which seat and the secret token that plays it.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SeatGrant {
     /// The game's id (in create and rematch answers).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -82,15 +124,23 @@ pub struct SeatGrant {
     pub seat: u8,
     /// The bearer token for this seat: show it to nobody else.
     pub token: String,
+    /// A new game against a friend: the secret of the invite link, which lets one
+    /// person take seat 2.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+}
+
+fn random_hex<const N: usize>() -> String {
+    let mut bytes = [0u8; N];
+    rand::rngs::OsRng
+        .try_fill_bytes(&mut bytes)
+        .expect("the operating system provides randomness");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A random 256-bit token (hex) and its SHA-256, which is all the store keeps.
 fn new_token() -> (String, [u8; 32]) {
-    let mut bytes = [0u8; 32];
-    rand::rngs::OsRng
-        .try_fill_bytes(&mut bytes)
-        .expect("the operating system provides randomness");
-    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let token = random_hex::<32>();
     let hash = hash_token(&token);
     (token, hash)
 }
@@ -99,12 +149,20 @@ fn hash_token(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-fn new_id() -> String {
-    let mut bytes = [0u8; 9];
-    rand::rngs::OsRng
-        .try_fill_bytes(&mut bytes)
-        .expect("the operating system provides randomness");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// The token of the rematch seat of the holder of `token`: derived from it, so asking
+/// again gives the same token, and only the holder of `token` can know it.
+fn rematch_token(token: &str, rematch_id: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"mancala rematch seat\0");
+    h.update(rematch_id.as_bytes());
+    h.update(b"\0");
+    h.update(token.as_bytes());
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `secret` hashes to `stored`, in constant time.
+fn matches(stored: Option<[u8; 32]>, secret: &str) -> bool {
+    stored.is_some_and(|s| bool::from(s.ct_eq(&hash_token(secret))))
 }
 
 /// The rules stored with a game.
@@ -132,6 +190,12 @@ pub(crate) fn replay(row: &GameRow) -> Result<Game, GameError> {
     Ok(game)
 }
 
+/// Whether both seats are held, so that moves may be played: a computer game starts
+/// at once, a game against a friend when the friend joins.
+pub(crate) fn started(row: &GameRow) -> bool {
+    row.opponent != "human" || row.token_hashes[1].is_some()
+}
+
 /// The game service, cheap to clone (shared state behind an `Arc`).
 #[derive(Clone)]
 pub struct Games {
@@ -140,24 +204,84 @@ pub struct Games {
 
 struct Inner {
     store: Store,
+    limits: Limits,
     /// One broadcast channel per game being watched; each message is a game view.
     live: Mutex<HashMap<String, broadcast::Sender<Arc<GameView>>>>,
-    /// Bounds the computer players thinking at once to the machine's cores.
-    thinkers: Semaphore,
+    /// Open live streams, in all and per client.
+    streams: Mutex<StreamCount>,
+    /// Computer players: thinker slots, memory budget, one move at a time per client.
+    thinkers: Thinkers,
+}
+
+#[derive(Default)]
+struct StreamCount {
+    total: usize,
+    per_client: HashMap<ClientKey, usize>,
+}
+
+/// A place among the open live streams, given back when dropped.
+pub struct StreamSlot {
+    games: Games,
+    client: ClientKey,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut s = self.games.streams();
+        s.total = s.total.saturating_sub(1);
+        if let Some(n) = s.per_client.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                s.per_client.remove(&self.client);
+            }
+        }
+    }
 }
 
 impl Games {
-    /// The service over `store`.
+    /// The service over `store`, with the default [`Limits`].
     #[must_use]
     pub fn new(store: Store) -> Games {
-        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        Games::with_limits(store, Limits::default())
+    }
+
+    /// The service over `store` within `limits`.
+    #[must_use]
+    pub fn with_limits(store: Store, limits: Limits) -> Games {
         Games {
             inner: Arc::new(Inner {
                 store,
+                thinkers: Thinkers::new(limits.think),
+                limits,
                 live: Mutex::new(HashMap::new()),
-                thinkers: Semaphore::new(cores),
+                streams: Mutex::new(StreamCount::default()),
             }),
         }
+    }
+
+    /// The limits the service enforces.
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// What the computer players use now, and the most they used at once.
+    #[must_use]
+    pub fn think_stats(&self) -> ThinkStats {
+        self.inner.thinkers.stats()
+    }
+
+    /// Live streams open now.
+    #[must_use]
+    pub fn open_streams(&self) -> usize {
+        self.streams().total
+    }
+
+    fn streams(&self) -> std::sync::MutexGuard<'_, StreamCount> {
+        self.inner
+            .streams
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Runs a store operation on the blocking pool.
@@ -168,30 +292,51 @@ impl Games {
         let me = self.clone();
         tokio::task::spawn_blocking(move || f(&me.inner.store))
             .await
-            .expect("store task panicked")
+            .map_err(|e| GameError::Internal(format!("store task: {e}")))?
             .map_err(GameError::from)
     }
 
+    /// The stored game, unless it does not exist or has expired.
     async fn row(&self, id: &str) -> Result<GameRow, GameError> {
         let id = id.to_owned();
-        self.db(move |s| s.load(&id))
-            .await?
-            .ok_or(GameError::NotFound)
+        let row = self.db(move |s| s.load(&id)).await?;
+        match row {
+            Some(row) if self.inner.limits.expiry.deadline_ms(&row) > now_ms() => Ok(row),
+            _ => Err(GameError::NotFound),
+        }
+    }
+
+    fn view_of(&self, row: &GameRow) -> Result<GameView, GameError> {
+        GameView::of(row, &self.inner.limits.expiry)
     }
 
     /// The current view of a game, for anyone.
     ///
     /// # Errors
-    /// [`GameError::NotFound`] for an unknown id.
+    /// [`GameError::NotFound`] for an unknown or expired id.
     pub async fn view(&self, id: &str) -> Result<GameView, GameError> {
         let row = self.row(id).await?;
-        GameView::of(&row)
+        self.view_of(&row)
     }
 
-    /// Creates a game; the creator sits as player 1.
+    /// Whether game `id` exists (and has not expired).
     ///
     /// # Errors
-    /// [`GameError::Unprocessable`] for settings outside the rules or an unknown opponent.
+    /// When the store fails.
+    pub async fn exists(&self, id: &str) -> Result<bool, GameError> {
+        match self.row(id).await {
+            Ok(_) => Ok(true),
+            Err(GameError::NotFound) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Creates a game; the creator sits as player 1. A game against a friend comes
+    /// with an invite secret for the friend.
+    ///
+    /// # Errors
+    /// [`GameError::Unprocessable`] for settings outside the rules, an unknown
+    /// opponent, or one past the server's bounds (the message names the bound).
     pub async fn create(&self, req: NewGame) -> Result<SeatGrant, GameError> {
         let bad = |e: &dyn std::fmt::Display| GameError::Unprocessable(e.to_string());
         let rules = Rules::new(req.variant, req.houses.unwrap_or(6), req.seeds.unwrap_or(4))
@@ -210,65 +355,76 @@ impl Games {
         let opponent = req.opponent.unwrap_or_else(|| "human".into());
         let spec: PlayerSpec = opponent.parse().map_err(|e| bad(&e))?;
         if !spec.is_human() {
+            // Within the bounds first: building a player allocates its tables.
+            self.inner
+                .limits
+                .think
+                .check(&spec, rules)
+                .map_err(GameError::Unprocessable)?;
             spec.build(rules, 0).map_err(|e| bad(&e))?;
         }
-        self.create_with(rules, spec.to_string(), None).await
+        let (token, hash) = new_token();
+        let invite = spec.is_human().then(random_hex::<32>);
+        let row = GameRow {
+            token_hashes: [Some(hash), None],
+            invite_hash: invite.as_deref().map(hash_token),
+            ..Games::new_row(rules, spec.to_string())
+        };
+        let id = row.id.clone();
+        self.db(move |s| s.create(&row)).await?;
+        Ok(SeatGrant {
+            id: Some(id),
+            seat: 1,
+            token,
+            invite,
+        })
     }
 
-    async fn create_with(
-        &self,
-        rules: Rules,
-        opponent: String,
-        rematch_of: Option<String>,
-    ) -> Result<SeatGrant, GameError> {
-        let (token, hash) = new_token();
-        let id = new_id();
+    /// A new game's row: no seats, no moves.
+    fn new_row(rules: Rules, opponent: String) -> GameRow {
         let opts = rules.options();
-        let row = GameRow {
-            id: id.clone(),
+        GameRow {
+            id: random_hex::<9>(),
             variant: rules.variant().to_string(),
             houses: rules.houses() as u8,
             seeds: rules.seeds() as u8,
             empty_capture: opts.empty_capture,
             end_rule: opts.end_rule.to_string(),
             opponent,
-            token_hashes: [Some(hash), None],
-            moves: Vec::new(),
-            rematch: None,
-        };
-        self.db(move |s| s.create(&row)).await?;
-        if let Some(old) = rematch_of {
-            let (old_id, new) = (old.clone(), id.clone());
-            let winner = self.db(move |s| s.set_rematch(&old_id, &new)).await?;
-            if winner != id {
-                // Someone else asked first: join their rematch instead.
-                return self.join(&winner).await.map(|g| SeatGrant {
-                    id: Some(winner),
-                    ..g
-                });
-            }
-            // Tell the old game's watchers, so the other player can follow.
-            self.publish_id(&old).await;
+            activity_ms: now_ms(),
+            ..GameRow::default()
         }
-        Ok(SeatGrant {
-            id: Some(id),
-            seat: 1,
-            token,
-        })
     }
 
-    /// Takes seat 2 of a game against a friend.
+    /// Takes seat 2 of a game against a friend, for the holder of its invite.
+    ///
+    /// Checks, in order: the game exists (404), the request body (400), the seat is
+    /// free (409), the invite (403).
     ///
     /// # Errors
-    /// [`GameError::NotFound`], or [`GameError::Conflict`] when the seat is taken or
-    /// the opponent is a computer.
-    pub async fn join(&self, id: &str) -> Result<SeatGrant, GameError> {
+    /// [`GameError::NotFound`]; [`GameError::BadRequest`]; [`GameError::Conflict`] when the opponent is a
+    /// computer or the seat is taken; [`GameError::Forbidden`] without the invite.
+    pub async fn join(
+        &self,
+        id: &str,
+        request: Result<JoinRequest, GameError>,
+    ) -> Result<SeatGrant, GameError> {
         let row = self.row(id).await?;
+        let JoinRequest { invite } = request?;
+        let invite = invite.as_deref();
         if row.opponent != "human" {
             return Err(GameError::Conflict(format!(
                 "player 2 is the computer ({})",
                 row.opponent
             )));
+        }
+        if row.token_hashes[1].is_some() {
+            return Err(GameError::Conflict("seat 2 is taken".into()));
+        }
+        if !invite.is_some_and(|i| matches(row.invite_hash, i)) {
+            return Err(GameError::Forbidden(
+                "joining takes the invite link's secret (the watch link only watches)".into(),
+            ));
         }
         let (token, hash) = new_token();
         let owned = id.to_owned();
@@ -280,6 +436,7 @@ impl Games {
             id: None,
             seat: 2,
             token,
+            invite: None,
         })
     }
 
@@ -299,10 +456,12 @@ impl Games {
     }
 
     /// Plays `house` for the holder of `token`, if `ply` is the game's current ply.
+    /// A computer reply is thought on behalf of `client`, after that client's earlier
+    /// computer moves.
     ///
     /// Checks, in order: the game exists (404), the token (401), the request body
-    /// (400), the ply (409), the turn (403), the rules (422). The move is committed
-    /// before this returns.
+    /// (400), the ply (409), both seats taken (409), the turn (403), the rules (422).
+    /// The move is committed before this returns.
     ///
     /// # Errors
     /// The [`GameError`] for the first check that fails; nothing is changed then.
@@ -311,16 +470,22 @@ impl Games {
         id: &str,
         token: Option<&str>,
         request: Result<MoveRequest, GameError>,
+        client: ClientKey,
     ) -> Result<GameView, GameError> {
         let row = self.row(id).await?;
         let seat = Games::seat_of(&row, token)?;
         let MoveRequest { house, ply } = request?;
-        let game = replay(&row)?;
+        let mut game = replay(&row)?;
         if ply != game.ply() as u64 {
             return Err(GameError::Conflict(format!(
                 "ply {ply} is not the current ply {}",
                 game.ply()
             )));
+        }
+        if !started(&row) {
+            return Err(GameError::Conflict(
+                "the game starts when player 2 joins: wait for your friend".into(),
+            ));
         }
         if let Some(to_move) = game.to_move() {
             if to_move != seat {
@@ -328,34 +493,44 @@ impl Games {
             }
         }
         if game.is_over() {
-            return Err(GameError::Unprocessable(IllegalMove::GameOver.to_string()));
+            return Err(GameError::Unprocessable(
+                mancala_core::IllegalMove::GameOver.to_string(),
+            ));
         }
+        let houses = game.rules().houses();
         let mv = u8::try_from(house)
             .ok()
+            .filter(|&h| usize::from(h) <= houses)
             .and_then(Move::new)
-            .ok_or(IllegalMove::OutOfRange {
-                house: u8::try_from(house).unwrap_or(u8::MAX),
-                houses: game.rules().houses() as u8,
-            })
-            .and_then(|mv| game.position().check(mv).map(|()| mv))
+            .ok_or_else(|| {
+                GameError::Unprocessable(format!(
+                    "house {house} does not exist (houses are 1 to {houses})"
+                ))
+            })?;
+        game.play(mv)
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
-        self.commit(&row.id, game.ply(), mv).await?;
+        self.commit(&row.id, ply as usize, mv, game.is_over())
+            .await?;
         // The stored game is the loaded one plus this move: no need to read it back.
         let mut row = row;
         row.moves.push(mv.house());
-        let view = GameView::of(&row)?;
+        row.activity_ms = now_ms();
+        if game.is_over() {
+            row.finished_ms = Some(row.activity_ms);
+        }
+        let view = self.view_of(&row)?;
         self.publish(id, &view);
-        if row.opponent != "human" {
-            self.schedule_computer(id);
+        if row.opponent != "human" && !game.is_over() {
+            self.schedule_computer(id, client);
         }
         Ok(view)
     }
 
     /// Stores a move for ply `ply`; a lost race is a conflict.
-    async fn commit(&self, id: &str, ply: usize, mv: Move) -> Result<(), GameError> {
+    async fn commit(&self, id: &str, ply: usize, mv: Move, ends: bool) -> Result<(), GameError> {
         let owned = id.to_owned();
         if self
-            .db(move |s| s.append_move(&owned, ply, mv.house()))
+            .db(move |s| s.append_move(&owned, ply, mv.house(), ends))
             .await?
         {
             Ok(())
@@ -366,30 +541,93 @@ impl Games {
         }
     }
 
-    /// Starts a rematch with the same settings: the requester sits as player 1 of the
-    /// new game, or joins the rematch the other player already started.
+    /// Seats the holder of `token` in the rematch of a finished game, with the same
+    /// settings: the first player to ask sits as player 1 of a new game, the other as
+    /// player 2. Asking again gives the same seat and token; the second value says
+    /// whether this request took the seat (`false`: it was taken before).
     ///
     /// # Errors
     /// [`GameError::NotFound`], [`GameError::Unauthorized`], or a conflict when the game
     /// is not over.
-    pub async fn rematch(&self, id: &str, token: Option<&str>) -> Result<SeatGrant, GameError> {
+    pub async fn rematch(
+        &self,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(SeatGrant, bool), GameError> {
         let row = self.row(id).await?;
-        Games::seat_of(&row, token)?;
+        let seat = Games::seat_of(&row, token)?;
+        let token = token.expect("checked by seat_of").to_owned();
         let game = replay(&row)?;
         if !game.is_over() {
             return Err(GameError::Conflict("the game is not over".into()));
         }
-        if let Some(existing) = &row.rematch {
-            return self.join(existing).await.map(|g| SeatGrant {
-                id: Some(existing.clone()),
-                ..g
-            });
+        let new = Games::new_row(game.rules(), row.opponent.clone());
+        let old = row.id.clone();
+        let secret = token.clone();
+        let taken = self
+            .db(move |s| {
+                s.rematch(&old, seat.number(), &new, &|rid| {
+                    hash_token(&rematch_token(&secret, rid))
+                })
+            })
+            .await?;
+        if taken.fresh {
+            // Seat 1: the old game's watchers hear of the offer; seat 2: the new game's
+            // players hear that it starts.
+            let changed = if taken.seat == 1 { id } else { &taken.id };
+            self.publish_id(changed).await;
         }
-        self.create_with(game.rules(), row.opponent.clone(), Some(row.id.clone()))
-            .await
+        Ok((
+            SeatGrant {
+                token: rematch_token(&token, &taken.id),
+                id: Some(taken.id),
+                seat: taken.seat,
+                invite: None,
+            },
+            taken.fresh,
+        ))
     }
 
-    /// Subscribes to game `id`'s updates (full views after every change).
+    /// A place among the open live streams for `client`, held until the slot is
+    /// dropped.
+    ///
+    /// # Errors
+    /// [`GameError::TooMany`] when the client has as many open as it may,
+    /// [`GameError::Busy`] when the server has.
+    pub fn open_stream(&self, client: ClientKey) -> Result<StreamSlot, GameError> {
+        let limits = self.inner.limits.streams;
+        let mut s = self.streams();
+        let mine = s.per_client.get(&client).copied().unwrap_or(0);
+        if mine >= limits.per_client {
+            return Err(GameError::TooMany {
+                message: format!(
+                    "too many live streams: at most {} open at once from one client; close \
+                     some (a finished game's stream ends by itself)",
+                    limits.per_client
+                ),
+                retry_after: 10,
+            });
+        }
+        if s.total >= limits.total {
+            return Err(GameError::Busy {
+                message: format!(
+                    "the server follows as many live games as it can ({}); try again soon",
+                    limits.total
+                ),
+                retry_after: 10,
+            });
+        }
+        s.total += 1;
+        *s.per_client.entry(client).or_insert(0) += 1;
+        drop(s);
+        Ok(StreamSlot {
+            games: self.clone(),
+            client,
+        })
+    }
+
+    /// Subscribes to game `id`'s updates (full views after every change). The channel
+    /// closes when the game expires.
     pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Arc<GameView>> {
         let mut live = self
             .inner
@@ -423,21 +661,25 @@ impl Games {
         }
     }
 
-    /// If the computer is to move in game `id`, lets it think on the blocking pool and
-    /// plays its moves (several in a row after Kalah extra turns).
-    pub fn schedule_computer(&self, id: &str) {
+    /// If the computer is to move in game `id`, lets it think (within the server's
+    /// bounds, after `client`'s earlier computer moves) and plays its moves (several in
+    /// a row after Kalah extra turns).
+    pub fn schedule_computer(&self, id: &str, client: ClientKey) {
         let me = self.clone();
         let id = id.to_owned();
         tokio::spawn(async move {
-            if let Err(e) = me.computer_turns(&id).await {
+            if let Err(e) = me.computer_turns(&id, &client.to_string()).await {
                 tracing::error!(game = %id, error = %e, "computer turn failed");
             }
         });
     }
 
-    async fn computer_turns(&self, id: &str) -> Result<(), GameError> {
+    async fn computer_turns(&self, id: &str, client: &str) -> Result<(), GameError> {
         loop {
-            let row = self.row(id).await?;
+            let row = match self.row(id).await {
+                Err(GameError::NotFound) => return Ok(()), // expired meanwhile
+                other => other?,
+            };
             if row.opponent == "human" {
                 return Ok(());
             }
@@ -445,29 +687,29 @@ impl Games {
             if game.to_move() != Some(Side::North) {
                 return Ok(());
             }
-            let spec: PlayerSpec =
-                row.opponent
-                    .parse()
-                    .map_err(|e: mancala_engine::PlayerError| {
-                        GameError::Unprocessable(e.to_string())
-                    })?;
-            let _permit = self.inner.thinkers.acquire().await.expect("semaphore open");
+            let spec: PlayerSpec = row
+                .opponent
+                .parse()
+                .map_err(|e: mancala_engine::PlayerError| GameError::Internal(e.to_string()))?;
+            // A game stored under laxer bounds thinks within today's.
+            let plan = self.inner.thinkers.limits().plan(&spec, game.rules());
             let seed = game.ply() as u64
                 ^ row
                     .id
                     .bytes()
                     .fold(0u64, |h, b| h.rotate_left(5) ^ u64::from(b));
-            let rules = game.rules();
             let ply = game.ply();
-            let mv = tokio::task::spawn_blocking(move || {
-                let mut player = spec
-                    .build(rules, seed)
-                    .map_err(|e| GameError::Unprocessable(e.to_string()))?;
-                Ok::<_, GameError>(player.choose(&game).mv)
-            })
-            .await
-            .expect("computer player panicked")?;
-            match self.commit(id, ply, mv).await {
+            let mut after = game.clone();
+            let mv = self
+                .inner
+                .thinkers
+                .think(client, plan, game, seed)
+                .await
+                .map_err(GameError::Internal)?;
+            after
+                .play(mv)
+                .map_err(|e| GameError::Internal(format!("the computer's move: {e}")))?;
+            match self.commit(id, ply, mv, after.is_over()).await {
                 Ok(()) => {
                     self.publish_id(id).await;
                 }
@@ -486,9 +728,51 @@ impl Games {
     pub async fn resume_computers(&self) -> Result<usize, GameError> {
         let ids = self.db(Store::computer_games).await?;
         let n = ids.len();
+        let restart = ClientKey::of_ip(std::net::IpAddr::from([0, 0, 0, 0]));
         for id in ids {
-            self.schedule_computer(&id);
+            self.schedule_computer(&id, restart);
         }
         Ok(n)
+    }
+
+    /// Deletes the games past their expiry now, and ends their live streams; returns
+    /// how many.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn expire(&self) -> Result<usize, GameError> {
+        let expiry = self.inner.limits.expiry;
+        let ids = self.db(move |s| s.expire(&expiry, now_ms())).await?;
+        let mut live = self
+            .inner
+            .live
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for id in &ids {
+            // Dropping the sender closes every subscriber's stream.
+            live.remove(id);
+        }
+        Ok(ids.len())
+    }
+
+    /// Runs [`Games::expire`] every so often (a quarter of the shortest expiry, between
+    /// 100 ms and a minute) until the runtime stops.
+    pub fn spawn_expiry(&self) -> tokio::task::JoinHandle<()> {
+        let e = self.inner.limits.expiry;
+        let every = (e.unstarted.min(e.idle).min(e.finished) / 4)
+            .clamp(Duration::from_millis(100), Duration::from_secs(60));
+        let me = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                match me.expire().await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(games = n, "expired games deleted"),
+                    Err(e) => tracing::error!(error = %e, "expiring games failed"),
+                }
+            }
+        })
     }
 }

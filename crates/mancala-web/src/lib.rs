@@ -2,24 +2,36 @@
 //! documented JSON API, and the browser UI it serves.
 //!
 //! ```text
-//! api.rs     routes, handlers, errors -> status codes, SSE, static UI   (axum)
-//! games.rs   the game service: create, join, play, rematch, computer turns, live
+//! api.rs     routes, handlers, errors -> status codes, SSE/WebSocket, static UI,
+//!            rate limits, security headers, CORS                          (axum)
+//! games.rs   the game service: create, join, play, rematch, computer turns, live,
+//!            stream caps, expiry
+//! think.rs   computer players within the server's bounds: time, size, memory
+//! limits.rs  every limit of the server and its default
+//! client.rs  who a client is (peer address, or a trusted proxy's X-Forwarded-For)
 //! view.rs    the JSON shape of a game
-//! store.rs   SQLite: games, hashed seat tokens, one row per move
-//! static/    index.html, app.js, style.css (embedded in the binary)
+//! store.rs   SQLite: games, hashed seat tokens and invites, one row per move
+//! static/    index.html, app.js, style.css, icons (embedded in the binary)
 //! ```
 //!
-//! Handlers never block the async runtime: storage runs on the blocking pool, and so
-//! do computer players (at most one per core at a time).
+//! Handlers never block the async runtime: storage runs on the blocking pool, and
+//! computer players on threads of their own at a lower priority (at most one per core
+//! at a time, within a shared memory budget).
 
 #![forbid(unsafe_code)]
 
 mod api;
+mod client;
 mod games;
+mod limits;
 mod store;
+mod think;
 mod view;
 
 pub use api::{ApiError, BODY_LIMIT, app, serve};
-pub use games::{GameError, Games, MoveRequest, NewGame, SeatGrant};
-pub use store::{GameRow, Store, StoreError};
-pub use view::{GameView, HistoryEntry, LastMove, PlayerView, RulesView, StepView};
+pub use client::ClientKey;
+pub use games::{GameError, Games, JoinRequest, MoveRequest, NewGame, SeatGrant, StreamSlot};
+pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
+pub use store::{Expiry, GameRow, RematchSeat, Store, StoreError, now_ms};
+pub use think::{ThinkLimits, ThinkStats};
+pub use view::{EndView, GameView, HistoryEntry, LastMove, PlayerView, RulesView, StepView};

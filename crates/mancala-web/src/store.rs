@@ -24,7 +24,7 @@ pub enum StoreError {
 }
 
 /// Everything stored about one game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRow {
     /// The game's id (public, in links).
     pub id: String,
@@ -45,8 +45,76 @@ pub struct GameRow {
     pub token_hashes: [Option<[u8; 32]>; 2],
     /// Houses played, in order.
     pub moves: Vec<u8>,
-    /// The game started as a rematch of this one, if any.
+    /// The rematch of this game, once one is started.
     pub rematch: Option<String>,
+    /// The seat of this game (1 or 2) that started the rematch: it sits as player 1
+    /// there, the other seat as player 2.
+    pub rematch_by: Option<u8>,
+    /// SHA-256 of the invite secret that lets a friend take seat 2 (`None` for a
+    /// computer game, a rematch, and games stored before invites).
+    pub invite_hash: Option<[u8; 32]>,
+    /// When the game last changed (created, joined, a move), in milliseconds since the
+    /// Unix epoch.
+    pub activity_ms: i64,
+    /// When the game ended, in milliseconds since the Unix epoch, if it has.
+    pub finished_ms: Option<i64>,
+}
+
+/// How long games are kept, by their state: the server's `--expire-*` options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expiry {
+    /// A game where no move has been played yet (waiting for a friend, or nobody
+    /// moved): kept this long after it was created or joined.
+    pub unstarted: std::time::Duration,
+    /// A game in progress: kept this long after its last move.
+    pub idle: std::time::Duration,
+    /// A finished game: kept this long after its end.
+    pub finished: std::time::Duration,
+}
+
+impl Default for Expiry {
+    /// A day to start, a week between moves, thirty days once over.
+    fn default() -> Self {
+        const DAY: u64 = 24 * 3600;
+        Expiry {
+            unstarted: std::time::Duration::from_secs(DAY),
+            idle: std::time::Duration::from_secs(7 * DAY),
+            finished: std::time::Duration::from_secs(30 * DAY),
+        }
+    }
+}
+
+impl Expiry {
+    /// When `row` expires, in milliseconds since the Unix epoch.
+    #[must_use]
+    pub fn deadline_ms(&self, row: &GameRow) -> i64 {
+        let ms = |d: std::time::Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        match row.finished_ms {
+            Some(end) => end.saturating_add(ms(self.finished)),
+            None if row.moves.is_empty() => row.activity_ms.saturating_add(ms(self.unstarted)),
+            None => row.activity_ms.saturating_add(ms(self.idle)),
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch, now.
+#[must_use]
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// A seat of a rematch as the store hands it out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RematchSeat {
+    /// The rematch's id.
+    pub id: String,
+    /// 1 or 2.
+    pub seat: u8,
+    /// Whether this request created the game or took the seat (false: the same player
+    /// asked before and holds the seat already).
+    pub fresh: bool,
 }
 
 /// The SQLite store. One connection behind a mutex: every operation is short, and
@@ -76,6 +144,15 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game, ply)
 ) WITHOUT ROWID;
 ";
+
+/// Columns added since the first schema, with their types: added to older databases
+/// when opened.
+const ADDED_COLUMNS: [(&str, &str); 4] = [
+    ("rematch_by", "INTEGER"),
+    ("invite", "BLOB"),
+    ("activity", "INTEGER"),
+    ("finished", "INTEGER"),
+];
 
 fn hash_from_blob(blob: Option<Vec<u8>>) -> Result<Option<[u8; 32]>, StoreError> {
     blob.map(|b| {
@@ -107,6 +184,19 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        let present: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info('games')")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        for (name, kind) in ADDED_COLUMNS {
+            if !present.iter().any(|p| p == name) {
+                conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {name} {kind}"))?;
+            }
+        }
+        conn.execute_batch(
+            "CREATE INDEX IF NOT EXISTS games_activity ON games(activity);
+             CREATE INDEX IF NOT EXISTS games_finished ON games(finished);",
+        )?;
         Ok(Store {
             conn: Mutex::new(conn),
         })
@@ -125,9 +215,14 @@ impl Store {
     /// # Errors
     /// When SQLite fails (a duplicate id included).
     pub fn create(&self, g: &GameRow) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, opponent, token1, token2, rematch)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        Store::insert(&self.conn(), g)
+    }
+
+    fn insert(conn: &Connection, g: &GameRow) -> Result<(), StoreError> {
+        conn.execute(
+            "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, opponent,
+                                token1, token2, rematch, rematch_by, invite, activity, finished)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             params![
                 g.id,
                 g.variant,
@@ -139,6 +234,10 @@ impl Store {
                 g.token_hashes[0].map(|h| h.to_vec()),
                 g.token_hashes[1].map(|h| h.to_vec()),
                 g.rematch,
+                g.rematch_by,
+                g.invite_hash.map(|h| h.to_vec()),
+                g.activity_ms,
+                g.finished_ms,
             ],
         )?;
         Ok(())
@@ -150,48 +249,53 @@ impl Store {
     /// When SQLite fails or a row is malformed.
     pub fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
         let conn = self.conn();
-        let row = conn
+        Store::load_with(&conn, id)
+    }
+
+    fn load_with(conn: &Connection, id: &str) -> Result<Option<GameRow>, StoreError> {
+        type Raw = (GameRow, Option<Vec<u8>>, Option<Vec<u8>>, Option<Vec<u8>>);
+        let row: Option<Raw> = conn
             .query_row(
-                "SELECT variant, houses, seeds, empty_capture, end_rule, opponent, token1, token2, rematch
+                "SELECT variant, houses, seeds, empty_capture, end_rule, opponent, token1, token2,
+                        rematch, rematch_by, invite, COALESCE(activity, created * 1000), finished
                  FROM games WHERE id = ?1",
                 [id],
                 |r| {
                     Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, u8>(1)?,
-                        r.get::<_, u8>(2)?,
-                        r.get::<_, bool>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, String>(5)?,
-                        r.get::<_, Option<Vec<u8>>>(6)?,
-                        r.get::<_, Option<Vec<u8>>>(7)?,
-                        r.get::<_, Option<String>>(8)?,
+                        GameRow {
+                            id: id.to_owned(),
+                            variant: r.get(0)?,
+                            houses: r.get(1)?,
+                            seeds: r.get(2)?,
+                            empty_capture: r.get(3)?,
+                            end_rule: r.get(4)?,
+                            opponent: r.get(5)?,
+                            token_hashes: [None, None],
+                            moves: Vec::new(),
+                            rematch: r.get(8)?,
+                            rematch_by: r.get(9)?,
+                            invite_hash: None,
+                            activity_ms: r.get(11)?,
+                            finished_ms: r.get(12)?,
+                        },
+                        r.get(6)?,
+                        r.get(7)?,
+                        r.get(10)?,
                     ))
                 },
             )
             .optional()?;
-        let Some((variant, houses, seeds, empty_capture, end_rule, opponent, t1, t2, rematch)) =
-            row
-        else {
+        let Some((mut game, t1, t2, invite)) = row else {
             return Ok(None);
         };
+        game.token_hashes = [hash_from_blob(t1)?, hash_from_blob(t2)?];
+        game.invite_hash = hash_from_blob(invite)?;
         let mut stmt =
             conn.prepare_cached("SELECT house FROM moves WHERE game = ?1 ORDER BY ply")?;
-        let moves = stmt
+        game.moves = stmt
             .query_map([id], |r| r.get::<_, u8>(0))?
             .collect::<Result<Vec<u8>, _>>()?;
-        Ok(Some(GameRow {
-            id: id.to_owned(),
-            variant,
-            houses,
-            seeds,
-            empty_capture,
-            end_rule,
-            opponent,
-            token_hashes: [hash_from_blob(t1)?, hash_from_blob(t2)?],
-            moves,
-            rematch,
-        }))
+        Ok(Some(game))
     }
 
     /// Gives seat 2 to the holder of `token_hash` if it is free; `false` if taken.
@@ -200,49 +304,163 @@ impl Store {
     /// When SQLite fails.
     pub fn claim_seat_2(&self, id: &str, token_hash: [u8; 32]) -> Result<bool, StoreError> {
         let n = self.conn().execute(
-            "UPDATE games SET token2 = ?2 WHERE id = ?1 AND token2 IS NULL AND opponent = 'human'",
-            params![id, token_hash.to_vec()],
+            "UPDATE games SET token2 = ?2, activity = ?3
+             WHERE id = ?1 AND token2 IS NULL AND opponent = 'human'",
+            params![id, token_hash.to_vec(), now_ms()],
         )?;
         Ok(n == 1)
     }
 
-    /// Stores `house` as ply `ply` (0-based: the number of moves before it). `false`
-    /// when that ply is already stored: another request got there first.
+    /// Stores `house` as ply `ply` (0-based: the number of moves before it), and
+    /// whether it ended the game. `false` when that ply is already stored: another
+    /// request got there first.
     ///
     /// # Errors
     /// When SQLite fails for another reason.
-    pub fn append_move(&self, id: &str, ply: usize, house: u8) -> Result<bool, StoreError> {
-        let result = self.conn().execute(
+    pub fn append_move(
+        &self,
+        id: &str,
+        ply: usize,
+        house: u8,
+        ends_game: bool,
+    ) -> Result<bool, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let result = tx.execute(
             "INSERT INTO moves (game, ply, house) VALUES (?1, ?2, ?3)",
             params![id, ply as i64, house],
         );
         match result {
-            Ok(_) => Ok(true),
+            Ok(_) => {}
             Err(rusqlite::Error::SqliteFailure(e, _))
                 if e.code == rusqlite::ErrorCode::ConstraintViolation =>
             {
-                Ok(false)
+                return Ok(false);
             }
-            Err(e) => Err(e.into()),
+            Err(e) => return Err(e.into()),
         }
+        let now = now_ms();
+        tx.execute(
+            "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END
+             WHERE id = ?1",
+            params![id, now, ends_game],
+        )?;
+        tx.commit()?;
+        Ok(true)
     }
 
-    /// Records that `new_id` is the rematch of `id`, unless one is recorded already;
-    /// returns the rematch's id either way.
+    /// Seats the player of seat `asker` of game `id` in its rematch, in one
+    /// transaction: the first to ask creates `new` (its seat 1 played by
+    /// `token_for(new id)`), the other player takes seat 2 of it, and a player who asks
+    /// again gets the seat they hold. `token_for` gives the hash of the asker's token
+    /// for a rematch id, the same every time they ask.
+    ///
+    /// # Errors
+    /// When SQLite fails, or [`StoreError::Corrupt`] when the game does not exist or
+    /// the asker's seat holds another token (which the derivation rules out).
+    pub fn rematch(
+        &self,
+        id: &str,
+        asker: u8,
+        new: &GameRow,
+        token_for: &dyn Fn(&str) -> [u8; 32],
+    ) -> Result<RematchSeat, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let (existing, by): (Option<String>, Option<u8>) = tx.query_row(
+            "SELECT rematch, rematch_by FROM games WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        // A rematch that has expired since is started again.
+        let existing = match existing {
+            Some(rid) if Store::load_with(&tx, &rid)?.is_some() => Some(rid),
+            _ => None,
+        };
+        let seat = match existing {
+            None => {
+                let mut row = new.clone();
+                row.token_hashes = [Some(token_for(&row.id)), None];
+                row.activity_ms = now_ms();
+                Store::insert(&tx, &row)?;
+                tx.execute(
+                    "UPDATE games SET rematch = ?2, rematch_by = ?3 WHERE id = ?1",
+                    params![id, row.id, asker],
+                )?;
+                RematchSeat {
+                    id: row.id,
+                    seat: 1,
+                    fresh: true,
+                }
+            }
+            Some(rid) => {
+                let mine = token_for(&rid);
+                let game = Store::load_with(&tx, &rid)?.expect("checked above");
+                let seat = if by == Some(asker) { 1 } else { 2 };
+                let held = game.token_hashes[usize::from(seat - 1)];
+                let fresh = match held {
+                    Some(h) if h == mine => false,
+                    None if seat == 2 => {
+                        tx.execute(
+                            "UPDATE games SET token2 = ?2, activity = ?3 WHERE id = ?1",
+                            params![rid, mine.to_vec(), now_ms()],
+                        )?;
+                        true
+                    }
+                    _ => {
+                        return Err(StoreError::Corrupt(format!(
+                            "rematch {rid}: seat {seat} holds another token"
+                        )));
+                    }
+                };
+                RematchSeat {
+                    id: rid,
+                    seat,
+                    fresh,
+                }
+            }
+        };
+        tx.commit()?;
+        Ok(seat)
+    }
+
+    /// Deletes the games past their expiry at `now_ms`; returns their ids.
     ///
     /// # Errors
     /// When SQLite fails.
-    pub fn set_rematch(&self, id: &str, new_id: &str) -> Result<String, StoreError> {
-        let conn = self.conn();
-        conn.execute(
-            "UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
-            params![id, new_id],
-        )?;
-        Ok(
-            conn.query_row("SELECT rematch FROM games WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })?,
-        )
+    pub fn expire(&self, expiry: &Expiry, now_ms: i64) -> Result<Vec<String>, StoreError> {
+        let ms = |d: std::time::Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        let cutoff = |d| now_ms.saturating_sub(ms(d));
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let ids: Vec<String> = {
+            let mut stmt = tx.prepare(
+                "SELECT id FROM games g WHERE
+                   (finished IS NOT NULL AND finished <= ?1)
+                   OR (finished IS NULL AND COALESCE(activity, created * 1000) <=
+                        CASE WHEN EXISTS (SELECT 1 FROM moves m WHERE m.game = g.id)
+                             THEN ?2 ELSE ?3 END)",
+            )?;
+            stmt.query_map(
+                params![
+                    cutoff(expiry.finished),
+                    cutoff(expiry.idle),
+                    cutoff(expiry.unstarted)
+                ],
+                |r| r.get(0),
+            )?
+            .collect::<Result<_, _>>()?
+        };
+        for id in &ids {
+            tx.execute("DELETE FROM moves WHERE game = ?1", [id])?;
+            tx.execute("DELETE FROM games WHERE id = ?1", [id])?;
+            tx.execute(
+                "UPDATE games SET rematch = NULL, rematch_by = NULL WHERE rematch = ?1",
+                [id],
+            )?;
+        }
+        tx.commit()?;
+        Ok(ids)
     }
 
     /// Ids of games against a computer, for resuming computer turns after a restart.
@@ -251,7 +469,8 @@ impl Store {
     /// When SQLite fails.
     pub fn computer_games(&self) -> Result<Vec<String>, StoreError> {
         let conn = self.conn();
-        let mut stmt = conn.prepare("SELECT id FROM games WHERE opponent <> 'human'")?;
+        let mut stmt =
+            conn.prepare("SELECT id FROM games WHERE opponent <> 'human' AND finished IS NULL")?;
         let ids = stmt
             .query_map([], |r| r.get(0))?
             .collect::<Result<_, _>>()?;

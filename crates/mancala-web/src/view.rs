@@ -4,9 +4,8 @@ use mancala_core::{Game, GameEnd, Move, Pit, Position, ResultView, Side, SowStep
 use mancala_session::EndText;
 use serde::Serialize;
 
-use crate::games::{GameError, rules_of};
-use crate::store::GameRow;
-use crate::store::StoreError;
+use crate::games::{GameError, rules_of, started};
+use crate::store::{Expiry, GameRow, StoreError};
 
 /// A game as `GET /api/games/{id}` and the live stream show it: the keys of
 /// `mancala replay` (`houses`, `stores`, `to_move`, `ply`, `over`, `result`) plus the
@@ -37,7 +36,7 @@ pub struct GameView {
     pub players: [PlayerView; 2],
     /// The rules in force.
     pub rules: RulesView,
-    /// Houses the player to move may sow.
+    /// Houses the player to move may sow (none before the game has started).
     pub legal_moves: Vec<u8>,
     /// The last move, for animating it; `null` before the first.
     pub last_move: Option<LastMove>,
@@ -48,6 +47,12 @@ pub struct GameView {
     pub end: Option<EndView>,
     /// The id of the rematch, once someone starts one.
     pub rematch: Option<String>,
+    /// Whether both seats are held so that moves may be played: at once against the
+    /// computer, when the friend joins otherwise. Until then `legal_moves` is empty.
+    pub started: bool,
+    /// When the server will delete the game unless it changes, in seconds since the
+    /// Unix epoch (each move, and the join, push it back).
+    pub expires_at: i64,
 }
 
 /// How a game ended: `{"reason":"cannot-feed","player":2,"sweep":[0,1],"unclaimed":0,
@@ -189,11 +194,11 @@ fn last_move(before: &Position, mv: Move) -> Option<LastMove> {
 }
 
 impl GameView {
-    /// The view of a stored game.
+    /// The view of a stored game, kept as `expiry` says.
     ///
     /// # Errors
     /// When the stored game does not replay.
-    pub fn of(row: &GameRow) -> Result<GameView, GameError> {
+    pub fn of(row: &GameRow, expiry: &Expiry) -> Result<GameView, GameError> {
         // One replay gives the game, who moved at each ply, and the position before
         // the last move.
         let mut game = Game::new(rules_of(row)?);
@@ -212,6 +217,7 @@ impl GameView {
         }
         let state = StateView::of(&game);
         let computer = row.opponent != "human";
+        let started = started(row);
         Ok(GameView {
             id: row.id.clone(),
             variant: row.variant.clone(),
@@ -243,7 +249,11 @@ impl GameView {
                 empty_capture: row.empty_capture,
                 end_rule: row.end_rule.clone(),
             },
-            legal_moves: game.legal_moves().iter().map(|m| m.house()).collect(),
+            legal_moves: if started {
+                game.legal_moves().iter().map(|m| m.house()).collect()
+            } else {
+                Vec::new()
+            },
             last_move: before_last.and_then(|(p, mv)| last_move(&p, mv)),
             repetition: game.ended_by_repetition(),
             end: game.end().map(|end| {
@@ -252,6 +262,8 @@ impl GameView {
                 EndView::of(&end, ["Player 1", p2])
             }),
             rematch: row.rematch.clone(),
+            started,
+            expires_at: expiry.deadline_ms(row).div_euclid(1000),
         })
     }
 }

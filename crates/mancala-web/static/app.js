@@ -1,6 +1,8 @@
 // The browser UI of `mancala serve`: a home page to start a game and a game page that
-// follows the game live (server-sent events), animates each sowing from the steps the
-// server sends, and plays moves with the seat token kept in localStorage.
+// follows the game live (one WebSocket per tab, closed by the server when the game is
+// over), animates each sowing from the steps the server sends, and plays moves with the
+// seat token kept in localStorage. A friend joins with the invite link (the game's
+// address with `#invite=SECRET`); the plain address only watches.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -19,8 +21,16 @@ const seatKey = (id) => `mancala:seat:${id}`;
 function loadSeat(id) {
   try { return JSON.parse(localStorage.getItem(seatKey(id))); } catch { return null; }
 }
-function saveSeat(id, seat, token) {
-  localStorage.setItem(seatKey(id), JSON.stringify({ seat, token }));
+function saveSeat(id, seat, token, invite) {
+  const entry = { seat, token };
+  if (invite) entry.invite = invite;
+  localStorage.setItem(seatKey(id), JSON.stringify(entry));
+}
+
+// The invite secret of an invite link (`#invite=...`), if this page was opened by one.
+function inviteOfLink() {
+  const m = location.hash.match(/^#invite=([0-9a-f]+)$/);
+  return m ? m[1] : null;
 }
 
 async function api(method, path, body, token) {
@@ -74,7 +84,7 @@ function showHome() {
     try {
       $("start").disabled = true;
       const grant = await api("POST", "/api/games", body);
-      saveSeat(grant.id, grant.seat, grant.token);
+      saveSeat(grant.id, grant.seat, grant.token, grant.invite);
       location.assign(`/g/${grant.id}`);
     } catch (err) {
       $("form-error").textContent = err.message;
@@ -90,8 +100,8 @@ const letters = "abcdefghijklmnopqrstuvwxyz";
 class GamePage {
   constructor(id) {
     this.id = id;
-    this.watching = new URLSearchParams(location.search).has("watch");
-    this.seat = this.watching ? null : loadSeat(id);
+    this.seat = loadSeat(id);
+    this.invite = this.seat ? null : inviteOfLink();
     this.shown = null;      // the view on screen
     this.queue = [];        // views waiting to be animated
     this.animating = false;
@@ -101,8 +111,8 @@ class GamePage {
   start() {
     $("game").hidden = false;
     const base = `${location.origin}/g/${this.id}`;
-    $("share-link").value = base;
-    $("watch-link").value = `${base}?watch`;
+    if (this.seat && this.seat.invite) $("share-link").value = `${base}#invite=${this.seat.invite}`;
+    $("watch-link").value = base;
     for (const [button, input] of [["copy-share", "share-link"], ["copy-watch", "watch-link"]]) {
       $(button).addEventListener("click", async () => {
         $(input).select();
@@ -115,17 +125,55 @@ class GamePage {
     this.connect();
   }
 
-  connect() {
+  // Follows the game over one WebSocket. The server closes it after the game's last
+  // view; any other close (a restart, a lost network) is retried after a pause. A
+  // browser that cannot open WebSockets here (a proxy in the way) uses server-sent
+  // events instead. Either way the tab holds one connection at most, and none once the
+  // game is over: browsers allow a site only six open event streams over HTTP/1.1,
+  // shared by all its tabs, which a page per game would soon use up.
+  connect(attempt = 0) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${this.id}/ws`);
+    let opened = false;
+    this.setLive("connecting");
+    socket.onopen = () => { opened = true; this.setLive("open"); };
+    socket.onmessage = (e) => this.receive(JSON.parse(e.data));
+    socket.onclose = (e) => {
+      this.setLive("closed");
+      document.body.dataset.liveEnd = `${e.code} ${e.reason}`;
+      if (this.shown && this.shown.over) return;
+      if (!opened && attempt >= 1) { this.connectEvents(); return; }
+      this.reconnect(() => this.connect(opened ? 0 : attempt + 1));
+    };
+  }
+
+  connectEvents() {
     const source = new EventSource(`/api/games/${this.id}/live`);
-    source.addEventListener("game", (e) => this.receive(JSON.parse(e.data)));
-    source.onerror = async () => {
-      // The server went away or restarted: EventSource retries by itself. A missing
-      // game never comes back, so say so.
-      try { await api("GET", `/api/games/${this.id}`); } catch (err) {
-        if (err.status === 404) { source.close(); this.fatal("There is no such game."); }
+    this.setLive("open");
+    source.addEventListener("game", (e) => {
+      const view = JSON.parse(e.data);
+      this.receive(view);
+      if (view.over) { source.close(); this.setLive("closed"); }
+    });
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) {
+        this.setLive("closed");
+        this.reconnect(() => this.connectEvents());
       }
     };
   }
+
+  // Tries again after a pause, unless the game is gone (expired or never existed).
+  async reconnect(again) {
+    await sleep(2000 + Math.random() * 3000);
+    try { await api("GET", `/api/games/${this.id}`); } catch (err) {
+      if (err.status === 404) { this.fatal("There is no such game (any more)."); return; }
+    }
+    again();
+  }
+
+  // The state of the live connection, on the page for tests and curious people.
+  setLive(state) { document.body.dataset.live = state; }
 
   fatal(text) {
     $("status").textContent = text;
@@ -248,7 +296,7 @@ class GamePage {
     if (this.boardKey !== `${view.rules.houses}:${me}`) this.buildBoard(view);
     this.paintCounts(view);
     const mine = this.mySeat();
-    const myTurn = !view.over && mine !== null && view.to_move === mine;
+    const myTurn = view.started && !view.over && mine !== null && view.to_move === mine;
     for (const seat of [1, 2]) {
       for (let n = 1; n <= view.rules.houses; n++) {
         const b = $(`h${seat}-${n}`);
@@ -275,15 +323,18 @@ class GamePage {
     const mine = this.mySeat();
     const p2 = view.players[1];
     const open = p2.kind === "human" && !p2.joined;
-    $("share-box").hidden = !(mine === 1 && open);
-    $("join-box").hidden = !(mine === null && open && !this.watching);
+    $("share-box").hidden = !(mine === 1 && open && this.seat.invite);
+    $("join-box").hidden = !(mine === null && open && this.invite);
     let text;
     if (view.over) text = "Game over.";
-    else if (open) text = mine === 1 ? "Waiting for your friend to join: send them the link below." : "Waiting for player 2.";
+    else if (open) {
+      if (mine === 1) text = this.seat.invite ? "Waiting for your friend to join: send them the invite link below." : "Waiting for the other player to join the rematch.";
+      else text = "Waiting for player 2.";
+    }
     else if (myTurn) text = "Your turn: choose a house.";
     else if (view.players[view.to_move - 1].kind === "computer") text = `${this.nameOf(view, view.to_move)} is thinking…`;
     else text = mine === null ? `Player ${view.to_move} to move.` : `Waiting for player ${view.to_move}.`;
-    if (mine === null) text = `Watching. ${text}`;
+    if (mine === null && !this.invite) text = `Watching. ${text}`;
     $("status").textContent = text;
   }
 
@@ -308,9 +359,10 @@ class GamePage {
     $("end-reason").textContent = view.end.text;
     const mine = this.mySeat();
     $("rematch").hidden = mine === null;
-    $("rematch").textContent = view.rematch ? "Join the rematch" : "Rematch";
+    // Asking again is harmless (the server gives the same seat), but say where it goes.
+    $("rematch").textContent = !view.rematch ? "Rematch" : loadSeat(view.rematch) ? "Go to the rematch" : "Join the rematch";
     $("rematch-link").hidden = !(view.rematch && mine === null);
-    if (view.rematch) $("rematch-link").href = `/g/${view.rematch}?watch`;
+    if (view.rematch) $("rematch-link").href = `/g/${view.rematch}`;
   }
 
   // Makes the board unplayable until the next render: while a move is on its way to
@@ -382,9 +434,12 @@ class GamePage {
 
   async join() {
     try {
-      const grant = await api("POST", `/api/games/${this.id}/join`);
+      const grant = await api("POST", `/api/games/${this.id}/join`, { invite: this.invite });
       saveSeat(this.id, grant.seat, grant.token);
       this.seat = { seat: grant.seat, token: grant.token };
+      this.invite = null;
+      // The secret has done its work: keep it out of the address bar and history.
+      history.replaceState(null, "", location.pathname);
       this.boardKey = null;
       this.render(await api("GET", `/api/games/${this.id}`));
     } catch (err) {

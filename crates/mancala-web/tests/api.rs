@@ -35,12 +35,40 @@ async fn call(
 }
 
 async fn create(router: &Router, body: Value) -> (String, String) {
-    let (status, v) = call(router, "POST", "/api/games", None, Some(body.to_string())).await;
-    assert_eq!(status, StatusCode::CREATED, "{v}");
-    assert_eq!(v["seat"], 1);
+    let v = create_grant(router, body).await;
     (
         v["id"].as_str().unwrap().to_owned(),
         v["token"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// Creates a game; returns the whole answer (id, seat, token, invite).
+async fn create_grant(router: &Router, body: Value) -> Value {
+    let (status, v) = call(router, "POST", "/api/games", None, Some(body.to_string())).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    assert_eq!(v["seat"], 1);
+    v
+}
+
+/// Creates a game against a friend and takes seat 2 with the invite: (id, t1, t2).
+async fn create_joined(router: &Router, body: Value) -> (String, String, String) {
+    let g = create_grant(router, body).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let join = json!({"invite": g["invite"]}).to_string();
+    let (s, j) = call(
+        router,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(join),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{j}");
+    assert_eq!(j["seat"], 2);
+    (
+        id,
+        g["token"].as_str().unwrap().to_owned(),
+        j["token"].as_str().unwrap().to_owned(),
     )
 }
 
@@ -58,7 +86,11 @@ async fn play(router: &Router, id: &str, token: &str, house: u64, ply: u64) -> (
 #[tokio::test]
 async fn a_game_between_two_people() {
     let r = router();
-    let (id, t1) = create(&r, json!({"variant": "kalah"})).await;
+    let g = create_grant(&r, json!({"variant": "kalah"})).await;
+    let (id, t1) = (
+        g["id"].as_str().unwrap().to_owned(),
+        g["token"].as_str().unwrap().to_owned(),
+    );
     assert!(t1.len() >= 32, "128 bits at least");
 
     let (s, v) = call(&r, "GET", &format!("/api/games/{id}"), None, None).await;
@@ -70,13 +102,28 @@ async fn a_game_between_two_people() {
     );
     assert_eq!(v["players"][1]["joined"], false);
 
-    let (s, j) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    let join = json!({"invite": g["invite"]}).to_string();
+    let (s, j) = call(
+        &r,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(join.clone()),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(j["seat"], 2);
     let t2 = j["token"].as_str().unwrap().to_owned();
     assert_ne!(t1, t2);
     // 409: the seat is taken.
-    let (s, e) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    let (s, e) = call(
+        &r,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(join),
+    )
+    .await;
     assert_eq!(s, StatusCode::CONFLICT);
     assert!(e["error"].as_str().unwrap().contains("taken"));
 
@@ -119,7 +166,8 @@ async fn a_game_between_two_people() {
 #[tokio::test]
 async fn every_error_status() {
     let r = router();
-    let (id, t1) = create(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
+    let (id, t1, t2) =
+        create_joined(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
     let moves = format!("/api/games/{id}/moves");
     let good = json!({"house": 2, "ply": 0}).to_string();
 
@@ -203,8 +251,6 @@ async fn every_error_status() {
     }
 
     // 422: a move after the game is over. Kalah(2,1): 2, 1 (player 1), 2 (player 2) ends it.
-    let (_, j) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
-    let t2 = j["token"].as_str().unwrap().to_owned();
     assert_eq!(play(&r, &id, &t1, 2, 0).await.0, StatusCode::OK);
     assert_eq!(play(&r, &id, &t1, 1, 1).await.0, StatusCode::OK);
     let (s, v) = play(&r, &id, &t2, 2, 2).await;
@@ -252,7 +298,15 @@ async fn a_rejected_request_changes_nothing() {
 async fn the_computer_answers_and_join_is_refused() {
     let r = router();
     let (id, t1) = create(&r, json!({"variant": "kalah", "opponent": "greedy"})).await;
-    let (s, e) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
+    let join = json!({"invite": "00"}).to_string();
+    let (s, e) = call(
+        &r,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(join),
+    )
+    .await;
     assert_eq!(s, StatusCode::CONFLICT);
     assert!(e["error"].as_str().unwrap().contains("computer"));
     let (s, v) = play(&r, &id, &t1, 1, 0).await;
@@ -279,13 +333,8 @@ async fn the_computer_answers_and_join_is_refused() {
 #[tokio::test]
 async fn rematch_seats_both_players_in_a_new_game() {
     let r = router();
-    let (id, t1) = create(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
-    let t2 = call(&r, "POST", &format!("/api/games/{id}/join"), None, None)
-        .await
-        .1["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let (id, t1, t2) =
+        create_joined(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
     let rematch = format!("/api/games/{id}/rematch");
     assert_eq!(
         call(&r, "POST", &rematch, Some(&t1), None).await.0,
@@ -317,7 +366,9 @@ async fn rematch_seats_both_players_in_a_new_game() {
 #[tokio::test]
 async fn the_ui_is_served() {
     let r = router();
-    for uri in ["/", "/g/abc", "/static/app.js", "/static/style.css"] {
+    let (id, _) = create(&r, json!({"variant": "kalah"})).await;
+    let page = format!("/g/{id}");
+    for uri in ["/", &page, "/static/app.js", "/static/style.css"] {
         let response = r
             .clone()
             .oneshot(Request::get(uri).body(Body::empty()).unwrap())
@@ -334,9 +385,7 @@ async fn the_ui_is_served() {
 async fn the_end_of_a_game_says_why_and_where_the_seeds_went() {
     let r = router();
     let body = json!({"variant": "oware", "houses": 3, "seeds": 2});
-    let (id, t1) = create(&r, body).await;
-    let (_, j) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
-    let t2 = j["token"].as_str().unwrap().to_owned();
+    let (id, t1, t2) = create_joined(&r, body).await;
     let mut last = Value::Null;
     for (ply, house) in [2, 2, 3, 3, 3, 2, 2, 3, 3].into_iter().enumerate() {
         let token = if ply % 2 == 0 { &t1 } else { &t2 };

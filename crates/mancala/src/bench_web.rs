@@ -1,6 +1,10 @@
 //! `mancala bench web`: load a running `mancala serve` with many concurrent games and
-//! measure moves per second and move latency.
+//! measure moves per second and move latency; with `--hostile`, measure it twice in one
+//! run, without and then with abusive clients beside the normal players.
 
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -18,13 +22,29 @@ pub struct WebArgs {
     /// Games played at once (one client thread each)
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
     games: u32,
-    /// How long to run, in seconds
+    /// How long to run, in seconds (each phase, with --hostile)
     #[arg(long, default_value_t = 10.0)]
     seconds: f64,
+    /// A normal player's pause between moves, in milliseconds (0: as fast as the server
+    /// answers, which only a server with raised rate limits allows)
+    #[arg(long, default_value_t = 0)]
+    pause_ms: u64,
+    /// Two phases in one run: the normal players alone, then beside abusers (expensive
+    /// computer opponents, creation floods, live stream floods, oversized and malformed
+    /// requests). Each client is a different address in X-Forwarded-For, so the server
+    /// must run with --trust-forwarded-for.
+    #[arg(long)]
+    hostile: bool,
+    /// With --hostile: client threads per kind of abuse
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    abusers: u32,
+    /// Normal players against the computer (`medium`), for the computer's reply time
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
+    computer_games: u32,
 }
 
-/// The figures printed as one JSON line.
-#[derive(Serialize, Debug)]
+/// The figures of one phase.
+#[derive(Serialize, Debug, Clone)]
 pub struct WebFigures {
     games_at_once: u32,
     games_finished: u64,
@@ -36,10 +56,166 @@ pub struct WebFigures {
     latency_ms_p90: f64,
     latency_ms_p99: f64,
     latency_ms_max: f64,
+    /// Against the computer: from the answer to a move to the computer's reply on the
+    /// live stream.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    computer_reply_ms: Option<Percentiles>,
+}
+
+/// Median, 99th percentile and maximum, in milliseconds.
+#[derive(Serialize, Debug, Clone, Copy)]
+pub struct Percentiles {
+    count: usize,
+    p50: f64,
+    p99: f64,
+    max: f64,
+}
+
+/// `--hostile`: the normal players without and with the abusers, and what the abusers
+/// got.
+#[derive(Serialize, Debug)]
+pub struct HostileFigures {
+    without_abusers: WebFigures,
+    with_abusers: WebFigures,
+    /// p99 move latency with abusers over without.
+    p99_ratio: f64,
+    /// Throughput with abusers over without.
+    throughput_ratio: f64,
+    /// Per kind of abuse: requests by answer (HTTP status, or `io` for a connection
+    /// error), and the most live streams held at once.
+    abusers: BTreeMap<&'static str, AbuseTally>,
+}
+
+/// What one kind of abuser did and got.
+#[derive(Serialize, Debug, Default, Clone)]
+pub struct AbuseTally {
+    requests: u64,
+    answers: BTreeMap<String, u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    streams_held: Option<usize>,
+}
+
+impl AbuseTally {
+    fn count(&mut self, answer: &Answer) {
+        self.requests += 1;
+        *self.answers.entry(answer.label()).or_default() += 1;
+    }
+
+    fn merge(&mut self, other: AbuseTally) {
+        self.requests += other.requests;
+        for (k, v) in other.answers {
+            *self.answers.entry(k).or_default() += v;
+        }
+        if let Some(n) = other.streams_held {
+            *self.streams_held.get_or_insert(0) += n;
+        }
+    }
+}
+
+/// Everything `run` can print.
+#[derive(Serialize, Debug)]
+#[serde(untagged)]
+pub enum WebReport {
+    /// One phase of normal players.
+    Plain(WebFigures),
+    /// `--hostile`.
+    Hostile(Box<HostileFigures>),
+}
+
+/// A client of the server: an agent and the address it claims through the proxy.
+struct Http {
+    agent: ureq::Agent,
+    base: String,
+    /// The X-Forwarded-For of every request (the server must trust it to tell clients
+    /// apart on loopback), or `None`.
+    address: Option<String>,
+}
+
+/// An answer: the status and body, or a connection error.
+enum Answer {
+    Status(u16, Value),
+    Io(String),
+}
+
+impl Answer {
+    fn label(&self) -> String {
+        match self {
+            Answer::Status(code, _) => code.to_string(),
+            Answer::Io(_) => "io".into(),
+        }
+    }
+
+    fn ok(self) -> Result<Value, String> {
+        match self {
+            Answer::Status(200..=299, v) => Ok(v),
+            Answer::Status(code, v) => Err(format!("{code} {v}")),
+            Answer::Io(e) => Err(e),
+        }
+    }
+}
+
+impl Http {
+    fn new(base: &str, address: Option<String>) -> Http {
+        Http {
+            agent: ureq::AgentBuilder::new()
+                .timeout(Duration::from_secs(30))
+                .build(),
+            base: base.to_owned(),
+            address,
+        }
+    }
+
+    fn request(&self, method: &str, path: &str, token: Option<&str>) -> ureq::Request {
+        let mut req = self.agent.request(method, &format!("{}{path}", self.base));
+        if let Some(a) = &self.address {
+            req = req.set("X-Forwarded-For", a);
+        }
+        if let Some(t) = token {
+            req = req.set("Authorization", &format!("Bearer {t}"));
+        }
+        req
+    }
+
+    fn answer(result: Result<ureq::Response, ureq::Error>) -> Answer {
+        match result {
+            Ok(r) => Answer::Status(r.status(), r.into_json().unwrap_or(Value::Null)),
+            Err(ureq::Error::Status(code, r)) => {
+                Answer::Status(code, r.into_json().unwrap_or(Value::Null))
+            }
+            Err(e) => Answer::Io(e.to_string()),
+        }
+    }
+
+    fn call(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
+        let req = self.request(method, path, token);
+        Http::answer(match body {
+            Some(b) => req.send_json(b),
+            None => req.call(),
+        })
+    }
+
+    fn send_bytes(&self, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> Answer {
+        let req = self
+            .request(method, path, token)
+            .set("Content-Type", "application/json");
+        Http::answer(req.send_bytes(body))
+    }
+}
+
+/// The `n`th address of a group, from the benchmarking range 198.18.0.0/15 (RFC 2544):
+/// only ever a header value here, never a destination.
+fn address(group: u8, n: u32) -> String {
+    format!(
+        "198.{}.{}.{}",
+        18 + group / 128,
+        (group % 128) * 2 + (n / 250) as u8 % 2,
+        n % 250 + 1
+    )
 }
 
 struct ClientResult {
     latencies: Vec<Duration>,
+    replies: Vec<Duration>,
     games_finished: u64,
     errors: u64,
     /// The first few error messages, for the report.
@@ -47,6 +223,16 @@ struct ClientResult {
 }
 
 impl ClientResult {
+    fn new() -> ClientResult {
+        ClientResult {
+            latencies: Vec::new(),
+            replies: Vec::new(),
+            games_finished: 0,
+            errors: 0,
+            first_errors: Vec::new(),
+        }
+    }
+
     fn error(&mut self, what: &str, e: &str) {
         self.errors += 1;
         if self.first_errors.len() < 3 {
@@ -55,63 +241,36 @@ impl ClientResult {
     }
 }
 
-fn post(agent: &ureq::Agent, url: &str, token: Option<&str>, body: Value) -> Result<Value, String> {
-    let mut req = agent.post(url);
-    if let Some(t) = token {
-        req = req.set("Authorization", &format!("Bearer {t}"));
-    }
-    req.send_json(body)
-        .map_err(|e| e.to_string())?
-        .into_json()
-        .map_err(|e| e.to_string())
+/// A game against a friend with both seats held by `http`: (id, tokens).
+fn friend_game(http: &Http, variant: Value) -> Result<(String, [String; 2]), String> {
+    let created = http.call("POST", "/api/games", None, Some(variant)).ok()?;
+    let id = created["id"].as_str().unwrap_or_default().to_owned();
+    let join = json!({"invite": created["invite"]});
+    let joined = http
+        .call("POST", &format!("/api/games/{id}/join"), None, Some(join))
+        .ok()?;
+    let token = |v: &Value| v["token"].as_str().unwrap_or_default().to_owned();
+    Ok((id, [token(&created), token(&joined)]))
 }
 
-/// One client: plays Kalah games against itself (both seats) until the deadline,
-/// timing every move request.
-fn client(base: &str, deadline: Instant, seed: u64) -> ClientResult {
-    let agent = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(30))
-        .build();
+/// One normal client: plays Kalah games against itself (both seats) until the deadline,
+/// pausing `pause` before each move, timing every move request.
+fn client(http: &Http, deadline: Instant, seed: u64, pause: Duration) -> ClientResult {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut result = ClientResult {
-        latencies: Vec::new(),
-        games_finished: 0,
-        errors: 0,
-        first_errors: Vec::new(),
-    };
+    let mut result = ClientResult::new();
     'games: while Instant::now() < deadline {
-        let created = match post(
-            &agent,
-            &format!("{base}/api/games"),
-            None,
-            json!({"variant": "kalah"}),
-        ) {
-            Ok(v) => v,
+        let (id, tokens) = match friend_game(http, json!({"variant": "kalah"})) {
+            Ok(g) => g,
             Err(e) => {
-                result.error("create", &e);
+                result.error("create and join", &e);
+                std::thread::sleep(Duration::from_millis(200));
                 continue;
             }
         };
-        let id = created["id"].as_str().unwrap_or_default().to_owned();
-        let joined = match post(
-            &agent,
-            &format!("{base}/api/games/{id}/join"),
-            None,
-            json!({}),
-        ) {
-            Ok(v) => v,
-            Err(e) => {
-                result.error("join", &e);
-                continue;
-            }
-        };
-        let tokens = [
-            created["token"].as_str().unwrap_or_default().to_owned(),
-            joined["token"].as_str().unwrap_or_default().to_owned(),
-        ];
         let mut view =
             json!({"to_move": 1, "ply": 0, "legal_moves": [1, 2, 3, 4, 5, 6], "over": false});
         while view["over"] != true {
+            std::thread::sleep(pause);
             if Instant::now() >= deadline {
                 break 'games;
             }
@@ -123,12 +282,14 @@ fn client(base: &str, deadline: Instant, seed: u64) -> ClientResult {
             }
             let house = &legal[rng.random_range(0..legal.len())];
             let started = Instant::now();
-            match post(
-                &agent,
-                &format!("{base}/api/games/{id}/moves"),
+            let body = json!({"house": house, "ply": view["ply"]});
+            let answer = http.call(
+                "POST",
+                &format!("/api/games/{id}/moves"),
                 Some(&tokens[seat - 1]),
-                json!({"house": house, "ply": view["ply"]}),
-            ) {
+                Some(body),
+            );
+            match answer.ok() {
                 Ok(next) => {
                     result.latencies.push(started.elapsed());
                     view = next;
@@ -146,6 +307,91 @@ fn client(base: &str, deadline: Instant, seed: u64) -> ClientResult {
     result
 }
 
+/// Follows a game's server-sent events on a thread of its own, sending each view.
+fn follow(http: &Http, id: &str) -> Result<mpsc::Receiver<Value>, String> {
+    let response = http
+        .request("GET", &format!("/api/games/{id}/live"), None)
+        .call()
+        .map_err(|e| e.to_string())?;
+    let (tx, rx) = mpsc::channel();
+    let reader = BufReader::new(response.into_reader());
+    std::thread::spawn(move || {
+        for line in reader.lines().map_while(Result::ok) {
+            if let Some(data) = line.strip_prefix("data:") {
+                if let Ok(v) = serde_json::from_str(data.trim()) {
+                    if tx.send(v).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    Ok(rx)
+}
+
+/// A normal player against the computer: moves after a pause, and times the computer's
+/// reply from the answer to the move to the reply's view on the live stream.
+fn computer_client(http: &Http, deadline: Instant, pause: Duration) -> ClientResult {
+    let mut result = ClientResult::new();
+    while Instant::now() < deadline {
+        let body = json!({"variant": "kalah", "opponent": "medium"});
+        let created = match http.call("POST", "/api/games", None, Some(body)).ok() {
+            Ok(v) => v,
+            Err(e) => {
+                result.error("create", &e);
+                std::thread::sleep(Duration::from_millis(500));
+                continue;
+            }
+        };
+        let id = created["id"].as_str().unwrap_or_default().to_owned();
+        let token = created["token"].as_str().unwrap_or_default().to_owned();
+        let views = match follow(http, &id) {
+            Ok(rx) => rx,
+            Err(e) => {
+                result.error("live", &e);
+                continue;
+            }
+        };
+        let mut view = match views.recv_timeout(Duration::from_secs(10)) {
+            Ok(v) => v,
+            Err(_) => continue,
+        };
+        while view["over"] != true && Instant::now() < deadline {
+            std::thread::sleep(pause);
+            let house = view["legal_moves"][0].clone();
+            let started = Instant::now();
+            let body = json!({"house": house, "ply": view["ply"]});
+            let path = format!("/api/games/{id}/moves");
+            match http.call("POST", &path, Some(&token), Some(body)).ok() {
+                Ok(next) => {
+                    result.latencies.push(started.elapsed());
+                    view = next;
+                }
+                Err(e) => {
+                    result.error("move", &e);
+                    break;
+                }
+            }
+            // Wait for the computer's reply (or the end) on the stream.
+            let answered = Instant::now();
+            while view["over"] != true && view["to_move"] != 1 {
+                match views.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                    Ok(v) if v["ply"].as_u64() >= view["ply"].as_u64() => view = v,
+                    Ok(_) => {}
+                    Err(_) => break,
+                }
+            }
+            if view["to_move"] == 1 || view["over"] == true {
+                result.replies.push(answered.elapsed());
+            }
+        }
+        if view["over"] == true {
+            result.games_finished += 1;
+        }
+    }
+    result
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -154,34 +400,32 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1e3
 }
 
-/// Runs the load and returns its figures.
-pub fn run(args: &WebArgs) -> anyhow::Result<WebFigures> {
-    let base = args.url.trim_end_matches('/').to_owned();
-    anyhow::ensure!(
-        base.starts_with("http://127.")
-            || base.starts_with("http://localhost")
-            || base.starts_with("http://[::1]"),
-        "bench web only loads servers on this machine's loopback (http://127.0.0.1:PORT)"
-    );
-    anyhow::ensure!(
-        args.seconds.is_finite() && args.seconds > 0.0,
-        "--seconds must be a positive number"
-    );
+/// Runs the normal players (`group` picks their addresses) until `deadline`.
+fn normal_phase(args: &WebArgs, base: &str, group: Option<u8>) -> anyhow::Result<WebFigures> {
     let clock = Instant::now();
     let deadline = clock + Duration::from_secs_f64(args.seconds);
-    let handles: Vec<_> = (0..args.games)
+    let pause = Duration::from_millis(args.pause_ms);
+    let addr = |n| group.map(|g| address(g, n));
+    let mut handles: Vec<_> = (0..args.games)
         .map(|i| {
-            let base = base.clone();
-            std::thread::spawn(move || client(&base, deadline, u64::from(i)))
+            let http = Http::new(base, addr(i));
+            std::thread::spawn(move || client(&http, deadline, u64::from(i), pause))
         })
         .collect();
-    let mut latencies = Vec::new();
+    handles.extend((0..args.computer_games).map(|i| {
+        let http = Http::new(base, addr(args.games + i));
+        std::thread::spawn(move || computer_client(&http, deadline, pause))
+    }));
+    let (mut latencies, mut replies) = (Vec::new(), Vec::new());
     let (mut games_finished, mut errors) = (0, 0);
-    for h in handles {
+    for (i, h) in handles.into_iter().enumerate() {
         let r = h
             .join()
             .map_err(|_| anyhow::anyhow!("a client thread panicked"))?;
-        latencies.extend(r.latencies);
+        if i < args.games as usize {
+            latencies.extend(r.latencies);
+        }
+        replies.extend(r.replies);
         games_finished += r.games_finished;
         errors += r.errors;
         for e in r.first_errors {
@@ -190,6 +434,7 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebFigures> {
     }
     let seconds = clock.elapsed().as_secs_f64();
     latencies.sort_unstable();
+    replies.sort_unstable();
     Ok(WebFigures {
         games_at_once: args.games,
         games_finished,
@@ -201,5 +446,221 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebFigures> {
         latency_ms_p90: percentile(&latencies, 0.90),
         latency_ms_p99: percentile(&latencies, 0.99),
         latency_ms_max: percentile(&latencies, 1.0),
+        computer_reply_ms: (args.computer_games > 0).then(|| Percentiles {
+            count: replies.len(),
+            p50: percentile(&replies, 0.50),
+            p99: percentile(&replies, 0.99),
+            max: percentile(&replies, 1.0),
+        }),
     })
+}
+
+/// An expensive-opponent abuser: games against the costliest computer players the
+/// server allows (and some it does not), a move whenever it is its turn.
+fn abuse_expensive(http: &Http, deadline: Instant, n: u32) -> AbuseTally {
+    let mut tally = AbuseTally::default();
+    let opponents = [
+        "perfect",
+        "alphabeta:ms=100000000",
+        "alphabeta:depth=60,hash=64",
+        "mcts:ms=2000",
+        "mcts:sims=4000000000",
+        "expert",
+    ];
+    let mut games: Vec<(String, String)> = Vec::new();
+    let mut i = n as usize;
+    while Instant::now() < deadline {
+        if games.len() < 4 {
+            let opponent = opponents[i % opponents.len()];
+            i += 1;
+            let body = json!({"variant": "kalah", "houses": 8, "seeds": 6, "opponent": opponent});
+            let answer = http.call("POST", "/api/games", None, Some(body));
+            tally.count(&answer);
+            if let Ok(g) = answer.ok() {
+                let field = |k: &str| g[k].as_str().unwrap_or_default().to_owned();
+                games.push((field("id"), field("token")));
+            }
+        }
+        let mut moved = false;
+        games.retain(|(id, token)| {
+            let answer = http.call("GET", &format!("/api/games/{id}"), None, None);
+            tally.count(&answer);
+            let Ok(v) = answer.ok() else { return true };
+            if v["over"] == true {
+                return false;
+            }
+            if v["to_move"] == 1 && v["started"] == true {
+                let body = json!({"house": v["legal_moves"][0], "ply": v["ply"]});
+                let answer = http.call(
+                    "POST",
+                    &format!("/api/games/{id}/moves"),
+                    Some(token),
+                    Some(body),
+                );
+                tally.count(&answer);
+                moved = true;
+            }
+            true
+        });
+        if !moved {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    tally
+}
+
+/// A creation flood: new games as fast as the server answers.
+fn abuse_create(http: &Http, deadline: Instant) -> AbuseTally {
+    let mut tally = AbuseTally::default();
+    while Instant::now() < deadline {
+        let body = json!({"variant": "oware", "houses": 16, "seeds": 64});
+        tally.count(&http.call("POST", "/api/games", None, Some(body)));
+    }
+    tally
+}
+
+/// A live stream flood: opens streams on one game and holds every one it gets.
+fn abuse_streams(http: &Http, deadline: Instant, game: &str) -> AbuseTally {
+    let mut tally = AbuseTally::default();
+    let mut held: Vec<Box<dyn Read + Send + Sync>> = Vec::new();
+    let mut most = 0;
+    while Instant::now() < deadline {
+        match http
+            .request("GET", &format!("/api/games/{game}/live"), None)
+            .call()
+        {
+            Ok(r) => {
+                tally.count(&Answer::Status(r.status(), Value::Null));
+                held.push(r.into_reader());
+                most = most.max(held.len());
+            }
+            Err(e) => {
+                tally.count(&Http::answer(Err(e)));
+            }
+        }
+    }
+    tally.streams_held = Some(most);
+    tally
+}
+
+/// Oversized and malformed requests, as fast as the server answers.
+fn abuse_malformed(http: &Http, deadline: Instant, game: &str) -> AbuseTally {
+    let mut tally = AbuseTally::default();
+    let big = vec![b' '; 1 << 20];
+    let moves = format!("/api/games/{game}/moves");
+    let bad_token = "0".repeat(64);
+    let mut i = 0usize;
+    while Instant::now() < deadline {
+        i += 1;
+        let answer = match i % 8 {
+            0 => http.send_bytes("POST", "/api/games", None, &big),
+            1 => http.send_bytes("POST", &moves, Some(&bad_token), b"[1,0]"),
+            2 => http.send_bytes("POST", "/api/games", None, b"{\"variant\":"),
+            3 => http.call(
+                "POST",
+                &moves,
+                Some(&bad_token),
+                Some(json!({"house": 300, "ply": 0})),
+            ),
+            4 => http.call("DELETE", "/api/games", None, None),
+            5 => http.call("GET", "/api/nothing/at/all", None, None),
+            6 => http.call("GET", "/g/no-such-game", None, None),
+            _ => http.send_bytes("POST", &moves, None, &big[..8000]),
+        };
+        tally.count(&answer);
+    }
+    tally
+}
+
+/// Starts the abusers until `deadline`; their tallies come back through the handles.
+fn start_abusers(
+    args: &WebArgs,
+    base: &str,
+    deadline: Instant,
+) -> anyhow::Result<Vec<(&'static str, std::thread::JoinHandle<AbuseTally>)>> {
+    // A game for the stream and malformed-request abusers to aim at.
+    let host = Http::new(base, Some(address(100, 1)));
+    let game = host
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"variant": "kalah"})),
+        )
+        .ok()
+        .map_err(|e| anyhow::anyhow!("creating the abusers' game: {e}"))?["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let mut handles = Vec::new();
+    for n in 0..args.abusers {
+        let at = |kind: u8| Http::new(base, Some(address(101 + kind, n)));
+        let (http, g) = (at(0), game.clone());
+        handles.push((
+            "expensive_opponents",
+            std::thread::spawn(move || abuse_expensive(&http, deadline, n)),
+        ));
+        let http = at(1);
+        handles.push((
+            "creation_flood",
+            std::thread::spawn(move || abuse_create(&http, deadline)),
+        ));
+        let http = at(2);
+        handles.push((
+            "stream_flood",
+            std::thread::spawn(move || abuse_streams(&http, deadline, &g)),
+        ));
+        let (http, g) = (at(3), game.clone());
+        handles.push((
+            "malformed_and_oversized",
+            std::thread::spawn(move || abuse_malformed(&http, deadline, &g)),
+        ));
+    }
+    Ok(handles)
+}
+
+/// Runs the load and returns its figures.
+pub fn run(args: &WebArgs) -> anyhow::Result<WebReport> {
+    let base = args.url.trim_end_matches('/').to_owned();
+    anyhow::ensure!(
+        base.starts_with("http://127.")
+            || base.starts_with("http://localhost")
+            || base.starts_with("http://[::1]"),
+        "bench web only loads servers on this machine's loopback (http://127.0.0.1:PORT)"
+    );
+    anyhow::ensure!(
+        args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 300.0,
+        "--seconds must be a positive number of at most 300"
+    );
+    if !args.hostile {
+        return Ok(WebReport::Plain(normal_phase(args, &base, None)?));
+    }
+    eprintln!(
+        "phase 1: {} normal players for {} s",
+        args.games, args.seconds
+    );
+    let without = normal_phase(args, &base, Some(1))?;
+    eprintln!(
+        "phase 2: the same beside {} abusers of each of 4 kinds",
+        args.abusers
+    );
+    // The abusers start a moment before the players and stop when they do.
+    let deadline = Instant::now() + Duration::from_secs_f64(args.seconds + 1.0);
+    let abusers = start_abusers(args, &base, deadline)?;
+    std::thread::sleep(Duration::from_secs(1));
+    let with = normal_phase(args, &base, Some(2))?;
+    let mut tallies: BTreeMap<&'static str, AbuseTally> = BTreeMap::new();
+    for (kind, h) in abusers {
+        let t = h
+            .join()
+            .map_err(|_| anyhow::anyhow!("an abuser thread panicked"))?;
+        tallies.entry(kind).or_default().merge(t);
+    }
+    Ok(WebReport::Hostile(Box::new(HostileFigures {
+        p99_ratio: with.latency_ms_p99 / without.latency_ms_p99.max(1e-9),
+        throughput_ratio: with.moves_per_sec / without.moves_per_sec.max(1e-9),
+        without_abusers: without,
+        with_abusers: with,
+        abusers: tallies,
+    })))
 }

@@ -6,7 +6,10 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use mancala_web::{Games, Store, serve};
+use mancala_web::{
+    Expiry, Games, Limits, Rate, RateLimits, Store, StreamLimits, ThinkLimits, parse_duration,
+    serve,
+};
 
 /// Arguments of `mancala serve`.
 #[derive(Args, Debug)]
@@ -23,6 +26,136 @@ pub struct ServeArgs {
     /// Log one JSON object per line instead of text
     #[arg(long)]
     log_json: bool,
+
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The server's limits (docs/api.md, "Limits"); the defaults are `Limits::default()`.
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Limits")]
+pub struct LimitArgs {
+    /// The longest a computer player may think about a move, in milliseconds (the
+    /// `ms` of alphabeta, mcts and perfect; also the cap of every search)
+    #[arg(long, value_name = "MS", default_value_t = ThinkLimits::default().max_ms,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_think_ms: u64,
+
+    /// The most nodes an alphabeta player may be asked to search
+    #[arg(long, value_name = "N", default_value_t = ThinkLimits::default().max_nodes,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_nodes: u64,
+
+    /// The most simulations an mcts player may run for a move
+    #[arg(long, value_name = "N", default_value_t = ThinkLimits::default().max_sims,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_sims: u64,
+
+    /// Memory shared by the computer players thinking at once (search tables, the
+    /// solver, MCTS trees), in MiB; a player needing more is refused
+    #[arg(long, value_name = "MIB", default_value_t = ThinkLimits::default().memory_mb,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(16..))]
+    think_memory_mb: usize,
+
+    /// The largest table one computer player may ask for (`hash`), in MiB
+    #[arg(long, value_name = "MIB", default_value_t = ThinkLimits::default().max_table_mb,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    max_table_mb: usize,
+
+    /// Computer players thinking at once [default: the number of cores]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    thinkers: Option<usize>,
+
+    /// New games (and rematches) per client, as COUNT/DURATION
+    #[arg(long, value_name = "RATE", default_value_t = RateLimits::default().create)]
+    rate_create: Rate,
+
+    /// Joins per client
+    #[arg(long, value_name = "RATE", default_value_t = RateLimits::default().join)]
+    rate_join: Rate,
+
+    /// Moves per client
+    #[arg(long, value_name = "RATE", default_value_t = RateLimits::default().moves)]
+    rate_move: Rate,
+
+    /// Live streams opened per client
+    #[arg(long, value_name = "RATE", default_value_t = RateLimits::default().live)]
+    rate_live: Rate,
+
+    /// Game reads (GET /api/games/ID, game pages) per client
+    #[arg(long, value_name = "RATE", default_value_t = RateLimits::default().read)]
+    rate_read: Rate,
+
+    /// How long a 429 answer is held back (a flood that ignores Retry-After then gets
+    /// one answer per this long per connection; 0s: at once)
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_delay)]
+    refusal_delay: std::time::Duration,
+
+    /// Live streams open at once from one client
+    #[arg(long, value_name = "N", default_value_t = StreamLimits::default().per_client)]
+    max_streams_per_client: usize,
+
+    /// Live streams open at once in all
+    #[arg(long, value_name = "N", default_value_t = StreamLimits::default().total)]
+    max_streams: usize,
+
+    /// Delete a game where no move was played this long after it was created or joined
+    #[arg(long, value_name = "DURATION", default_value = "1d", value_parser = parse_duration)]
+    expire_unstarted: std::time::Duration,
+
+    /// Delete a game in progress this long after its last move
+    #[arg(long, value_name = "DURATION", default_value = "7d", value_parser = parse_duration)]
+    expire_idle: std::time::Duration,
+
+    /// Delete a finished game this long after its end
+    #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = parse_duration)]
+    expire_finished: std::time::Duration,
+
+    /// Count clients by the last X-Forwarded-For address (set by the proxy in front of
+    /// the server) rather than the peer address: only behind such a proxy
+    #[arg(long)]
+    trust_forwarded_for: bool,
+}
+
+/// A duration that may be zero.
+fn parse_delay(s: &str) -> Result<std::time::Duration, String> {
+    if s.trim().trim_end_matches(|c: char| c.is_ascii_alphabetic()) == "0" {
+        return Ok(std::time::Duration::ZERO);
+    }
+    parse_duration(s)
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            think: ThinkLimits {
+                max_ms: self.max_think_ms,
+                max_nodes: self.max_nodes,
+                max_sims: self.max_sims,
+                memory_mb: self.think_memory_mb,
+                max_table_mb: self.max_table_mb,
+                thinkers: self.thinkers.unwrap_or(ThinkLimits::default().thinkers),
+            },
+            rates: RateLimits {
+                create: self.rate_create,
+                join: self.rate_join,
+                moves: self.rate_move,
+                live: self.rate_live,
+                read: self.rate_read,
+                refusal_delay: self.refusal_delay,
+            },
+            streams: StreamLimits {
+                per_client: self.max_streams_per_client,
+                total: self.max_streams,
+            },
+            expiry: Expiry {
+                unstarted: self.expire_unstarted,
+                idle: self.expire_idle,
+                finished: self.expire_finished,
+            },
+            trust_forwarded_for: self.trust_forwarded_for,
+        }
+    }
 }
 
 fn default_db() -> anyhow::Result<PathBuf> {
@@ -56,7 +189,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let store = Store::open(&db).with_context(|| format!("opening {}", db.display()))?;
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
-        let games = Games::new(store);
+        let limits = args.limits.limits();
+        tracing::info!(?limits, "limits");
+        let games = Games::with_limits(store, limits);
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;

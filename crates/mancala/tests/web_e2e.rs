@@ -273,10 +273,33 @@ async fn two_people_play_a_whole_game_in_two_browsers() {
 
     let id = new_game(a, &server.base, 3, 2, None).await;
     wait_status(a, "Waiting for your friend").await;
+    // Nothing to play before the friend is there.
+    assert!(
+        a.find(Locator::Css("#board button.house.legal"))
+            .await
+            .is_err(),
+        "no playable house before the opponent joins"
+    );
     let link = value(a, "share-link").await;
-    assert_eq!(link, format!("{}/g/{id}", server.base));
+    let watch = value(a, "watch-link").await;
+    assert_eq!(watch, format!("{}/g/{id}", server.base));
+    assert!(
+        link.starts_with(&format!("{watch}#invite=")) && link.len() > watch.len() + 40,
+        "the invite link carries a secret: {link}"
+    );
+
+    // The watch link does not offer the seat.
+    b.goto(&watch).await.unwrap();
+    wait_status(b, "Watching.").await;
+    assert!(
+        b.execute("return document.getElementById('join-box').hidden;", vec![])
+            .await
+            .unwrap()
+            == json!(true)
+    );
 
     b.goto(&link).await.unwrap();
+    b.refresh().await.unwrap();
     set_speed(b, 0).await;
     wait_for(
         b,
@@ -286,6 +309,11 @@ async fn two_people_play_a_whole_game_in_two_browsers() {
     .await;
     click(b, "join").await;
     wait_status(b, "Waiting for player 1").await;
+    // The secret leaves the address bar once used.
+    assert_eq!(
+        b.current_url().await.unwrap().as_str(),
+        format!("{}/g/{id}", server.base)
+    );
     // Player 1's page hears of the join live and asks for a move.
     wait_status(a, "Your turn").await;
     let first = a
@@ -365,6 +393,10 @@ async fn two_people_play_a_whole_game_in_two_browsers() {
     )
     .await;
     wait_status(b, "Your turn").await;
+    wait_status(a, "Waiting for player 1").await;
+    // Each player holds one seat of the rematch.
+    let (_, rematch) = server.call("GET", &format!("/api/games/{new_id}"), None, None);
+    assert_eq!(rematch["players"][1]["joined"], true);
     h.close().await;
 }
 
@@ -417,6 +449,87 @@ async fn one_person_plays_the_computer_while_someone_watches() {
         text(w, "history")
             .await
             .contains("Computer (greedy): house")
+    );
+    h.close().await;
+}
+
+/// Eight tabs of one browser, each on a game in progress: the eighth loads and plays.
+/// (Browsers allow a site six open event streams over HTTP/1.1; a page that held one
+/// per tab left the seventh tab blank.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_tabs_each_follow_their_game() {
+    let Some(path) = chromedriver() else { return };
+    let h = Harness::start(path, 1).await;
+    let (c, server) = (&h.browsers[0], &h.server);
+    let mut ids = Vec::new();
+    for tab in 0..8 {
+        if tab > 0 {
+            let window = c.new_window(true).await.unwrap();
+            c.switch_to_window(window.handle).await.unwrap();
+        }
+        let created = tokio::time::timeout(
+            Duration::from_secs(30),
+            new_game(c, &server.base, 4, 3, Some("greedy")),
+        )
+        .await;
+        let id = created.unwrap_or_else(|_| panic!("tab {} did not load a game", tab + 1));
+        wait_status(c, "Your turn").await;
+        ids.push(id);
+    }
+    // The eighth tab plays, and the computer's answer arrives live.
+    assert!(take_turn(c).await, "{}", page_state(c).await);
+    wait_for(
+        c,
+        "[...document.querySelectorAll('#history li')].some(li => li.textContent.startsWith('Computer'))",
+        "the computer's answer in the eighth tab",
+    )
+    .await;
+    let (_, view) = server.call("GET", &format!("/api/games/{}", ids[7]), None, None);
+    assert!(view["ply"].as_u64().unwrap() >= 2, "{view}");
+    h.close().await;
+}
+
+/// A finished game's page lets go of its live connection, and does not open another.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_live_connection_ends_with_the_game() {
+    let Some(path) = chromedriver() else { return };
+    let h = Harness::start(path, 1).await;
+    let (c, server) = (&h.browsers[0], &h.server);
+    let id = new_game(c, &server.base, 2, 1, Some("greedy")).await;
+    wait_for(
+        c,
+        "document.body.dataset.live === 'open'",
+        "the live connection",
+    )
+    .await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !game_over(c).await {
+        assert!(Instant::now() < deadline, "{}", page_state(c).await);
+        take_turn(c).await;
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(view["over"], true);
+    wait_for(
+        c,
+        "document.body.dataset.live === 'closed'",
+        "the live connection to close",
+    )
+    .await;
+    // The server ended it, saying why.
+    assert_eq!(
+        c.execute("return document.body.dataset.liveEnd;", vec![])
+            .await
+            .unwrap(),
+        json!("1000 the game is over")
+    );
+    // Still closed a while later: no reconnection to a finished game.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(
+        c.execute("return document.body.dataset.live;", vec![])
+            .await
+            .unwrap(),
+        json!("closed")
     );
     h.close().await;
 }

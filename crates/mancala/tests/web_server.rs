@@ -18,10 +18,20 @@ fn new_game(s: &Server, body: Value) -> (String, String) {
     )
 }
 
-fn join(s: &Server, id: &str) -> String {
-    let (status, v) = s.call("POST", &format!("/api/games/{id}/join"), None, None);
+/// A game against a friend with both seats taken (the friend joins with the invite):
+/// (id, player 1's token, player 2's token).
+fn friend_game(s: &Server, body: Value) -> (String, String, String) {
+    let (status, g) = s.call("POST", "/api/games", None, Some(body));
+    assert_eq!(status, 201, "{g}");
+    let id: String = g["id"].as_str().unwrap().into();
+    let join = json!({"invite": g["invite"]});
+    let (status, v) = s.call("POST", &format!("/api/games/{id}/join"), None, Some(join));
     assert_eq!(status, 200, "{v}");
-    v["token"].as_str().unwrap().into()
+    (
+        id,
+        g["token"].as_str().unwrap().into(),
+        v["token"].as_str().unwrap().into(),
+    )
 }
 
 fn view(s: &Server, id: &str) -> Value {
@@ -50,11 +60,10 @@ fn games_survive_kill_9_and_continue() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.sqlite");
     let server = Server::start(&db);
-    let (id, t1) = new_game(
+    let (id, t1, t2) = friend_game(
         &server,
         json!({"variant": "oware", "houses": 4, "seeds": 3}),
     );
-    let t2 = join(&server, &id);
     let tokens = [t1, t2];
     let mut acknowledged = Value::Null;
     for _ in 0..7 {
@@ -114,8 +123,7 @@ fn games_survive_kill_9_and_continue() {
 fn racing_moves_for_one_ply_let_exactly_one_in() {
     let dir = tempfile::tempdir().unwrap();
     let server = Arc::new(Server::start(&dir.path().join("games.sqlite")));
-    let (id, t1) = new_game(&server, json!({"variant": "kalah"}));
-    let t2 = join(&server, &id);
+    let (id, t1, t2) = friend_game(&server, json!({"variant": "kalah"}));
     let tokens = [t1, t2];
     // Twelve plies; for each, eight clients race with different legal moves.
     for _ in 0..12 {
@@ -176,11 +184,10 @@ fn many_games_at_once() {
         .map(|_| {
             let server = server.clone();
             std::thread::spawn(move || {
-                let (id, t1) = new_game(
+                let (id, t1, t2) = friend_game(
                     &server,
                     json!({"variant": "kalah", "houses": 3, "seeds": 2}),
                 );
-                let t2 = join(&server, &id);
                 let tokens = [t1, t2];
                 let mut v = view(&server, &id);
                 let mut plies = 0;
