@@ -497,16 +497,19 @@ impl Games {
                 mancala_core::IllegalMove::GameOver.to_string(),
             ));
         }
+        // The session's one parser of houses: the number as sent, whatever its size.
         let houses = game.rules().houses();
-        let mv = u8::try_from(house)
-            .ok()
-            .filter(|&h| usize::from(h) <= houses)
-            .and_then(Move::new)
-            .ok_or_else(|| {
-                GameError::Unprocessable(format!(
-                    "house {house} does not exist (houses are 1 to {houses})"
-                ))
-            })?;
+        let mv = u64::try_from(house)
+            .map_or_else(
+                |_| {
+                    Err(mancala_session::HouseError::NoSuchHouse {
+                        house: house.to_string(),
+                        houses,
+                    })
+                },
+                |h| mancala_session::house_number(h, houses),
+            )
+            .map_err(|e| GameError::Unprocessable(e.to_string()))?;
         game.play(mv)
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
         self.commit(&row.id, ply as usize, mv, game.is_over())
