@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use mancala_core::{EndRule, Game, Move, RuleOptions, Rules, Side, Variant};
 use mancala_engine::PlayerSpec;
+use mancala_session::Seat;
 use rand::TryRngCore;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -193,7 +194,19 @@ pub(crate) fn replay(row: &GameRow) -> Result<Game, GameError> {
 /// Whether both seats are held, so that moves may be played: a computer game starts
 /// at once, a game against a friend when the friend joins.
 pub(crate) fn started(row: &GameRow) -> bool {
-    row.opponent != "human" || row.token_hashes[1].is_some()
+    against_computer(row) || row.token_hashes[1].is_some()
+}
+
+/// Who sits in seat 2, as the session reads the stored opponent (`human` or a spec).
+pub(crate) fn opponent(row: &GameRow) -> Seat {
+    // The opponent was checked when the game was created; a row that no longer parses
+    // is treated as a person, so nothing is ever played for it.
+    row.opponent.parse().unwrap_or(Seat::Human)
+}
+
+/// Whether seat 2 is a computer player.
+pub(crate) fn against_computer(row: &GameRow) -> bool {
+    !opponent(row).is_human()
 }
 
 /// The game service, cheap to clone (shared state behind an `Arc`).
@@ -352,23 +365,25 @@ impl Games {
             empty_capture: req.empty_capture.unwrap_or(false),
             end_rule: req.end_rule.unwrap_or_default(),
         });
-        let opponent = req.opponent.unwrap_or_else(|| "human".into());
-        let spec: PlayerSpec = opponent.parse().map_err(|e| bad(&e))?;
-        if !spec.is_human() {
+        let seat: Seat = match req.opponent {
+            Some(text) => text.parse().map_err(|e| bad(&e))?,
+            None => Seat::Human,
+        };
+        if let Seat::Computer(spec) = &seat {
             // Within the bounds first: building a player allocates its tables.
             self.inner
                 .limits
                 .think
-                .check(&spec, rules)
+                .check(spec, rules)
                 .map_err(GameError::Unprocessable)?;
             spec.build(rules, 0).map_err(|e| bad(&e))?;
         }
         let (token, hash) = new_token();
-        let invite = spec.is_human().then(random_hex::<32>);
+        let invite = seat.is_human().then(random_hex::<32>);
         let row = GameRow {
             token_hashes: [Some(hash), None],
             invite_hash: invite.as_deref().map(hash_token),
-            ..Games::new_row(rules, spec.to_string())
+            ..Games::new_row(rules, seat.to_string())
         };
         let id = row.id.clone();
         self.db(move |s| s.create(&row)).await?;
@@ -412,7 +427,7 @@ impl Games {
         let row = self.row(id).await?;
         let JoinRequest { invite } = request?;
         let invite = invite.as_deref();
-        if row.opponent != "human" {
+        if against_computer(&row) {
             return Err(GameError::Conflict(format!(
                 "player 2 is the computer ({})",
                 row.opponent
@@ -523,7 +538,7 @@ impl Games {
         }
         let view = self.view_of(&row)?;
         self.publish(id, &view);
-        if row.opponent != "human" && !game.is_over() {
+        if against_computer(&row) && !game.is_over() {
             self.schedule_computer(id, client);
         }
         Ok(view)
@@ -683,7 +698,7 @@ impl Games {
                 Err(GameError::NotFound) => return Ok(()), // expired meanwhile
                 other => other?,
             };
-            if row.opponent == "human" {
+            if !against_computer(&row) {
                 return Ok(());
             }
             let game = replay(&row)?;

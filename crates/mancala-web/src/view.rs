@@ -216,7 +216,7 @@ impl GameView {
             before_last = Some((before, mv));
         }
         let state = StateView::of(&game);
-        let computer = row.opponent != "human";
+        let computer = crate::games::against_computer(row);
         let started = started(row);
         Ok(GameView {
             id: row.id.clone(),
