@@ -7,11 +7,13 @@
 #   Throughput: each client plays as fast as the server answers, so the server runs
 #   with its per-client rate limits raised out of the way.
 # Usage: scripts/web-bench.sh --hostile [PLAYERS] [SECONDS] [ABUSERS] (defaults: 32 20 2)
-#   Normal players (a move every 250 ms each, and 4 against the computer) first alone,
-#   then beside abusers (ABUSERS threads of each kind: expensive computer opponents,
-#   creation floods, live stream floods, oversized and malformed requests), against the
-#   server's default limits. Reports both phases' move latency and throughput in one
-#   run: about 2 * SECONDS + 5 seconds. Clients are told apart by X-Forwarded-For
+#   Normal players (a move every 250 ms each, and 4 against the computer) play
+#   throughout, while abusers (ABUSERS threads of each kind: expensive computer
+#   opponents, creation floods, live stream floods, oversized and malformed requests)
+#   are off and on in alternating 6 s windows, against the server's default limits; the
+#   first 2 s of each window are left out. Reports the move latency and throughput
+#   without and with the abusers in one run of about 2 * SECONDS seconds; interleaving
+#   makes whatever else loads the machine weigh on both alike. Clients are told apart by X-Forwarded-For
 #   addresses (the server trusts them here: on loopback every client is 127.0.0.1).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -115,92 +115,11 @@ impl ThinkLimits {
 
     fn bound(&self, spec: &PlayerSpec, rules: Rules, mode: Mode) -> Result<Plan, String> {
         let spec = resolve_level(spec);
-        let mut options: Vec<(String, String)> = Vec::new();
-        let keep = |key: &str, options: &mut Vec<(String, String)>| {
-            if let Some(v) = spec.option(key) {
-                options.push((key.to_owned(), v.to_owned()));
-            }
-        };
-        let small = |key: &str, max: u64| {
-            spec.option(key)
-                .and_then(|v| v.parse::<u64>().ok())
-                .is_some_and(|n| n <= max)
-        };
-        let (memory_mb, solver, quick) = match spec.name() {
-            "alphabeta" => {
-                for key in ["depth", "store", "row"] {
-                    keep(key, &mut options);
-                }
-                let nodes = self.capped(&spec, "nodes", self.max_nodes, "nodes", mode)?;
-                let ms = self.capped(&spec, "ms", self.max_ms, "ms", mode)?;
-                let hash = self.memory(&spec, "hash", ALPHABETA_DEFAULT_HASH_MB, 0, mode)?;
-                // With no limit at all the engine thinks for its default time; with a
-                // depth or nodes only, the time bound stops a search that runs long.
-                let unlimited = spec.option("depth").is_none() && nodes.is_none();
-                let ms = ms.unwrap_or(if unlimited {
-                    ALPHABETA_DEFAULT_MS.min(self.max_ms)
-                } else {
-                    self.max_ms
-                });
-                if let Some(n) = nodes {
-                    options.push(("nodes".into(), n.to_string()));
-                }
-                options.push(("ms".into(), ms.to_string()));
-                options.push(("hash".into(), hash.to_string()));
-                let quick =
-                    ms <= QUICK_MS || small("nodes", QUICK_NODES) || small("depth", QUICK_DEPTH);
-                (hash, false, quick)
-            }
-            "mcts" => {
-                keep("seed", &mut options);
-                keep("c", &mut options);
-                let sims = self.capped(&spec, "sims", self.max_sims, "simulations", mode)?;
-                let ms = self.capped(&spec, "ms", self.max_ms, "ms", mode)?;
-                let sims = match (sims, ms) {
-                    (Some(s), _) => s,
-                    (None, None) => MCTS_DEFAULT_SIMS.min(self.max_sims),
-                    (None, Some(_)) => self.max_sims,
-                };
-                let mb = mcts_memory_mb(sims, rules);
-                if mb > self.memory_mb as u64 {
-                    let fits = self.memory_mb as u64 * sims / mb.max(1);
-                    let sims_fitting = fits.max(1);
-                    if mode == Mode::Refuse {
-                        return Err(format!(
-                            "mcts: {sims} simulations on this board need about {mb} MiB; this \
-                             server gives computer players at most {} MiB (think-memory-mb): \
-                             ask for at most {sims_fitting} simulations",
-                            self.memory_mb
-                        ));
-                    }
-                    return self.bound(
-                        &format!("mcts:sims={sims_fitting},ms={}", ms.unwrap_or(self.max_ms))
-                            .parse()
-                            .expect("a valid spec"),
-                        rules,
-                        Mode::Clamp,
-                    );
-                }
-                let ms = ms.unwrap_or(self.max_ms);
-                options.push(("sims".into(), sims.to_string()));
-                options.push(("ms".into(), ms.to_string()));
-                (mb, false, sims <= QUICK_SIMS || ms <= QUICK_MS)
-            }
-            "perfect" => {
-                keep("seed", &mut options);
-                let ms = self.capped(&spec, "ms", self.max_ms, "ms", mode)?;
-                let hash = self.memory(
-                    &spec,
-                    "hash",
-                    PERFECT_DEFAULT_HASH_MB,
-                    PERFECT_FALLBACK_MB,
-                    mode,
-                )?;
-                let ms = ms.unwrap_or(PERFECT_DEFAULT_MS.min(self.max_ms));
-                options.push(("ms".into(), ms.to_string()));
-                options.push(("hash".into(), hash.to_string()));
-                (hash + PERFECT_FALLBACK_MB, true, ms <= QUICK_MS)
-            }
+        let mut options = Options::new();
+        let shape = match spec.name() {
+            "alphabeta" => self.alphabeta(&spec, mode, &mut options)?,
+            "mcts" => self.mcts(&spec, rules, mode, &mut options)?,
+            "perfect" => self.perfect(&spec, mode, &mut options)?,
             // The simple players think in microseconds and hold nothing; unknown names
             // are left for the engine to refuse.
             _ => {
@@ -219,9 +138,105 @@ impl ThinkLimits {
         }
         Ok(Plan {
             spec: text.parse().map_err(|e| format!("{e}"))?,
-            memory_mb: memory_mb as usize,
-            solver,
-            quick,
+            memory_mb: shape.memory_mb as usize,
+            solver: shape.solver,
+            quick: shape.quick,
+        })
+    }
+
+    fn alphabeta(
+        &self,
+        spec: &PlayerSpec,
+        mode: Mode,
+        options: &mut Options,
+    ) -> Result<Shape, String> {
+        keep(spec, &["depth", "store", "row"], options);
+        let nodes = self.capped(spec, "nodes", self.max_nodes, "nodes", mode)?;
+        let ms = self.capped(spec, "ms", self.max_ms, "ms", mode)?;
+        let hash = self.memory(spec, "hash", ALPHABETA_DEFAULT_HASH_MB, 0, mode)?;
+        // With no limit at all the engine thinks for its default time; with a depth or
+        // nodes only, the time bound stops a search that runs long.
+        let unlimited = spec.option("depth").is_none() && nodes.is_none();
+        let ms = ms.unwrap_or(if unlimited {
+            ALPHABETA_DEFAULT_MS.min(self.max_ms)
+        } else {
+            self.max_ms
+        });
+        if let Some(n) = nodes {
+            options.push(("nodes".into(), n.to_string()));
+        }
+        options.push(("ms".into(), ms.to_string()));
+        options.push(("hash".into(), hash.to_string()));
+        Ok(Shape {
+            memory_mb: hash,
+            solver: false,
+            quick: ms <= QUICK_MS
+                || small(spec, "nodes", QUICK_NODES)
+                || small(spec, "depth", QUICK_DEPTH),
+        })
+    }
+
+    fn mcts(
+        &self,
+        spec: &PlayerSpec,
+        rules: Rules,
+        mode: Mode,
+        options: &mut Options,
+    ) -> Result<Shape, String> {
+        keep(spec, &["seed", "c"], options);
+        let sims = self.capped(spec, "sims", self.max_sims, "simulations", mode)?;
+        let ms = self.capped(spec, "ms", self.max_ms, "ms", mode)?;
+        let mut sims = match (sims, ms) {
+            (Some(s), _) => s,
+            (None, None) => MCTS_DEFAULT_SIMS.min(self.max_sims),
+            (None, Some(_)) => self.max_sims,
+        };
+        let mut mb = mcts_memory_mb(sims, rules);
+        let budget = self.memory_mb as u64;
+        if mb > budget {
+            let fitting = (budget * sims / mb.max(1)).max(1);
+            if mode == Mode::Refuse {
+                return Err(format!(
+                    "mcts: {sims} simulations on this board need about {mb} MiB; this server \
+                     gives computer players at most {budget} MiB (think-memory-mb): ask for \
+                     at most {fitting} simulations"
+                ));
+            }
+            sims = fitting;
+            mb = mcts_memory_mb(sims, rules);
+        }
+        let ms = ms.unwrap_or(self.max_ms);
+        options.push(("sims".into(), sims.to_string()));
+        options.push(("ms".into(), ms.to_string()));
+        Ok(Shape {
+            memory_mb: mb,
+            solver: false,
+            quick: sims <= QUICK_SIMS || ms <= QUICK_MS,
+        })
+    }
+
+    fn perfect(
+        &self,
+        spec: &PlayerSpec,
+        mode: Mode,
+        options: &mut Options,
+    ) -> Result<Shape, String> {
+        keep(spec, &["seed"], options);
+        let ms = self.capped(spec, "ms", self.max_ms, "ms", mode)?;
+        let hash = self.memory(
+            spec,
+            "hash",
+            PERFECT_DEFAULT_HASH_MB,
+            PERFECT_FALLBACK_MB,
+            mode,
+        )?;
+        let ms = ms.unwrap_or(PERFECT_DEFAULT_MS.min(self.max_ms));
+        options.push(("ms".into(), ms.to_string()));
+        options.push(("hash".into(), hash.to_string()));
+        Ok(Shape {
+            memory_mb: hash + PERFECT_FALLBACK_MB,
+            solver: true,
+            quick: ms <= QUICK_MS,
         })
     }
 
@@ -305,6 +320,32 @@ impl ThinkLimits {
             Ok(_) => Err(format!("bad player spec {spec}")),
         }
     }
+}
+
+/// The options of a bounded spec, in the order written.
+type Options = Vec<(String, String)>;
+
+/// What a bounded player holds while it thinks, and whether its think is short.
+struct Shape {
+    memory_mb: u64,
+    solver: bool,
+    quick: bool,
+}
+
+/// Copies the options `keys` of `spec` that it gives.
+fn keep(spec: &PlayerSpec, keys: &[&str], options: &mut Options) {
+    for key in keys {
+        if let Some(v) = spec.option(key) {
+            options.push(((*key).to_owned(), v.to_owned()));
+        }
+    }
+}
+
+/// Whether `spec` gives option `key` as a number of at most `max`.
+fn small(spec: &PlayerSpec, key: &str, max: u64) -> bool {
+    spec.option(key)
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|n| n <= max)
 }
 
 /// A level (`expert`) as the player spec behind it, keeping a `seed` option.
@@ -544,6 +585,20 @@ mod tests {
         );
         assert_eq!(clamp("perfect"), "perfect:hash=64,ms=100");
         assert_eq!(clamp("mcts:sims=4000000000"), "mcts:ms=100,sims=200000");
+        let tight = ThinkLimits {
+            memory_mb: 20,
+            ..limits
+        };
+        assert_eq!(
+            tight
+                .plan(
+                    &"mcts:sims=200000,seed=4".parse().unwrap(),
+                    Rules::kalah(6, 4)
+                )
+                .spec
+                .to_string(),
+            "mcts:ms=100,seed=4,sims=54054"
+        );
     }
 
     #[test]

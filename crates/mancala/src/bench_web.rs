@@ -1,6 +1,8 @@
 //! `mancala bench web`: load a running `mancala serve` with many concurrent games and
-//! measure moves per second and move latency; with `--hostile`, measure it twice in one
-//! run, without and then with abusive clients beside the normal players.
+//! measure moves per second and move latency; with `--hostile`, measure it without and
+//! with abusive clients beside the normal players in one run. The abusers come and go
+//! in alternating windows while the normal players play throughout, so that whatever
+//! else loads the machine weighs on both figures alike.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
@@ -22,16 +24,23 @@ pub struct WebArgs {
     /// Games played at once (one client thread each)
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
     games: u32,
-    /// How long to run, in seconds (each phase, with --hostile)
+    /// How long to run, in seconds (with --hostile: the time of each condition, without
+    /// and with abusers; the run takes twice as long)
     #[arg(long, default_value_t = 10.0)]
     seconds: f64,
+    /// With --hostile: the length of a window, in seconds; the abusers are off in the
+    /// even windows and on in the odd ones, and the first third of each window (while
+    /// the abusers start, or the last computer moves they asked for finish) is left
+    /// out of the figures
+    #[arg(long, default_value_t = 6.0)]
+    window: f64,
     /// A normal player's pause between moves, in milliseconds (0: as fast as the server
     /// answers, which only a server with raised rate limits allows)
     #[arg(long, default_value_t = 0)]
     pause_ms: u64,
-    /// Two phases in one run: the normal players alone, then beside abusers (expensive
-    /// computer opponents, creation floods, live stream floods, oversized and malformed
-    /// requests). Each client is a different address in X-Forwarded-For, so the server
+    /// Normal players alone and beside abusers (expensive computer opponents, creation
+    /// floods, live stream floods, oversized and malformed requests), in alternating
+    /// windows. Each client is a different address in X-Forwarded-For, so the server
     /// must run with --trust-forwarded-for.
     #[arg(long)]
     hostile: bool,
@@ -47,8 +56,10 @@ pub struct WebArgs {
 #[derive(Serialize, Debug, Clone)]
 pub struct WebFigures {
     games_at_once: u32,
+    /// Over the whole run (with --hostile, both conditions).
     games_finished: u64,
     moves: u64,
+    /// Over the whole run (with --hostile, both conditions).
     errors: u64,
     seconds: f64,
     moves_per_sec: f64,
@@ -75,6 +86,8 @@ pub struct Percentiles {
 /// got.
 #[derive(Serialize, Debug)]
 pub struct HostileFigures {
+    /// How the two conditions were interleaved.
+    method: String,
     without_abusers: WebFigures,
     with_abusers: WebFigures,
     /// p99 move latency with abusers over without.
@@ -213,9 +226,67 @@ fn address(group: u8, n: u32) -> String {
     )
 }
 
+/// When the abusers are on: alternating windows from `start`, off first.
+#[derive(Clone, Copy)]
+struct Schedule {
+    start: Instant,
+    window: Duration,
+    /// The start of each window left out of the figures.
+    settle: Duration,
+    end: Instant,
+}
+
+impl Schedule {
+    /// A run without abusers: one long window, all of it counted.
+    fn plain(start: Instant, end: Instant) -> Schedule {
+        Schedule {
+            start,
+            window: end - start + Duration::from_secs(1),
+            settle: Duration::ZERO,
+            end,
+        }
+    }
+
+    fn window_of(&self, at: Instant) -> (u64, Duration) {
+        let t = at.saturating_duration_since(self.start);
+        let k = (t.as_secs_f64() / self.window.as_secs_f64()) as u64;
+        (k, t - self.window.mul_f64(k as f64))
+    }
+
+    /// Whether the abusers are on at `at`.
+    fn on(&self, at: Instant) -> bool {
+        self.window_of(at).0 % 2 == 1
+    }
+
+    /// For a sample taken at `at`: whether the abusers were on, or `None` when it falls
+    /// in the settling part of a window.
+    fn condition(&self, at: Instant) -> Option<bool> {
+        let (k, into) = self.window_of(at);
+        (into >= self.settle).then_some(k % 2 == 1)
+    }
+
+    /// The seconds counted for condition `on`.
+    fn counted_seconds(&self, on: bool) -> f64 {
+        let mut total = Duration::ZERO;
+        let mut from = self.start;
+        let mut k = 0u64;
+        while from < self.end {
+            let to = (from + self.window).min(self.end);
+            if (k % 2 == 1) == on && to > from + self.settle {
+                total += to - (from + self.settle);
+            }
+            from += self.window;
+            k += 1;
+        }
+        total.as_secs_f64()
+    }
+}
+
 struct ClientResult {
-    latencies: Vec<Duration>,
-    replies: Vec<Duration>,
+    /// (when the request was sent, how long the answer took)
+    latencies: Vec<(Instant, Duration)>,
+    /// (when the move's answer came, how long until the computer's reply)
+    replies: Vec<(Instant, Duration)>,
     games_finished: u64,
     errors: u64,
     /// The first few error messages, for the report.
@@ -291,7 +362,7 @@ fn client(http: &Http, deadline: Instant, seed: u64, pause: Duration) -> ClientR
             );
             match answer.ok() {
                 Ok(next) => {
-                    result.latencies.push(started.elapsed());
+                    result.latencies.push((started, started.elapsed()));
                     view = next;
                 }
                 Err(e) => {
@@ -364,7 +435,7 @@ fn computer_client(http: &Http, deadline: Instant, pause: Duration) -> ClientRes
             let path = format!("/api/games/{id}/moves");
             match http.call("POST", &path, Some(&token), Some(body)).ok() {
                 Ok(next) => {
-                    result.latencies.push(started.elapsed());
+                    result.latencies.push((started, started.elapsed()));
                     view = next;
                 }
                 Err(e) => {
@@ -382,7 +453,7 @@ fn computer_client(http: &Http, deadline: Instant, pause: Duration) -> ClientRes
                 }
             }
             if view["to_move"] == 1 || view["over"] == true {
-                result.replies.push(answered.elapsed());
+                result.replies.push((answered, answered.elapsed()));
             }
         }
         if view["over"] == true {
@@ -401,9 +472,12 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 }
 
 /// Runs the normal players (`group` picks their addresses) until `deadline`.
-fn normal_phase(args: &WebArgs, base: &str, group: Option<u8>) -> anyhow::Result<WebFigures> {
-    let clock = Instant::now();
-    let deadline = clock + Duration::from_secs_f64(args.seconds);
+fn normal_players(
+    args: &WebArgs,
+    base: &str,
+    group: Option<u8>,
+    deadline: Instant,
+) -> anyhow::Result<Vec<ClientResult>> {
     let pause = Duration::from_millis(args.pause_ms);
     let addr = |n| group.map(|g| address(g, n));
     let mut handles: Vec<_> = (0..args.games)
@@ -416,32 +490,46 @@ fn normal_phase(args: &WebArgs, base: &str, group: Option<u8>) -> anyhow::Result
         let http = Http::new(base, addr(args.games + i));
         std::thread::spawn(move || computer_client(&http, deadline, pause))
     }));
-    let (mut latencies, mut replies) = (Vec::new(), Vec::new());
-    let (mut games_finished, mut errors) = (0, 0);
-    for (i, h) in handles.into_iter().enumerate() {
+    let mut results = Vec::new();
+    for h in handles {
         let r = h
             .join()
             .map_err(|_| anyhow::anyhow!("a client thread panicked"))?;
-        if i < args.games as usize {
-            latencies.extend(r.latencies);
-        }
-        replies.extend(r.replies);
-        games_finished += r.games_finished;
-        errors += r.errors;
-        for e in r.first_errors {
+        for e in &r.first_errors {
             eprintln!("error: {e}");
         }
+        results.push(r);
     }
-    let seconds = clock.elapsed().as_secs_f64();
+    Ok(results)
+}
+
+/// The figures of the samples in condition `on` (the first `args.games` results are
+/// the players against each other, the rest those against the computer).
+fn figures(args: &WebArgs, results: &[ClientResult], schedule: &Schedule, on: bool) -> WebFigures {
+    let pick = |samples: &[(Instant, Duration)]| -> Vec<Duration> {
+        samples
+            .iter()
+            .filter(|(at, _)| schedule.condition(*at) == Some(on))
+            .map(|&(_, d)| d)
+            .collect()
+    };
+    let (mut latencies, mut replies) = (Vec::new(), Vec::new());
+    for (i, r) in results.iter().enumerate() {
+        if i < args.games as usize {
+            latencies.extend(pick(&r.latencies));
+        }
+        replies.extend(pick(&r.replies));
+    }
     latencies.sort_unstable();
     replies.sort_unstable();
-    Ok(WebFigures {
+    let seconds = schedule.counted_seconds(on);
+    WebFigures {
         games_at_once: args.games,
-        games_finished,
+        games_finished: results.iter().map(|r| r.games_finished).sum(),
         moves: latencies.len() as u64,
-        errors,
+        errors: results.iter().map(|r| r.errors).sum(),
         seconds,
-        moves_per_sec: latencies.len() as f64 / seconds,
+        moves_per_sec: latencies.len() as f64 / seconds.max(1e-9),
         latency_ms_p50: percentile(&latencies, 0.50),
         latency_ms_p90: percentile(&latencies, 0.90),
         latency_ms_p99: percentile(&latencies, 0.99),
@@ -452,12 +540,12 @@ fn normal_phase(args: &WebArgs, base: &str, group: Option<u8>) -> anyhow::Result
             p99: percentile(&replies, 0.99),
             max: percentile(&replies, 1.0),
         }),
-    })
+    }
 }
 
 /// An expensive-opponent abuser: games against the costliest computer players the
 /// server allows (and some it does not), a move whenever it is its turn.
-fn abuse_expensive(http: &Http, deadline: Instant, n: u32) -> AbuseTally {
+fn abuse_expensive(http: &Http, schedule: Schedule, n: u32) -> AbuseTally {
     let mut tally = AbuseTally::default();
     let opponents = [
         "perfect",
@@ -469,7 +557,11 @@ fn abuse_expensive(http: &Http, deadline: Instant, n: u32) -> AbuseTally {
     ];
     let mut games: Vec<(String, String)> = Vec::new();
     let mut i = n as usize;
-    while Instant::now() < deadline {
+    while Instant::now() < schedule.end {
+        if !schedule.on(Instant::now()) {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
         if games.len() < 4 {
             let opponent = opponents[i % opponents.len()];
             i += 1;
@@ -510,9 +602,13 @@ fn abuse_expensive(http: &Http, deadline: Instant, n: u32) -> AbuseTally {
 }
 
 /// A creation flood: new games as fast as the server answers.
-fn abuse_create(http: &Http, deadline: Instant) -> AbuseTally {
+fn abuse_create(http: &Http, schedule: Schedule) -> AbuseTally {
     let mut tally = AbuseTally::default();
-    while Instant::now() < deadline {
+    while Instant::now() < schedule.end {
+        if !schedule.on(Instant::now()) {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
         let body = json!({"variant": "oware", "houses": 16, "seeds": 64});
         tally.count(&http.call("POST", "/api/games", None, Some(body)));
     }
@@ -520,11 +616,16 @@ fn abuse_create(http: &Http, deadline: Instant) -> AbuseTally {
 }
 
 /// A live stream flood: opens streams on one game and holds every one it gets.
-fn abuse_streams(http: &Http, deadline: Instant, game: &str) -> AbuseTally {
+fn abuse_streams(http: &Http, schedule: Schedule, game: &str) -> AbuseTally {
     let mut tally = AbuseTally::default();
     let mut held: Vec<Box<dyn Read + Send + Sync>> = Vec::new();
     let mut most = 0;
-    while Instant::now() < deadline {
+    while Instant::now() < schedule.end {
+        if !schedule.on(Instant::now()) {
+            held.clear();
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
         match http
             .request("GET", &format!("/api/games/{game}/live"), None)
             .call()
@@ -544,13 +645,17 @@ fn abuse_streams(http: &Http, deadline: Instant, game: &str) -> AbuseTally {
 }
 
 /// Oversized and malformed requests, as fast as the server answers.
-fn abuse_malformed(http: &Http, deadline: Instant, game: &str) -> AbuseTally {
+fn abuse_malformed(http: &Http, schedule: Schedule, game: &str) -> AbuseTally {
     let mut tally = AbuseTally::default();
     let big = vec![b' '; 1 << 20];
     let moves = format!("/api/games/{game}/moves");
     let bad_token = "0".repeat(64);
     let mut i = 0usize;
-    while Instant::now() < deadline {
+    while Instant::now() < schedule.end {
+        if !schedule.on(Instant::now()) {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
         i += 1;
         let answer = match i % 8 {
             0 => http.send_bytes("POST", "/api/games", None, &big),
@@ -572,11 +677,12 @@ fn abuse_malformed(http: &Http, deadline: Instant, game: &str) -> AbuseTally {
     tally
 }
 
-/// Starts the abusers until `deadline`; their tallies come back through the handles.
+/// Starts the abusers, on and off by `schedule`; their tallies come back through the
+/// handles.
 fn start_abusers(
     args: &WebArgs,
     base: &str,
-    deadline: Instant,
+    schedule: Schedule,
 ) -> anyhow::Result<Vec<(&'static str, std::thread::JoinHandle<AbuseTally>)>> {
     // A game for the stream and malformed-request abusers to aim at.
     let host = Http::new(base, Some(address(100, 1)));
@@ -598,22 +704,22 @@ fn start_abusers(
         let (http, g) = (at(0), game.clone());
         handles.push((
             "expensive_opponents",
-            std::thread::spawn(move || abuse_expensive(&http, deadline, n)),
+            std::thread::spawn(move || abuse_expensive(&http, schedule, n)),
         ));
         let http = at(1);
         handles.push((
             "creation_flood",
-            std::thread::spawn(move || abuse_create(&http, deadline)),
+            std::thread::spawn(move || abuse_create(&http, schedule)),
         ));
         let http = at(2);
         handles.push((
             "stream_flood",
-            std::thread::spawn(move || abuse_streams(&http, deadline, &g)),
+            std::thread::spawn(move || abuse_streams(&http, schedule, &g)),
         ));
         let (http, g) = (at(3), game.clone());
         handles.push((
             "malformed_and_oversized",
-            std::thread::spawn(move || abuse_malformed(&http, deadline, &g)),
+            std::thread::spawn(move || abuse_malformed(&http, schedule, &g)),
         ));
     }
     Ok(handles)
@@ -632,23 +738,38 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebReport> {
         args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 300.0,
         "--seconds must be a positive number of at most 300"
     );
+    let start = Instant::now();
     if !args.hostile {
-        return Ok(WebReport::Plain(normal_phase(args, &base, None)?));
+        let end = start + Duration::from_secs_f64(args.seconds);
+        let results = normal_players(args, &base, None, end)?;
+        let schedule = Schedule::plain(start, end);
+        return Ok(WebReport::Plain(figures(args, &results, &schedule, false)));
     }
-    eprintln!(
-        "phase 1: {} normal players for {} s",
-        args.games, args.seconds
+    anyhow::ensure!(
+        args.window.is_finite() && args.window >= 3.0 && args.window <= args.seconds,
+        "--window must be between 3 seconds and --seconds"
     );
-    let without = normal_phase(args, &base, Some(1))?;
+    let window = Duration::from_secs_f64(args.window);
+    // Whole pairs of windows (off, on), covering at least --seconds of each.
+    let pairs = (args.seconds / args.window).ceil().max(1.0);
+    let schedule = Schedule {
+        start,
+        window,
+        settle: window / 3,
+        end: start + window.mul_f64(2.0 * pairs),
+    };
     eprintln!(
-        "phase 2: the same beside {} abusers of each of 4 kinds",
-        args.abusers
+        "{} normal players for {:.0} s; {} abusers of each of 4 kinds on in every other \
+         {} s window",
+        args.games,
+        (schedule.end - start).as_secs_f64(),
+        args.abusers,
+        args.window
     );
-    // The abusers start a moment before the players and stop when they do.
-    let deadline = Instant::now() + Duration::from_secs_f64(args.seconds + 1.0);
-    let abusers = start_abusers(args, &base, deadline)?;
-    std::thread::sleep(Duration::from_secs(1));
-    let with = normal_phase(args, &base, Some(2))?;
+    let abusers = start_abusers(args, &base, schedule)?;
+    let results = normal_players(args, &base, Some(1), schedule.end)?;
+    let without = figures(args, &results, &schedule, false);
+    let with = figures(args, &results, &schedule, true);
     let mut tallies: BTreeMap<&'static str, AbuseTally> = BTreeMap::new();
     for (kind, h) in abusers {
         let t = h
@@ -657,6 +778,11 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebReport> {
         tallies.entry(kind).or_default().merge(t);
     }
     Ok(WebReport::Hostile(Box::new(HostileFigures {
+        method: format!(
+            "{} s windows, abusers off and on in turn, the first {:.0} s of each left out",
+            args.window,
+            schedule.settle.as_secs_f64()
+        ),
         p99_ratio: with.latency_ms_p99 / without.latency_ms_p99.max(1e-9),
         throughput_ratio: with.moves_per_sec / without.moves_per_sec.max(1e-9),
         without_abusers: without,
