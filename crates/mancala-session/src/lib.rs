@@ -19,6 +19,11 @@
 //! assert_eq!(s.name(Side::South), "Ann");
 //! assert!(s.computer_to_move().is_none());
 //! ```
+//!
+//! A game is saved, shared and loaded as a [`Record`]: [`Record::from_session`], its
+//! strict text by `Display`, [`parse_records`] for files of one or more games (strict,
+//! bare house numbers, the two-digit Oware notation), and [`Record::to_session`].
+//! `docs/records.md` describes the formats.
 
 #![forbid(unsafe_code)]
 
@@ -38,6 +43,12 @@ pub use record::{
     SyntaxError, TIME_FORFEIT, TagProblem, UNTERMINATED, parse_records, write_records,
 };
 pub use setup::{RuleChoice, SetupError, default_name};
+
+/// The examples of `docs/records.md` (the position notation and game records), run as
+/// doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/records.md")]
+pub struct RecordsDoc;
 
 use mancala_core::{
     Game, GameEnd, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side, SowStep,
