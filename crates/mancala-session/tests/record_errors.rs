@@ -276,6 +276,10 @@ fn lax_forms_are_read() {
     // A record of tags alone is a game of no moves.
     let games = kalah("[Variant \"oware\"]").unwrap();
     assert_eq!((games.len(), games[0].moves().len()), (1, 0));
+    // A comment before the tags belongs to the game after it.
+    let games = kalah("{From the club.}\n[Variant \"oware\"]\n1. 6 *").unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].comment(0), Some("From the club."));
 }
 
 #[test]

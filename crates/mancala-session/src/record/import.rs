@@ -53,7 +53,9 @@ pub fn parse_records(text: &str, defaults: Rules) -> Result<Vec<Record>, RecordE
                 kind: RecordErrorKind::Syntax { column, error },
             })?;
         let Some(token) = token else { break };
-        let starts_new = matches!(token.tok, Tok::Tag { .. }) && !raw.items.is_empty();
+        // Tags after moves start the next game (comments before tags stay with them).
+        let starts_new = matches!(token.tok, Tok::Tag { .. })
+            && raw.items.iter().any(|t| !matches!(t.tok, Tok::Comment(_)));
         if starts_new {
             games.push(std::mem::take(&mut raw).build(defaults, number)?);
         }

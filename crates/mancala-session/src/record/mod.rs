@@ -360,8 +360,9 @@ impl FromStr for Record {
     fn from_str(text: &str) -> Result<Record, RecordError> {
         let mut games = parse_records(text, Rules::kalah(6, 4))?;
         if games.len() != 1 {
+            // The game missing, or the first one too many.
             return Err(RecordError {
-                game: games.len().min(2),
+                game: if games.is_empty() { 1 } else { 2 },
                 line: 1,
                 kind: RecordErrorKind::GameCount(games.len()),
             });
