@@ -38,8 +38,8 @@ pub(crate) struct Lexer<'a> {
     column: usize,
 }
 
-/// Where a syntax error is, and what it is.
-pub(crate) type Located = (usize, usize, SyntaxError);
+/// A syntax error with its line and column.
+pub(crate) type LexError = (usize, usize, SyntaxError);
 
 impl<'a> Lexer<'a> {
     pub(crate) fn new(text: &'a str) -> Lexer<'a> {
@@ -65,7 +65,7 @@ impl<'a> Lexer<'a> {
         Some(c)
     }
 
-    fn err(&self, e: SyntaxError) -> Located {
+    fn err(&self, e: SyntaxError) -> LexError {
         (self.line, self.column, e)
     }
 
@@ -77,7 +77,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token, `None` at the end of the text.
-    pub(crate) fn next_token(&mut self) -> Result<Option<Token>, Located> {
+    pub(crate) fn next_token(&mut self) -> Result<Option<Token>, LexError> {
         self.skip_separators();
         let (line, column) = (self.line, self.column);
         let Some(c) = self.peek() else {
@@ -104,7 +104,7 @@ impl<'a> Lexer<'a> {
 
     /// A token must be followed by a separator or by a token that opens with its own
     /// bracket.
-    fn end_of_token(&mut self) -> Result<(), Located> {
+    fn end_of_token(&mut self) -> Result<(), LexError> {
         match self.peek() {
             None => Ok(()),
             Some(c) if c.is_whitespace() || matches!(c, ',' | '{' | '(' | '[') => Ok(()),
@@ -122,7 +122,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// A move, a move number or a result: they all start with digits.
-    fn digits_token(&mut self) -> Result<Tok, Located> {
+    fn digits_token(&mut self) -> Result<Tok, LexError> {
         let digits = self.take_digits();
         match self.peek() {
             Some('.') => {
@@ -143,7 +143,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// `1-0`, `0-1` or `1/2-1/2`, whose first digits are read.
-    fn result(&mut self, digits: String) -> Result<Tok, Located> {
+    fn result(&mut self, digits: String) -> Result<Tok, LexError> {
         let mut text = digits;
         while let Some(c) = self
             .peek()
@@ -158,7 +158,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// `(digits)`.
-    fn captures(&mut self) -> Result<String, Located> {
+    fn captures(&mut self) -> Result<String, LexError> {
         self.bump();
         let digits = self.take_digits();
         if digits.is_empty() || self.peek() != Some(')') {
@@ -169,7 +169,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// `{text}`, which may span lines.
-    fn comment(&mut self) -> Result<Tok, Located> {
+    fn comment(&mut self) -> Result<Tok, LexError> {
         let (line, column) = (self.line, self.column);
         self.bump();
         let mut text = String::new();
@@ -184,7 +184,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// `[Name "value"]` on one line; `\"` and `\\` escape in the value.
-    fn tag(&mut self) -> Result<Tok, Located> {
+    fn tag(&mut self) -> Result<Tok, LexError> {
         self.bump();
         self.skip_blanks();
         let mut name = String::new();
@@ -210,7 +210,7 @@ impl<'a> Lexer<'a> {
         Ok(Tok::Tag { name, value })
     }
 
-    fn tag_value(&mut self) -> Result<String, Located> {
+    fn tag_value(&mut self) -> Result<String, LexError> {
         let mut value = String::new();
         loop {
             match self.bump() {
