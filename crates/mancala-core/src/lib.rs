@@ -29,12 +29,24 @@
 //! - [`Variant::Oware`]: Abapa tournament rules. See [`variants::Oware`].
 //! - [`Variant::OwareSimplified`]: the Bern course assignment. See
 //!   [`variants::OwareSimplified`].
+//!
+//! # Notation
+//!
+//! A position written on one line, [`Position::to_notation`] and
+//! [`Position::from_notation`]: see [`notation`].
+//!
+//! ```
+//! use mancala_core::Position;
+//! let p = Position::from_notation("oware 6x4 4,4,4,4,4,4/0 4,4,4,4,4,4/0 1").unwrap();
+//! assert_eq!(p.to_notation(), "oware 6x4 4,4,4,4,4,4/0 4,4,4,4,4,4/0 1");
+//! ```
 
 #![forbid(unsafe_code)]
 
 mod end;
 mod game;
 mod moves;
+pub mod notation;
 mod outcome;
 mod perft;
 mod position;
@@ -47,6 +59,7 @@ mod view;
 pub use end::{EndReason, GameEnd};
 pub use game::{Game, RepetitionTracker};
 pub use moves::{Move, MoveList, ParseMoveError};
+pub use notation::{NotationError, NotationErrorKind, NotationField};
 pub use outcome::Outcome;
 pub use perft::perft;
 pub use position::{IllegalMove, MoveReport, Position, SetupError};

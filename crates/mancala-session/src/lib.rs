@@ -19,11 +19,17 @@
 //! assert_eq!(s.name(Side::South), "Ann");
 //! assert!(s.computer_to_move().is_none());
 //! ```
+//!
+//! A game is saved, shared and loaded as a [`Record`]: [`Record::from_session`], its
+//! strict text by `Display`, [`parse_records`] for files of one or more games (strict,
+//! bare house numbers, the two-digit Oware notation), and [`Record::to_session`].
+//! `docs/records.md` describes the formats.
 
 #![forbid(unsafe_code)]
 
 mod end;
 mod house;
+mod record;
 mod setup;
 mod words;
 
@@ -32,7 +38,18 @@ pub use house::{
     HouseError, house_label, house_letter, house_number, house_of_letter, parse_house,
     parse_house_number,
 };
+pub use record::{
+    AGREEMENT, Ending, EndingProblem, ExportError, MoveProblem, ParseFormatError, ParseResultError,
+    RESIGNATION, Record, RecordEditError, RecordError, RecordErrorKind, RecordFormat, RecordResult,
+    SyntaxError, TIME_FORFEIT, TagProblem, UNTERMINATED, parse_records, write_records,
+};
 pub use setup::{RuleChoice, SetupError, default_name};
+
+/// The examples of `docs/records.md` (the position notation and game records), run as
+/// doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/records.md")]
+pub struct RecordsDoc;
 
 use mancala_core::{
     Game, GameEnd, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side, SowStep,
@@ -237,10 +254,36 @@ impl Session {
         Ok(session)
     }
 
+    /// A new game from `start` (any position, with no history before it), people in
+    /// both seats, named "Player 1" and "Player 2".
+    ///
+    /// ```
+    /// use mancala_core::{Position, Side};
+    /// use mancala_session::Session;
+    /// let start = Position::from_notation("kalah 2x1 0,1/1 1,0/1 2").unwrap();
+    /// let s = Session::from_position(start);
+    /// assert_eq!(s.to_move(), Some(Side::North));
+    /// assert_eq!(s.restarted().position(), &start);
+    /// ```
+    #[must_use]
+    pub fn from_position(start: Position) -> Session {
+        Session {
+            game: Game::from_position(start),
+            ..Session::new(start.rules())
+        }
+    }
+
     /// The same session with `seat` playing for `side`.
     #[must_use]
     pub fn with_seat(mut self, side: Side, seat: Seat) -> Session {
         self.seats[side.index()] = seat;
+        self
+    }
+
+    /// The same session with these seats, player 1 first.
+    #[must_use]
+    pub fn with_seats(mut self, seats: [Seat; 2]) -> Session {
+        self.seats = seats;
         self
     }
 
@@ -251,7 +294,7 @@ impl Session {
         self
     }
 
-    /// A new game with the same rules, seats and names.
+    /// A new game from the same start, with the same seats and names.
     ///
     /// ```
     /// use mancala_core::{Move, Rules};
@@ -265,7 +308,7 @@ impl Session {
     #[must_use]
     pub fn restarted(&self) -> Session {
         Session {
-            game: Game::new(self.rules()),
+            game: Game::from_position(*self.game.start()),
             seats: self.seats.clone(),
             names: self.names.clone(),
             records: Vec::new(),

@@ -1,8 +1,11 @@
 //! Command-line arguments shared by several subcommands.
 
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
 use clap::Args;
-use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Rules, Variant};
-use mancala_session::RuleChoice;
+use mancala_core::{EndRule, Game, MAX_HOUSES, MAX_SEEDS, NotationError, Position, Rules, Variant};
+use mancala_session::{Record, RuleChoice, parse_records};
 
 /// The board and rule options: `--variant`, `--houses`, `--seeds`, `--empty-capture`,
 /// `--end-rule`.
@@ -41,4 +44,78 @@ impl RulesArgs {
             .rules()?;
         Ok(rules)
     }
+}
+
+/// Where a command starts: `--position` (a position in notation), or `--record` (the
+/// end of a recorded game, its moves kept as history) with `--game`; else the start
+/// of the rules of [`RulesArgs`], which are also the rules of a record without tags.
+#[derive(Args, Clone, Debug)]
+pub struct StartArgs {
+    /// Start from this position, in position notation, which names its rules (see
+    /// docs/records.md), e.g. "kalah 6x4 4,4,0,5,5,5/1 4,4,4,4,4,4/0 1"
+    #[arg(
+        long,
+        value_name = "NOTATION",
+        value_parser = parse_position,
+        conflicts_with_all = ["record", "variant", "houses", "seeds", "empty_capture", "end_rule"],
+    )]
+    pub position: Option<Position>,
+
+    /// Start from the end of the game in this record file ("-" for standard input);
+    /// the rule options above are the rules of a record without tags
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+
+    /// Which game of the record file, from 1 (needed when it holds several)
+    #[arg(long, value_name = "N", requires = "record", value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: Option<u32>,
+}
+
+fn parse_position(text: &str) -> Result<Position, NotationError> {
+    Position::from_notation(text)
+}
+
+impl StartArgs {
+    /// The game to start from: the position given (no history), the recorded game
+    /// (its moves played), or the start of `rules`.
+    ///
+    /// # Errors
+    /// When the record file cannot be read, holds a bad game, or holds several games
+    /// and `--game` does not choose one that is there.
+    pub fn game(&self, rules: &RulesArgs) -> anyhow::Result<Game> {
+        if let Some(start) = self.position {
+            return Ok(Game::from_position(start));
+        }
+        let Some(path) = &self.record else {
+            return Ok(Game::new(rules.rules()?));
+        };
+        let records = read_records(path, rules.rules()?)?;
+        let chosen = match (self.game, records.len()) {
+            (None, 1) => 1,
+            (None, n) => {
+                anyhow::bail!("{} holds {n} games; choose one with --game", path.display())
+            }
+            (Some(g), n) if g as usize > n => anyhow::bail!(
+                "{} holds {n} game{}; there is no game {g}",
+                path.display(),
+                if n == 1 { "" } else { "s" }
+            ),
+            (Some(g), _) => g as usize,
+        };
+        Ok(records[chosen - 1].game().clone())
+    }
+}
+
+/// Reads every game of a record file ("-": standard input), untagged games under
+/// `defaults`.
+///
+/// # Errors
+/// When the file cannot be read or any game in it is bad (nothing is returned then).
+pub fn read_records(path: &Path, defaults: Rules) -> anyhow::Result<Vec<Record>> {
+    let text = if path == Path::new("-") {
+        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
+    parse_records(&text, defaults).with_context(|| path.display().to_string())
 }

@@ -13,6 +13,7 @@
 //! mancala bench           speed figures as JSON lines
 //! mancala serve           the web game: browser UI and JSON API
 //! mancala solve           the exact value of a position under perfect play
+//! mancala record          check game records, convert them between notations
 //! ```
 
 #![forbid(unsafe_code)]
@@ -23,7 +24,9 @@ mod bench_search;
 mod bench_web;
 mod console_cmd;
 mod match_cmd;
+mod match_games;
 mod perft_cmd;
+mod record_cmd;
 mod replay;
 mod serve_cmd;
 mod solve_cmd;
@@ -60,6 +63,8 @@ enum Command {
     Serve(serve_cmd::ServeArgs),
     /// Solve a position exactly: its value under perfect play and every move's value
     Solve(solve_cmd::SolveArgs),
+    /// Check game records and convert them between notations
+    Record(record_cmd::RecordArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +85,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Serve(args)) => serve_cmd::run(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Solve(args)) => solve_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
+        Some(Command::Record(args)) => record_cmd::run(args, &mut out),
         None | Some(Command::Tui(_)) => unreachable!("the terminal game ran above"),
     };
     let flushed = out.flush();

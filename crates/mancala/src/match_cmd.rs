@@ -1,19 +1,30 @@
 //! `mancala match`: computer players against each other, games in parallel.
 
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use mancala_engine::{MatchConfig, MatchStats, PlayerSpec, run_match};
+use mancala_session::{Record, RecordFormat, write_records};
 use serde::Serialize;
 
-use crate::args::RulesArgs;
+use crate::args::{RulesArgs, StartArgs};
+use crate::match_games::{play_games, record_of};
 
 /// Arguments of `mancala match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
     #[command(flatten)]
     rules: RulesArgs,
+    /// Every game starts here (--position), or at the end of a recorded game
+    /// (--record), whose moves the records of the match keep
+    #[command(flatten)]
+    start: StartArgs,
+    /// Write every game played to this file, as game records in the strict format
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
     /// The player the statistics are about, e.g. alphabeta:ms=100 or hard
     #[arg(long, value_name = "SPEC")]
     p1: PlayerSpec,
@@ -51,10 +62,12 @@ struct Summary {
     p1_score_rate: f64,
 }
 
-/// Plays the match and prints the table or the JSON object.
+/// Plays the match and prints the table or the JSON object; writes the records of
+/// the games if asked.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let start = args.start.game(&args.rules)?;
     let config = MatchConfig {
-        rules: args.rules.rules()?,
+        rules: start.rules(),
         p1: args.p1.clone(),
         p2: args.p2.clone(),
         games: args.games,
@@ -73,8 +86,22 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     } else {
         ProgressBar::hidden()
     };
-    let stats = run_match(&config, |_, _| bar.inc(1))?;
+    // Checks the players before any game, as a match with games does.
+    run_match(
+        &MatchConfig {
+            games: 0,
+            ..config.clone()
+        },
+        |_, _| {},
+    )?;
+    let played = play_games(&config, &start, || bar.inc(1))?;
     bar.finish_and_clear();
+    let stats = MatchStats::from_results(played.iter().map(|p| p.result).collect());
+    if let Some(path) = &args.records {
+        let records: Vec<Record> = played.iter().map(|p| record_of(&config, p)).collect();
+        let text = write_records(&records, RecordFormat::Strict)?;
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     if args.json {
         let summary = Summary {
             games: stats.games(),

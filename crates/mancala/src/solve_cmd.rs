@@ -6,13 +6,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use mancala_core::{Game, Move, Side};
+use mancala_core::{Game, Move, Position, Side};
 use mancala_session::parse_house_number;
 use mancala_solver::{EndgameInfo, Estimate, Progress, Solution, SolveConfig, SolveError, Solver};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use crate::args::RulesArgs;
+use crate::args::{RulesArgs, StartArgs};
 
 /// The most memory a solve takes without `--hash-mb` (when a third of the memory
 /// available is more).
@@ -27,7 +27,11 @@ pub struct SolveArgs {
     #[command(flatten)]
     rules: RulesArgs,
 
-    /// Solve the position after these moves (house numbers as the mover sees them)
+    #[command(flatten)]
+    start: StartArgs,
+
+    /// Solve the position after these moves (house numbers as the mover sees them;
+    /// after the moves of --record)
     #[arg(long, value_name = "M", num_args = 1..)]
     moves: Vec<String>,
 
@@ -103,13 +107,15 @@ impl Serialize for MoveValues<'_> {
 
 /// Solves the position and prints the answer.
 pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    let rules = args.rules.rules()?;
-    let mut game = Game::new(rules);
+    let mut game = args.start.game(&args.rules)?;
+    let rules = game.rules();
+    let before = game.ply();
     for (i, text) in args.moves.iter().enumerate() {
+        let ply = before + i + 1;
         let mv = parse_house_number(text, rules.houses())
-            .map_err(|e| anyhow::anyhow!("move {} ({text:?}): {e}", i + 1))?;
+            .map_err(|e| anyhow::anyhow!("move {ply} ({text:?}): {e}"))?;
         game.play(mv)
-            .map_err(|e| anyhow::anyhow!("move {} ({text}): {e}", i + 1))?;
+            .map_err(|e| anyhow::anyhow!("move {ply} ({text}): {e}"))?;
     }
     let available = available_memory();
     let hash_mb = match args.hash_mb {
@@ -362,11 +368,18 @@ fn print_solution(
         writeln!(out)?;
         return Ok(());
     }
-    let after = if game.moves().is_empty() {
+    let from = if *game.start() == Position::new(game.rules()) {
+        String::new()
+    } else {
+        format!("from {} ", game.start().to_notation())
+    };
+    let after = if game.moves().is_empty() && from.is_empty() {
         "from the start".to_owned()
+    } else if game.moves().is_empty() {
+        from.trim_end().to_owned()
     } else {
         let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
-        format!("after {}", moves.join(" "))
+        format!("{from}after {}", moves.join(" "))
     };
     writeln!(out, "{} {after}", game.rules())?;
     let verdict = match s.value {
@@ -444,7 +457,7 @@ pub(crate) fn available_memory() -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use mancala_core::{Position, Rules};
+    use mancala_core::Rules;
 
     use super::*;
 

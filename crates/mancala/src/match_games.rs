@@ -1,0 +1,213 @@
+//! The games of `mancala match`, kept whole: played from any start (the rules' start,
+//! a position, or the end of a recorded game), so that they can be written as records.
+//!
+//! From the rules' start these are exactly the games of the engine's
+//! [`run_match`](mancala_engine::run_match) (same openings, same player seeds, hence
+//! the same statistics: a test checks it); the engine's match returns the results
+//! only, and starts from the rules' start only.
+
+use mancala_core::{Game, Outcome, Side};
+use mancala_engine::{
+    BALANCE_DEPTH, BALANCE_TRIES, GameResult, Limits, MAX_PLIES, MatchConfig, PlayerError, Score,
+    Searcher,
+};
+use mancala_session::{Record, Seat};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+/// A well-mixed seed for game `index`, stream `stream`: the engine's match seeds its
+/// players (streams 1 and 2) and openings (stream 3) this way.
+fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
+    let mut x = seed ^ (u64::from(index) << 8 | stream).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 31;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^ x >> 29
+}
+
+/// The opening of game pair `pair` from `start`: `opening_plies` random plies,
+/// redrawn until balanced when the match asks for it (the engine's `opening`, from
+/// any start).
+fn opening_from(config: &MatchConfig, start: &Game, pair: u32) -> Game {
+    let mut rng = SmallRng::seed_from_u64(sub_seed(config.seed, pair, 3));
+    let draw = |rng: &mut SmallRng| {
+        let mut game = start.clone();
+        for _ in 0..config.opening_plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            game.play(mv).expect("a legal move");
+        }
+        game
+    };
+    let Some(margin) = config.balanced else {
+        return draw(&mut rng);
+    };
+    let limit = i32::try_from(margin)
+        .unwrap_or(i32::MAX / Score::SEED)
+        .saturating_mul(Score::SEED);
+    let mut searcher = Searcher::new(1);
+    let mut best: Option<(i32, Game)> = None;
+    for _ in 0..BALANCE_TRIES {
+        let game = draw(&mut rng);
+        if game.is_over() {
+            continue;
+        }
+        searcher.clear();
+        let value = searcher
+            .search(&game, Limits::depth(BALANCE_DEPTH))
+            .score
+            .raw()
+            .abs();
+        if value <= limit {
+            return game;
+        }
+        if best.as_ref().is_none_or(|(v, _)| value < *v) {
+            best = Some((value, game));
+        }
+    }
+    best.map_or_else(|| draw(&mut rng), |(_, game)| game)
+}
+
+/// One game of a match, whole.
+pub struct PlayedGame {
+    /// The result, as the engine's match gives it.
+    pub result: GameResult,
+    /// The game from the match's start.
+    pub game: Game,
+}
+
+/// Plays game `index` of the match from `start`.
+fn play_game(config: &MatchConfig, start: &Game, index: u32) -> Result<PlayedGame, PlayerError> {
+    let p1_side = if config.swap && index % 2 == 1 {
+        Side::North
+    } else {
+        Side::South
+    };
+    let mut p1 = config
+        .p1
+        .build(config.rules, sub_seed(config.seed, index, 1))?;
+    let mut p2 = config
+        .p2
+        .build(config.rules, sub_seed(config.seed, index, 2))?;
+    let pair = if config.swap { index / 2 } else { index };
+    let mut game = opening_from(config, start, pair);
+    while !game.is_over() && game.ply() < MAX_PLIES {
+        let side = game.position().to_move();
+        let player = if side == p1_side { &mut p1 } else { &mut p2 };
+        let choice = player.choose(&game);
+        game.play(choice.mv).map_err(|e| PlayerError::Option {
+            player: player.name(),
+            message: format!("played an illegal move {}: {e}", choice.mv),
+        })?;
+    }
+    let outcome = game
+        .outcome()
+        .unwrap_or_else(|| Outcome::from_scores(game.position().final_scores()));
+    let result = GameResult {
+        index,
+        p1_side,
+        outcome,
+        plies: game.ply(),
+    };
+    Ok(PlayedGame { result, game })
+}
+
+/// Plays every game of the match from `start`, in parallel, calling `progress` after
+/// each; the games in game order. The players must have been checked (the engine's
+/// `run_match` with no games does it).
+///
+/// # Errors
+/// When a player cannot be built or plays an illegal move.
+pub fn play_games<F>(
+    config: &MatchConfig,
+    start: &Game,
+    progress: F,
+) -> Result<Vec<PlayedGame>, PlayerError>
+where
+    F: Fn() + Sync,
+{
+    (0..config.games)
+        .into_par_iter()
+        .map(|i| {
+            let played = play_game(config, start, i)?;
+            progress();
+            Ok(played)
+        })
+        .collect()
+}
+
+/// The record of a game of the match: the players by their specs, the event and the
+/// round (the game's number from 1), and a comment if it was stopped unfinished.
+pub fn record_of(config: &MatchConfig, played: &PlayedGame) -> Record {
+    let specs = match played.result.p1_side {
+        Side::South => [&config.p1, &config.p2],
+        Side::North => [&config.p2, &config.p1],
+    };
+    let mut record = Record::new(played.game.clone())
+        .with_names(specs.map(ToString::to_string))
+        .with_seats(specs.map(|s| Seat::from(s.clone())))
+        .with_tag("Event", "mancala match")
+        .expect("a free tag name")
+        .with_tag("Round", (played.result.index + 1).to_string())
+        .expect("a free tag name");
+    if !played.game.is_over() {
+        let text = format!("stopped after {MAX_PLIES} plies");
+        record = record
+            .with_comment(played.game.ply(), &text)
+            .expect("a comment without braces");
+    }
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use mancala_core::Rules;
+    use mancala_engine::{MatchStats, run_match};
+
+    use super::*;
+
+    fn config(rules: Rules, swap: bool, opening_plies: u32, balanced: Option<u32>) -> MatchConfig {
+        MatchConfig {
+            rules,
+            p1: "greedy".parse().unwrap(),
+            p2: "random".parse().unwrap(),
+            games: 6,
+            seed: 7,
+            swap,
+            opening_plies,
+            balanced,
+        }
+    }
+
+    /// From the rules' start, the games are the engine's: the same results in order.
+    #[test]
+    fn the_games_from_the_start_are_the_engines() {
+        for c in [
+            config(Rules::kalah(6, 4), false, 0, None),
+            config(Rules::kalah(4, 3), true, 4, None),
+            config(Rules::oware(6, 4), true, 2, Some(2)),
+            config(Rules::oware_simplified(3, 3), true, 3, None),
+        ] {
+            let engine = run_match(&c, |_, _| {}).unwrap();
+            let played = play_games(&c, &Game::new(c.rules), || {}).unwrap();
+            let ours = MatchStats::from_results(played.iter().map(|p| p.result).collect());
+            assert_eq!(ours, engine, "{}", c.rules);
+            for p in &played {
+                assert_eq!(p.game.ply(), p.result.plies);
+            }
+        }
+    }
+
+    #[test]
+    fn a_record_names_the_players_by_their_seats() {
+        let c = config(Rules::kalah(3, 2), true, 0, None);
+        let played = play_games(&c, &Game::new(c.rules), || {}).unwrap();
+        let second = record_of(&c, &played[1]);
+        assert_eq!(second.names(), &["random", "greedy"]);
+        assert_eq!(second.tags()[1], ("Round".to_owned(), "2".to_owned()));
+        assert_eq!(second.game(), &played[1].game);
+    }
+}
