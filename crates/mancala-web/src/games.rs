@@ -1,8 +1,9 @@
 //! The game service: creating, joining and playing games, computer turns, and live
 //! updates. Handlers call it; it calls the store off the async runtime.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use mancala_core::{EndRule, Game, IllegalMove, Move, RuleOptions, Rules, Side, Variant};
 use mancala_engine::PlayerSpec;
@@ -11,7 +12,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use tokio::sync::{Semaphore, broadcast};
 
-use crate::store::{GameRow, Store, StoreError};
+use crate::store::{Change, ComputerCommit, GameRow, GameStore, NewMove, Next, Store, StoreError};
 use crate::view::GameView;
 
 /// Why a request about a game failed; each maps to one HTTP status.
@@ -132,6 +133,14 @@ pub(crate) fn replay(row: &GameRow) -> Result<Game, GameError> {
     Ok(game)
 }
 
+/// How long an instance holds a computer turn unless it renews the hold (it renews
+/// every third of this while thinking): after a crash, another instance takes the turn
+/// over within this time.
+pub const DEFAULT_COMPUTER_LEASE: Duration = Duration::from_secs(10);
+
+/// How often each instance looks for computer turns nobody holds.
+const SWEEP_EVERY: Duration = Duration::from_millis(500);
+
 /// The game service, cheap to clone (shared state behind an `Arc`).
 #[derive(Clone)]
 pub struct Games {
@@ -140,43 +149,76 @@ pub struct Games {
 
 struct Inner {
     store: Store,
-    /// One broadcast channel per game being watched; each message is a game view.
-    live: Mutex<HashMap<String, broadcast::Sender<Arc<GameView>>>>,
+    /// The watchers of each game being watched here.
+    live: Mutex<HashMap<String, Watchers>>,
     /// Bounds the computer players thinking at once to the machine's cores.
     thinkers: Semaphore,
+    /// Games whose computer turn runs on this instance now.
+    thinking: Mutex<HashSet<String>>,
+    /// How long a computer turn is held unless renewed.
+    lease: Duration,
+}
+
+/// The background work of [`Games::start_background`]; dropping this stops it.
+pub struct Background(Vec<tokio::task::JoinHandle<()>>);
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        for task in &self.0 {
+            task.abort();
+        }
+    }
+}
+
+/// One game's watchers here, and how far the last view sent to them had come.
+struct Watchers {
+    tx: broadcast::Sender<Arc<GameView>>,
+    sent: Option<Progress>,
+}
+
+/// How far a game has come: every change moves one of these forward and none back
+/// (the web game takes no moves back), so a view that is not ahead of the last one
+/// sent is old news, e.g. a reload that lost a race with a later move.
+type Progress = (usize, bool, bool);
+
+fn progress(view: &GameView) -> Progress {
+    (view.ply, view.players[1].joined, view.rematch.is_some())
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every critical section here leaves the data consistent, so a poisoned lock is
+    // still usable.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Games {
     /// The service over `store`.
     #[must_use]
     pub fn new(store: Store) -> Games {
+        Games::with_computer_lease(store, DEFAULT_COMPUTER_LEASE)
+    }
+
+    /// The service over `store`, holding computer turns for `lease` at a time.
+    #[must_use]
+    pub fn with_computer_lease(store: Store, lease: Duration) -> Games {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         Games {
             inner: Arc::new(Inner {
                 store,
                 live: Mutex::new(HashMap::new()),
                 thinkers: Semaphore::new(cores),
+                thinking: Mutex::new(HashSet::new()),
+                lease,
             }),
         }
     }
 
-    /// Runs a store operation on the blocking pool.
-    async fn db<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<T, GameError> {
-        let me = self.clone();
-        tokio::task::spawn_blocking(move || f(&me.inner.store))
-            .await
-            .expect("store task panicked")
-            .map_err(GameError::from)
+    fn store(&self) -> &Store {
+        &self.inner.store
     }
 
     async fn row(&self, id: &str) -> Result<GameRow, GameError> {
-        let id = id.to_owned();
-        self.db(move |s| s.load(&id))
-            .await?
-            .ok_or(GameError::NotFound)
+        self.store().load(id).await?.ok_or(GameError::NotFound)
     }
 
     /// The current view of a game, for anyone.
@@ -236,10 +278,9 @@ impl Games {
             moves: Vec::new(),
             rematch: None,
         };
-        self.db(move |s| s.create(&row)).await?;
+        self.store().create(&row).await?;
         if let Some(old) = rematch_of {
-            let (old_id, new) = (old.clone(), id.clone());
-            let winner = self.db(move |s| s.set_rematch(&old_id, &new)).await?;
+            let winner = self.store().set_rematch(&old, &id).await?;
             if winner != id {
                 // Someone else asked first: join their rematch instead.
                 return self.join(&winner).await.map(|g| SeatGrant {
@@ -271,8 +312,7 @@ impl Games {
             )));
         }
         let (token, hash) = new_token();
-        let owned = id.to_owned();
-        if !self.db(move |s| s.claim_seat_2(&owned, hash)).await? {
+        if !self.store().claim_seat_2(id, hash).await? {
             return Err(GameError::Conflict("seat 2 is taken".into()));
         }
         self.publish_id(id).await;
@@ -339,25 +379,43 @@ impl Games {
             })
             .and_then(|mv| game.position().check(mv).map(|()| mv))
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
-        self.commit(&row.id, game.ply(), mv).await?;
+        let next = self.next_after(&row, &game, mv);
+        self.commit(&row.id, game.ply(), mv, next).await?;
         // The stored game is the loaded one plus this move: no need to read it back.
         let mut row = row;
         row.moves.push(mv.house());
         let view = GameView::of(&row)?;
         self.publish(id, &view);
-        if row.opponent != "human" {
+        if next != Next::Person {
             self.schedule_computer(id);
         }
         Ok(view)
     }
 
-    /// Stores a move for ply `ply`; a lost race is a conflict.
-    async fn commit(&self, id: &str, ply: usize, mv: Move) -> Result<(), GameError> {
-        let owned = id.to_owned();
-        if self
-            .db(move |s| s.append_move(&owned, ply, mv.house()))
-            .await?
-        {
+    /// Who moves after `mv` in `game`: the computer's turn is held by this instance.
+    fn next_after(&self, row: &GameRow, game: &Game, mv: Move) -> Next {
+        let mut after = game.clone();
+        let computer_next = row.opponent != "human"
+            && after.play(mv).is_ok()
+            && after.to_move() == Some(Side::North);
+        if computer_next {
+            Next::Computer {
+                lease: self.inner.lease,
+            }
+        } else {
+            Next::Person
+        }
+    }
+
+    /// Stores a person's move for ply `ply`; a lost race is a conflict.
+    async fn commit(&self, id: &str, ply: usize, mv: Move, next: Next) -> Result<(), GameError> {
+        let new = NewMove {
+            game: id.to_owned(),
+            ply,
+            house: mv.house(),
+            next,
+        };
+        if self.store().append_move(&new).await? {
             Ok(())
         } else {
             Err(GameError::Conflict(format!(
@@ -391,14 +449,14 @@ impl Games {
 
     /// Subscribes to game `id`'s updates (full views after every change).
     pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Arc<GameView>> {
-        let mut live = self
-            .inner
-            .live
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        live.retain(|_, tx| tx.receiver_count() > 0);
+        let mut live = lock(&self.inner.live);
+        live.retain(|_, w| w.tx.receiver_count() > 0);
         live.entry(id.to_owned())
-            .or_insert_with(|| broadcast::channel(16).0)
+            .or_insert_with(|| Watchers {
+                tx: broadcast::channel(16).0,
+                sent: None,
+            })
+            .tx
             .subscribe()
     }
 
@@ -409,86 +467,182 @@ impl Games {
         Some(view)
     }
 
-    /// Sends `view` to game `id`'s watchers, if any.
+    /// Sends `view` to game `id`'s watchers, if any, unless they have seen it or a
+    /// later one.
     fn publish(&self, id: &str, view: &GameView) {
-        let tx = self
-            .inner
-            .live
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(id)
-            .cloned();
-        if let Some(tx) = tx {
-            let _ = tx.send(Arc::new(view.clone()));
+        let mut live = lock(&self.inner.live);
+        let Some(watchers) = live.get_mut(id) else {
+            return;
+        };
+        let now = progress(view);
+        if watchers.sent.is_some_and(|sent| sent >= now) {
+            return;
+        }
+        watchers.sent = Some(now);
+        let _ = watchers.tx.send(Arc::new(view.clone()));
+    }
+
+    /// The games watched on this instance now.
+    fn watched(&self) -> Vec<String> {
+        lock(&self.inner.live)
+            .iter()
+            .filter(|(_, w)| w.tx.receiver_count() > 0)
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
+    /// Starts the work every instance does in the background: taking over computer
+    /// turns that nobody holds (after a restart, or when the instance thinking died),
+    /// and passing changes made through other instances to live streams here.
+    /// It stops when the returned [`Background`] is dropped.
+    #[must_use = "the background work stops when this is dropped"]
+    pub fn start_background(&self) -> Background {
+        let mut tasks = vec![tokio::spawn(self.clone().sweep())];
+        if let Some(changes) = self.store().changes() {
+            tasks.push(tokio::spawn(self.clone().follow(changes)));
+        }
+        Background(tasks)
+    }
+
+    /// Lets go of the computer turns this instance holds, so that another instance
+    /// takes them over at once (on shutdown).
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn release_computer_turns(&self) -> Result<(), GameError> {
+        Ok(self.store().release_computer_turns().await?)
+    }
+
+    async fn follow(self, mut changes: tokio::sync::mpsc::UnboundedReceiver<Change>) {
+        while let Some(change) = changes.recv().await {
+            let ids = match change {
+                Change::Game(id) => vec![id],
+                Change::Resync => self.watched(),
+            };
+            for id in ids {
+                if lock(&self.inner.live).contains_key(&id) {
+                    let me = self.clone();
+                    tokio::spawn(async move { me.publish_id(&id).await });
+                }
+            }
         }
     }
 
-    /// If the computer is to move in game `id`, lets it think on the blocking pool and
-    /// plays its moves (several in a row after Kalah extra turns).
+    async fn sweep(self) {
+        let mut tick = tokio::time::interval(SWEEP_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            // Take no more turns than there are thinkers free to play them.
+            for _ in 0..self.inner.thinkers.available_permits() {
+                match self.store().claim_computer_turn(self.inner.lease).await {
+                    Ok(Some(id)) => self.schedule_computer(&id),
+                    Ok(None) => break,
+                    Err(e) => {
+                        tracing::error!(error = %e, "looking for computer turns failed");
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plays the computer's turn in game `id`, which this instance holds: it thinks on
+    /// the blocking pool and plays its moves (several in a row after Kalah extra turns),
+    /// renewing its hold meanwhile. Nothing happens if the turn already runs here.
     pub fn schedule_computer(&self, id: &str) {
+        if !lock(&self.inner.thinking).insert(id.to_owned()) {
+            return;
+        }
         let me = self.clone();
         let id = id.to_owned();
         tokio::spawn(async move {
-            if let Err(e) = me.computer_turns(&id).await {
+            let result = tokio::select! {
+                r = me.computer_turns(&id) => r,
+                r = me.keep_turn(&id) => r,
+            };
+            lock(&me.inner.thinking).remove(&id);
+            if let Err(e) = result {
                 tracing::error!(game = %id, error = %e, "computer turn failed");
             }
         });
     }
 
-    async fn computer_turns(&self, id: &str) -> Result<(), GameError> {
+    /// Renews this instance's hold on game `id`'s computer turn until it is lost.
+    async fn keep_turn(&self, id: &str) -> Result<(), GameError> {
         loop {
-            let row = self.row(id).await?;
-            if row.opponent == "human" {
+            tokio::time::sleep(self.inner.lease / 3).await;
+            if !self
+                .store()
+                .renew_computer_turn(id, self.inner.lease)
+                .await?
+            {
+                tracing::warn!(game = %id, "computer turn taken over by another instance");
                 return Ok(());
-            }
-            let game = replay(&row)?;
-            if game.to_move() != Some(Side::North) {
-                return Ok(());
-            }
-            let spec: PlayerSpec =
-                row.opponent
-                    .parse()
-                    .map_err(|e: mancala_engine::PlayerError| {
-                        GameError::Unprocessable(e.to_string())
-                    })?;
-            let _permit = self.inner.thinkers.acquire().await.expect("semaphore open");
-            let seed = game.ply() as u64
-                ^ row
-                    .id
-                    .bytes()
-                    .fold(0u64, |h, b| h.rotate_left(5) ^ u64::from(b));
-            let rules = game.rules();
-            let ply = game.ply();
-            let mv = tokio::task::spawn_blocking(move || {
-                let mut player = spec
-                    .build(rules, seed)
-                    .map_err(|e| GameError::Unprocessable(e.to_string()))?;
-                Ok::<_, GameError>(player.choose(&game).mv)
-            })
-            .await
-            .expect("computer player panicked")?;
-            match self.commit(id, ply, mv).await {
-                Ok(()) => {
-                    self.publish_id(id).await;
-                }
-                // Another task played this ply (a restart raced with a scheduled
-                // turn): look again.
-                Err(GameError::Conflict(_)) => {}
-                Err(e) => return Err(e),
             }
         }
     }
 
-    /// After a restart: lets the computer move in every game where it is its turn.
-    ///
-    /// # Errors
-    /// When the store cannot list the games.
-    pub async fn resume_computers(&self) -> Result<usize, GameError> {
-        let ids = self.db(Store::computer_games).await?;
-        let n = ids.len();
-        for id in ids {
-            self.schedule_computer(&id);
+    async fn computer_turns(&self, id: &str) -> Result<(), GameError> {
+        loop {
+            let row = self.row(id).await?;
+            let game = replay(&row)?;
+            if row.opponent == "human" || game.to_move() != Some(Side::North) {
+                self.store().finish_computer_turn(id).await?;
+                return Ok(());
+            }
+            let mv = match self.think(&row, &game).await {
+                Ok(mv) => mv,
+                Err(e) => {
+                    // A player that cannot be built never will be: stop asking.
+                    self.store().finish_computer_turn(id).await?;
+                    return Err(e);
+                }
+            };
+            let next = self.next_after(&row, &game, mv);
+            let new = NewMove {
+                game: id.to_owned(),
+                ply: game.ply(),
+                house: mv.house(),
+                next,
+            };
+            match self.store().append_computer_move(&new).await? {
+                ComputerCommit::Stored => {
+                    tracing::info!(game = %id, ply = new.ply, house = new.house, "computer moved");
+                    self.publish_id(id).await;
+                    if next == Next::Person {
+                        return Ok(());
+                    }
+                }
+                // Someone else played this ply: look again.
+                ComputerCommit::PlyTaken => {}
+                ComputerCommit::LeaseLost => return Ok(()),
+            }
         }
-        Ok(n)
+    }
+
+    /// The computer's choice in `game`, computed on the blocking pool by one of the
+    /// bounded thinkers.
+    async fn think(&self, row: &GameRow, game: &Game) -> Result<Move, GameError> {
+        let spec: PlayerSpec = row
+            .opponent
+            .parse()
+            .map_err(|e: mancala_engine::PlayerError| GameError::Unprocessable(e.to_string()))?;
+        let _permit = self.inner.thinkers.acquire().await.expect("semaphore open");
+        let seed = game.ply() as u64
+            ^ row
+                .id
+                .bytes()
+                .fold(0u64, |h, b| h.rotate_left(5) ^ u64::from(b));
+        tracing::info!(game = %row.id, ply = game.ply(), "computer thinking");
+        let game = game.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut player = spec
+                .build(game.rules(), seed)
+                .map_err(|e| GameError::Unprocessable(e.to_string()))?;
+            Ok::<_, GameError>(player.choose(&game).mv)
+        })
+        .await
+        .expect("computer player panicked")
     }
 }

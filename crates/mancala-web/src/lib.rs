@@ -5,11 +5,12 @@
 //! api.rs     routes, handlers, errors -> status codes, SSE, static UI   (axum)
 //! games.rs   the game service: create, join, play, rematch, computer turns, live
 //! view.rs    the JSON shape of a game
-//! store.rs   SQLite: games, hashed seat tokens, one row per move
+//! store/     games, hashed seat tokens, one row per move: one interface (GameStore),
+//!            SQLite (the default) or PostgreSQL (several instances, one database)
 //! static/    index.html, app.js, style.css (embedded in the binary)
 //! ```
 //!
-//! Handlers never block the async runtime: storage runs on the blocking pool, and so
+//! Handlers never block the async runtime: SQLite runs on the blocking pool, and so
 //! do computer players (at most one per core at a time).
 
 #![forbid(unsafe_code)]
@@ -20,6 +21,11 @@ mod store;
 mod view;
 
 pub use api::{ApiError, BODY_LIMIT, app, serve};
-pub use games::{GameError, Games, MoveRequest, NewGame, SeatGrant};
-pub use store::{GameRow, Store, StoreError};
+pub use games::{
+    Background, DEFAULT_COMPUTER_LEASE, GameError, Games, MoveRequest, NewGame, SeatGrant,
+};
+pub use store::{
+    Change, ComputerCommit, DbLocation, GameRow, GameStore, NewMove, Next, PostgresStore,
+    SqliteStore, Store, StoreError, StoreOptions,
+};
 pub use view::{GameView, HistoryEntry, LastMove, PlayerView, RulesView, StepView};

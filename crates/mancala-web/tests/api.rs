@@ -1,16 +1,30 @@
-//! The API through the router, without a socket: every status code of the contract.
+//! The API through the router, without a socket: every status code of the contract,
+//! on SQLite and on PostgreSQL.
+
+mod common;
 
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use common::TestDb;
 use http_body_util::BodyExt;
-use mancala_web::{Games, Store, app};
+use mancala_web::app;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-fn router() -> Router {
-    app(Games::new(Store::in_memory().unwrap()))
+async fn router(db: &TestDb) -> Router {
+    app(db.games().await)
 }
+
+on_both_backends!(
+    a_game_between_two_people,
+    every_error_status,
+    a_rejected_request_changes_nothing,
+    the_computer_answers_and_join_is_refused,
+    rematch_seats_both_players_in_a_new_game,
+    the_ui_is_served,
+    the_end_of_a_game_says_why_and_where_the_seeds_went,
+);
 
 async fn call(
     router: &Router,
@@ -55,9 +69,8 @@ async fn play(router: &Router, id: &str, token: &str, house: u64, ply: u64) -> (
     .await
 }
 
-#[tokio::test]
-async fn a_game_between_two_people() {
-    let r = router();
+async fn a_game_between_two_people(db: TestDb) {
+    let r = router(&db).await;
     let (id, t1) = create(&r, json!({"variant": "kalah"})).await;
     assert!(t1.len() >= 32, "128 bits at least");
 
@@ -111,9 +124,8 @@ async fn a_game_between_two_people() {
     assert_eq!(s, StatusCode::OK);
 }
 
-#[tokio::test]
-async fn every_error_status() {
-    let r = router();
+async fn every_error_status(db: TestDb) {
+    let r = router(&db).await;
     let (id, t1) = create(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
     let moves = format!("/api/games/{id}/moves");
     let good = json!({"house": 2, "ply": 0}).to_string();
@@ -212,9 +224,8 @@ async fn every_error_status() {
     assert!(e["error"].as_str().unwrap().contains("over"));
 }
 
-#[tokio::test]
-async fn a_rejected_request_changes_nothing() {
-    let r = router();
+async fn a_rejected_request_changes_nothing(db: TestDb) {
+    let r = router(&db).await;
     let (id, t1) = create(&r, json!({"variant": "oware"})).await;
     let before = call(&r, "GET", &format!("/api/games/{id}"), None, None)
         .await
@@ -243,9 +254,8 @@ async fn a_rejected_request_changes_nothing() {
     );
 }
 
-#[tokio::test]
-async fn the_computer_answers_and_join_is_refused() {
-    let r = router();
+async fn the_computer_answers_and_join_is_refused(db: TestDb) {
+    let r = router(&db).await;
     let (id, t1) = create(&r, json!({"variant": "kalah", "opponent": "greedy"})).await;
     let (s, e) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;
     assert_eq!(s, StatusCode::CONFLICT);
@@ -271,9 +281,8 @@ async fn the_computer_answers_and_join_is_refused() {
     panic!("the computer did not move");
 }
 
-#[tokio::test]
-async fn rematch_seats_both_players_in_a_new_game() {
-    let r = router();
+async fn rematch_seats_both_players_in_a_new_game(db: TestDb) {
+    let r = router(&db).await;
     let (id, t1) = create(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
     let t2 = call(&r, "POST", &format!("/api/games/{id}/join"), None, None)
         .await
@@ -309,9 +318,8 @@ async fn rematch_seats_both_players_in_a_new_game() {
     assert_eq!(old["rematch"], a["id"]);
 }
 
-#[tokio::test]
-async fn the_ui_is_served() {
-    let r = router();
+async fn the_ui_is_served(db: TestDb) {
+    let r = router(&db).await;
     for uri in ["/", "/g/abc", "/static/app.js", "/static/style.css"] {
         let response = r
             .clone()
@@ -325,9 +333,8 @@ async fn the_ui_is_served() {
 /// The game JSON says how a game ended: the reason, the sweep and the words. The Oware
 /// game of the exactly-half defect: player 1 captures half (6 of 12), player 2 cannot
 /// feed player 1's empty row and takes their own last seed: a 6-6 draw.
-#[tokio::test]
-async fn the_end_of_a_game_says_why_and_where_the_seeds_went() {
-    let r = router();
+async fn the_end_of_a_game_says_why_and_where_the_seeds_went(db: TestDb) {
+    let r = router(&db).await;
     let body = json!({"variant": "oware", "houses": 3, "seeds": 2});
     let (id, t1) = create(&r, body).await;
     let (_, j) = call(&r, "POST", &format!("/api/games/{id}/join"), None, None).await;

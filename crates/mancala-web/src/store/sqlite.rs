@@ -1,81 +1,44 @@
-//! Durable storage of games in SQLite: settings, seat tokens (hashed) and moves.
+//! SQLite (rusqlite): the embedded default, for one server instance.
 //!
-//! A move is one row keyed by `(game, ply)`, so two requests racing for the same ply
-//! cannot both be stored: the primary key lets exactly one in. Every write is its own
-//! committed transaction before the server acknowledges it; the database runs in WAL
-//! mode with `synchronous=NORMAL`, which keeps every committed transaction across a
-//! crash or `kill -9` of the server (only an operating-system crash or power loss could
-//! lose the last ones).
+//! One connection behind a mutex: every operation is short, and runs on the blocking
+//! pool. The database runs in WAL mode with `synchronous=NORMAL`, which keeps every
+//! committed transaction across a crash or `kill -9` of the server (only an
+//! operating-system crash or power loss could lose the last ones).
+//!
+//! SQLite serves one instance: on opening, every computer turn held by an earlier run
+//! is let go, so a restart resumes them at once.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime};
 
 use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::mpsc;
 
-/// Why the store failed.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// SQLite said no.
-    #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    /// A stored row could not be understood.
-    #[error("database holds a bad row: {0}")]
-    Corrupt(String),
+use super::{Change, ComputerCommit, GameRow, GameStore, NewMove, Next, StoreError};
+
+/// The migrations, in order (`migrations/sqlite`).
+const MIGRATIONS: [(&str, &str); 2] = [
+    (
+        "V1__initial",
+        include_str!("../../migrations/sqlite/V1__initial.sql"),
+    ),
+    (
+        "V2__shared_work",
+        include_str!("../../migrations/sqlite/V2__shared_work.sql"),
+    ),
+];
+
+/// The SQLite store. Cheap to clone (shared state behind an `Arc`).
+#[derive(Clone)]
+pub struct SqliteStore {
+    inner: Arc<Inner>,
 }
 
-/// Everything stored about one game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRow {
-    /// The game's id (public, in links).
-    pub id: String,
-    /// Variant name, as `Variant`'s `Display`.
-    pub variant: String,
-    /// Houses per side.
-    pub houses: u8,
-    /// Seeds per house.
-    pub seeds: u8,
-    /// Kalah: capture from an empty opposite house.
-    pub empty_capture: bool,
-    /// Kalah end rule name.
-    pub end_rule: String,
-    /// `human`, or the spec of the computer player in seat 2.
-    pub opponent: String,
-    /// SHA-256 of each seat's token; seat 2 is `None` until someone joins (always for a
-    /// computer opponent).
-    pub token_hashes: [Option<[u8; 32]>; 2],
-    /// Houses played, in order.
-    pub moves: Vec<u8>,
-    /// The game started as a rematch of this one, if any.
-    pub rematch: Option<String>,
-}
-
-/// The SQLite store. One connection behind a mutex: every operation is short, and
-/// callers run it off the async runtime.
-pub struct Store {
+struct Inner {
     conn: Mutex<Connection>,
+    instance: String,
 }
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id            TEXT PRIMARY KEY,
-    variant       TEXT NOT NULL,
-    houses        INTEGER NOT NULL,
-    seeds         INTEGER NOT NULL,
-    empty_capture INTEGER NOT NULL,
-    end_rule      TEXT NOT NULL,
-    opponent      TEXT NOT NULL,
-    token1        BLOB NOT NULL,
-    token2        BLOB,
-    rematch       TEXT,
-    created       INTEGER NOT NULL DEFAULT (unixepoch())
-);
-CREATE TABLE IF NOT EXISTS moves (
-    game  TEXT NOT NULL REFERENCES games(id),
-    ply   INTEGER NOT NULL,
-    house INTEGER NOT NULL,
-    PRIMARY KEY (game, ply)
-) WITHOUT ROWID;
-";
 
 fn hash_from_blob(blob: Option<Vec<u8>>) -> Result<Option<[u8; 32]>, StoreError> {
     blob.map(|b| {
@@ -84,177 +47,315 @@ fn hash_from_blob(blob: Option<Vec<u8>>) -> Result<Option<[u8; 32]>, StoreError>
     .transpose()
 }
 
-impl Store {
-    /// Opens (creating if needed) the database at `path`.
+/// Milliseconds since the Unix epoch, `lease` from now.
+fn expiry(lease: Duration) -> i64 {
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    i64::try_from((now + lease).as_millis()).unwrap_or(i64::MAX)
+}
+
+fn is_constraint_violation(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, _)
+        if f.code == rusqlite::ErrorCode::ConstraintViolation)
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path` and migrates it.
     ///
     /// # Errors
-    /// When SQLite cannot open or set up the file.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
-        Store::setup(Connection::open(path)?)
+    /// When SQLite cannot open or set up the file, or a migration fails.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::setup(Connection::open(path)?)
     }
 
     /// A private in-memory database, for tests.
     ///
     /// # Errors
     /// When SQLite fails.
-    pub fn in_memory() -> Result<Store, StoreError> {
-        Store::setup(Connection::open_in_memory()?)
+    pub fn in_memory() -> Result<SqliteStore, StoreError> {
+        SqliteStore::setup(Connection::open_in_memory()?)
     }
 
-    fn setup(conn: Connection) -> Result<Store, StoreError> {
+    fn setup(mut conn: Connection) -> Result<SqliteStore, StoreError> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.execute_batch(SCHEMA)?;
-        Ok(Store {
-            conn: Mutex::new(conn),
+        conn.busy_timeout(Duration::from_secs(5))?;
+        refinery::Runner::new(&super::migrations(&MIGRATIONS)?).run(&mut conn)?;
+        // One instance per file: whatever an earlier run held is free now.
+        conn.execute(
+            "UPDATE computer_turns SET holder = NULL, expires = 0 WHERE holder IS NOT NULL",
+            [],
+        )?;
+        Ok(SqliteStore {
+            inner: Arc::new(Inner {
+                conn: Mutex::new(conn),
+                instance: super::new_instance_name(),
+            }),
         })
     }
 
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave SQLite inconsistent (every
-        // statement is atomic), so a poisoned lock is still usable.
-        self.conn
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// Runs `f` with the connection on the blocking pool.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection, &str) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let inner = self.inner.clone();
+        tokio::task::spawn_blocking(move || {
+            // A panic while holding the lock cannot leave SQLite inconsistent (every
+            // statement or transaction is atomic), so a poisoned lock is still usable.
+            let mut conn: MutexGuard<'_, Connection> = inner
+                .conn
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            f(&mut conn, &inner.instance)
+        })
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))?
     }
+}
 
-    /// Stores a new game with no moves.
-    ///
-    /// # Errors
-    /// When SQLite fails (a duplicate id included).
-    pub fn create(&self, g: &GameRow) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, opponent, token1, token2, rematch)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            params![
-                g.id,
-                g.variant,
-                g.houses,
-                g.seeds,
-                g.empty_capture,
-                g.end_rule,
-                g.opponent,
-                g.token_hashes[0].map(|h| h.to_vec()),
-                g.token_hashes[1].map(|h| h.to_vec()),
-                g.rematch,
-            ],
-        )?;
-        Ok(())
+fn load(conn: &Connection, id: &str) -> Result<Option<GameRow>, StoreError> {
+    type Tokens = (Option<Vec<u8>>, Option<Vec<u8>>);
+    let row = conn
+        .query_row(
+            "SELECT variant, houses, seeds, empty_capture, end_rule, opponent, rematch, token1, token2
+             FROM games WHERE id = ?1",
+            [id],
+            |r| {
+                let game = GameRow {
+                    id: id.to_owned(),
+                    variant: r.get(0)?,
+                    houses: r.get(1)?,
+                    seeds: r.get(2)?,
+                    empty_capture: r.get(3)?,
+                    end_rule: r.get(4)?,
+                    opponent: r.get(5)?,
+                    token_hashes: [None, None],
+                    moves: Vec::new(),
+                    rematch: r.get(6)?,
+                };
+                let tokens: Tokens = (r.get(7)?, r.get(8)?);
+                Ok((game, tokens))
+            },
+        )
+        .optional()?;
+    let Some((mut game, (t1, t2))) = row else {
+        return Ok(None);
+    };
+    game.token_hashes = [hash_from_blob(t1)?, hash_from_blob(t2)?];
+    let mut stmt = conn.prepare_cached("SELECT house FROM moves WHERE game = ?1 ORDER BY ply")?;
+    game.moves = stmt
+        .query_map([id], |r| r.get::<_, u8>(0))?
+        .collect::<Result<Vec<u8>, _>>()?;
+    Ok(Some(game))
+}
+
+fn insert_move(conn: &Connection, mv: &NewMove) -> Result<bool, StoreError> {
+    let result = conn.execute(
+        "INSERT INTO moves (game, ply, house) VALUES (?1, ?2, ?3)",
+        params![mv.game, mv.ply as i64, mv.house],
+    );
+    match result {
+        Ok(_) => Ok(true),
+        Err(e) if is_constraint_violation(&e) => Ok(false),
+        Err(e) => Err(e.into()),
     }
+}
 
-    /// The game with this id and its moves, if it exists.
-    ///
-    /// # Errors
-    /// When SQLite fails or a row is malformed.
-    pub fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
-        let conn = self.conn();
-        let row = conn
-            .query_row(
-                "SELECT variant, houses, seeds, empty_capture, end_rule, opponent, token1, token2, rematch
-                 FROM games WHERE id = ?1",
-                [id],
-                |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, u8>(1)?,
-                        r.get::<_, u8>(2)?,
-                        r.get::<_, bool>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, String>(5)?,
-                        r.get::<_, Option<Vec<u8>>>(6)?,
-                        r.get::<_, Option<Vec<u8>>>(7)?,
-                        r.get::<_, Option<String>>(8)?,
-                    ))
-                },
-            )
-            .optional()?;
-        let Some((variant, houses, seeds, empty_capture, end_rule, opponent, t1, t2, rematch)) =
-            row
-        else {
-            return Ok(None);
-        };
-        let mut stmt =
-            conn.prepare_cached("SELECT house FROM moves WHERE game = ?1 ORDER BY ply")?;
-        let moves = stmt
-            .query_map([id], |r| r.get::<_, u8>(0))?
-            .collect::<Result<Vec<u8>, _>>()?;
-        Ok(Some(GameRow {
-            id: id.to_owned(),
-            variant,
-            houses,
-            seeds,
-            empty_capture,
-            end_rule,
-            opponent,
-            token_hashes: [hash_from_blob(t1)?, hash_from_blob(t2)?],
-            moves,
-            rematch,
-        }))
+/// Holds game `id`'s computer turn for `instance` until `lease` from now.
+fn hold_turn(
+    conn: &Connection,
+    id: &str,
+    instance: &str,
+    lease: Duration,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO computer_turns (game, holder, expires) VALUES (?1, ?2, ?3)
+         ON CONFLICT (game) DO UPDATE SET holder = excluded.holder, expires = excluded.expires",
+        params![id, instance, expiry(lease)],
+    )?;
+    Ok(())
+}
+
+fn append_computer_move(
+    conn: &mut Connection,
+    mv: &NewMove,
+    instance: &str,
+) -> Result<ComputerCommit, StoreError> {
+    let tx = conn.transaction()?;
+    let held: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM computer_turns WHERE game = ?1 AND holder = ?2)",
+        params![mv.game, instance],
+        |r| r.get(0),
+    )?;
+    if !held {
+        return Ok(ComputerCommit::LeaseLost);
     }
-
-    /// Gives seat 2 to the holder of `token_hash` if it is free; `false` if taken.
-    ///
-    /// # Errors
-    /// When SQLite fails.
-    pub fn claim_seat_2(&self, id: &str, token_hash: [u8; 32]) -> Result<bool, StoreError> {
-        let n = self.conn().execute(
-            "UPDATE games SET token2 = ?2 WHERE id = ?1 AND token2 IS NULL AND opponent = 'human'",
-            params![id, token_hash.to_vec()],
-        )?;
-        Ok(n == 1)
+    if !insert_move(&tx, mv)? {
+        return Ok(ComputerCommit::PlyTaken);
     }
-
-    /// Stores `house` as ply `ply` (0-based: the number of moves before it). `false`
-    /// when that ply is already stored: another request got there first.
-    ///
-    /// # Errors
-    /// When SQLite fails for another reason.
-    pub fn append_move(&self, id: &str, ply: usize, house: u8) -> Result<bool, StoreError> {
-        let result = self.conn().execute(
-            "INSERT INTO moves (game, ply, house) VALUES (?1, ?2, ?3)",
-            params![id, ply as i64, house],
-        );
-        match result {
-            Ok(_) => Ok(true),
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
-            {
-                Ok(false)
-            }
-            Err(e) => Err(e.into()),
+    match mv.next {
+        Next::Computer { lease } => hold_turn(&tx, &mv.game, instance, lease)?,
+        Next::Person => {
+            tx.execute("DELETE FROM computer_turns WHERE game = ?1", [&mv.game])?;
         }
     }
+    tx.commit()?;
+    Ok(ComputerCommit::Stored)
+}
 
-    /// Records that `new_id` is the rematch of `id`, unless one is recorded already;
-    /// returns the rematch's id either way.
-    ///
-    /// # Errors
-    /// When SQLite fails.
-    pub fn set_rematch(&self, id: &str, new_id: &str) -> Result<String, StoreError> {
-        let conn = self.conn();
-        conn.execute(
-            "UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
-            params![id, new_id],
-        )?;
-        Ok(
-            conn.query_row("SELECT rematch FROM games WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })?,
-        )
+impl GameStore for SqliteStore {
+    fn instance(&self) -> &str {
+        &self.inner.instance
     }
 
-    /// Ids of games against a computer, for resuming computer turns after a restart.
-    ///
-    /// # Errors
-    /// When SQLite fails.
-    pub fn computer_games(&self) -> Result<Vec<String>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare("SELECT id FROM games WHERE opponent <> 'human'")?;
-        let ids = stmt
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        Ok(ids)
+    async fn create(&self, g: &GameRow) -> Result<(), StoreError> {
+        let g = g.clone();
+        self.blocking(move |conn, _| {
+            conn.execute(
+                "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, opponent, token1, token2, rematch)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    g.id,
+                    g.variant,
+                    g.houses,
+                    g.seeds,
+                    g.empty_capture,
+                    g.end_rule,
+                    g.opponent,
+                    g.token_hashes[0].map(|h| h.to_vec()),
+                    g.token_hashes[1].map(|h| h.to_vec()),
+                    g.rematch,
+                ],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |conn, _| load(conn, &id)).await
+    }
+
+    async fn claim_seat_2(&self, id: &str, token_hash: [u8; 32]) -> Result<bool, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |conn, _| {
+            let n = conn.execute(
+                "UPDATE games SET token2 = ?2 WHERE id = ?1 AND token2 IS NULL AND opponent = 'human'",
+                params![id, token_hash.to_vec()],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn append_move(&self, mv: &NewMove) -> Result<bool, StoreError> {
+        let mv = mv.clone();
+        self.blocking(move |conn, instance| {
+            let tx = conn.transaction()?;
+            if !insert_move(&tx, &mv)? {
+                return Ok(false);
+            }
+            if let Next::Computer { lease } = mv.next {
+                hold_turn(&tx, &mv.game, instance, lease)?;
+            }
+            tx.commit()?;
+            Ok(true)
+        })
+        .await
+    }
+
+    async fn set_rematch(&self, id: &str, new_id: &str) -> Result<String, StoreError> {
+        let (id, new_id) = (id.to_owned(), new_id.to_owned());
+        self.blocking(move |conn, _| {
+            conn.execute(
+                "UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
+                params![id, new_id],
+            )?;
+            Ok(
+                conn.query_row("SELECT rematch FROM games WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })?,
+            )
+        })
+        .await
+    }
+
+    async fn claim_computer_turn(&self, lease: Duration) -> Result<Option<String>, StoreError> {
+        self.blocking(move |conn, instance| {
+            let now = expiry(Duration::ZERO);
+            Ok(conn
+                .query_row(
+                    "UPDATE computer_turns SET holder = ?1, expires = ?2
+                     WHERE game = (SELECT game FROM computer_turns WHERE expires < ?3
+                                   ORDER BY expires LIMIT 1)
+                     RETURNING game",
+                    params![instance, expiry(lease), now],
+                    |r| r.get(0),
+                )
+                .optional()?)
+        })
+        .await
+    }
+
+    async fn renew_computer_turn(&self, id: &str, lease: Duration) -> Result<bool, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |conn, instance| {
+            let n = conn.execute(
+                "UPDATE computer_turns SET expires = ?3 WHERE game = ?1 AND holder = ?2",
+                params![id, instance, expiry(lease)],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn append_computer_move(&self, mv: &NewMove) -> Result<ComputerCommit, StoreError> {
+        let mv = mv.clone();
+        self.blocking(move |conn, instance| append_computer_move(conn, &mv, instance))
+            .await
+    }
+
+    async fn finish_computer_turn(&self, id: &str) -> Result<(), StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |conn, instance| {
+            conn.execute(
+                "DELETE FROM computer_turns WHERE game = ?1 AND holder = ?2",
+                params![id, instance],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn release_computer_turns(&self) -> Result<(), StoreError> {
+        self.blocking(move |conn, instance| {
+            conn.execute(
+                "UPDATE computer_turns SET holder = NULL, expires = 0 WHERE holder = ?1",
+                [instance],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn claim_tick(&self, timer: &str, every: Duration) -> Result<bool, StoreError> {
+        let timer = timer.to_owned();
+        self.blocking(move |conn, _| {
+            let n = conn.execute(
+                "INSERT INTO timers (name, due) VALUES (?1, ?2)
+                 ON CONFLICT (name) DO UPDATE SET due = excluded.due WHERE timers.due <= ?3",
+                params![timer, expiry(every), expiry(Duration::ZERO)],
+            )?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    fn changes(&self) -> Option<mpsc::UnboundedReceiver<Change>> {
+        None
     }
 }

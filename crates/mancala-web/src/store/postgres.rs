@@ -1,0 +1,452 @@
+//! PostgreSQL (tokio-postgres with a deadpool pool): one database shared by several
+//! server instances.
+//!
+//! Each instance names itself in `application_name`; the schema's triggers announce
+//! every change to a game on the channel `mancala_changes` with the writer's name, and
+//! [`PostgresStore::changes`] passes on the ones made by other instances. Times (leases,
+//! timers) are the database server's `now()`, so the instances' clocks do not matter.
+//! Migrations run under an advisory lock, so instances starting together take turns.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
+use tokio::sync::mpsc;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{AsyncMessage, NoTls};
+
+use super::{Change, ComputerCommit, GameRow, GameStore, NewMove, Next, StoreError, StoreOptions};
+
+/// The migrations, in order (`migrations/postgres`).
+const MIGRATIONS: [(&str, &str); 2] = [
+    (
+        "V1__initial",
+        include_str!("../../migrations/postgres/V1__initial.sql"),
+    ),
+    (
+        "V2__shared_work",
+        include_str!("../../migrations/postgres/V2__shared_work.sql"),
+    ),
+];
+
+/// The advisory lock held while migrating ("mancala" in ASCII).
+const MIGRATION_LOCK: i64 = 0x006d_616e_6361_6c61;
+
+/// The channel the schema's triggers announce changes on.
+const CHANNEL: &str = "mancala_changes";
+
+/// How long a request waits for a pooled connection, or for a new one to open.
+const CONNECTION_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The PostgreSQL store.
+pub struct PostgresStore {
+    pool: Pool,
+    config: tokio_postgres::Config,
+    instance: String,
+    /// Whether [`GameStore::changes`] was taken (it starts the listener).
+    listening: Mutex<bool>,
+}
+
+/// `url` with its password, if any, replaced by `***` (for logs).
+pub(super) fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let Some((userinfo, host)) = rest.split_once('@') else {
+        return url.to_owned();
+    };
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_owned(),
+    }
+}
+
+fn lease_secs(lease: Duration) -> f64 {
+    lease.as_secs_f64()
+}
+
+fn is_unique_violation(e: &tokio_postgres::Error) -> bool {
+    e.code() == Some(&SqlState::UNIQUE_VIOLATION)
+}
+
+fn ply(mv: &NewMove) -> Result<i32, StoreError> {
+    i32::try_from(mv.ply).map_err(|_| StoreError::Corrupt(format!("ply {}", mv.ply)))
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url`, migrates it, and opens a pool of connections.
+    ///
+    /// # Errors
+    /// When the URL is malformed, the server cannot be reached, or a migration fails.
+    pub async fn connect(url: &str, options: &StoreOptions) -> Result<PostgresStore, StoreError> {
+        let mut config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::Location(format!("{}: {e}", redacted(url))))?;
+        let instance = super::new_instance_name();
+        config.application_name(&instance);
+        config.connect_timeout(CONNECTION_TIMEOUT);
+        migrate(&config).await?;
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(options.max_connections.max(1))
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(CONNECTION_TIMEOUT))
+            .create_timeout(Some(CONNECTION_TIMEOUT))
+            .build()
+            .map_err(|e| StoreError::Location(format!("connection pool: {e}")))?;
+        Ok(PostgresStore {
+            pool,
+            config,
+            instance,
+            listening: Mutex::new(false),
+        })
+    }
+
+    async fn client(&self) -> Result<Object, StoreError> {
+        Ok(self.pool.get().await?)
+    }
+}
+
+/// Brings the schema up to date on a connection of its own, holding the migration
+/// lock so that instances starting at once migrate one after the other.
+async fn migrate(config: &tokio_postgres::Config) -> Result<(), StoreError> {
+    let (mut client, connection) = config.connect(NoTls).await?;
+    let driver = tokio::spawn(connection);
+    client
+        .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    let migrations = super::migrations(&MIGRATIONS)?;
+    let result = refinery::Runner::new(&migrations)
+        .run_async(&mut client)
+        .await;
+    // Closing the connection releases the lock too; say so explicitly anyway.
+    let unlocked = client
+        .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
+        .await;
+    drop(client);
+    let _ = driver.await;
+    result?;
+    unlocked?;
+    Ok(())
+}
+
+/// Follows the announcements of other instances' changes for as long as `tx` has a
+/// receiver, reconnecting (after a second) when the connection is lost. After each
+/// (re)connection it sends [`Change::Resync`]: announcements made meanwhile are lost.
+async fn listen(
+    config: tokio_postgres::Config,
+    instance: String,
+    tx: mpsc::UnboundedSender<Change>,
+) {
+    while !tx.is_closed() {
+        if let Err(e) = listen_once(&config, &instance, &tx).await {
+            tracing::warn!(error = %e, "listening for changes failed; reconnecting in 1 s");
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+async fn listen_once(
+    config: &tokio_postgres::Config,
+    instance: &str,
+    tx: &mpsc::UnboundedSender<Change>,
+) -> Result<(), StoreError> {
+    let (client, mut connection) = config.connect(NoTls).await?;
+    let (notes_tx, mut notes) = mpsc::unbounded_channel();
+    // The connection delivers notifications only while it is polled.
+    let driver = tokio::spawn(async move {
+        loop {
+            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                Some(Ok(AsyncMessage::Notification(n))) => {
+                    if notes_tx.send(n).is_err() {
+                        return Ok(());
+                    }
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(e),
+                None => return Ok(()),
+            }
+        }
+    });
+    client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+    if tx.send(Change::Resync).is_err() {
+        return Ok(());
+    }
+    while let Some(note) = notes.recv().await {
+        let Some((from, game)) = note.payload().split_once(' ') else {
+            continue;
+        };
+        if from != instance && tx.send(Change::Game(game.to_owned())).is_err() {
+            return Ok(());
+        }
+    }
+    drop(client);
+    driver
+        .await
+        .map_err(|e| StoreError::Task(e.to_string()))??;
+    Ok(())
+}
+
+fn row_to_game(id: &str, r: &tokio_postgres::Row) -> Result<GameRow, StoreError> {
+    let corrupt = |what: &str| StoreError::Corrupt(format!("game {id}: {what}"));
+    let small = |i: i16, what: &str| u8::try_from(i).map_err(|_| corrupt(what));
+    let hash = |b: Option<Vec<u8>>| {
+        b.map(|b| <[u8; 32]>::try_from(b.as_slice()).map_err(|_| corrupt("token hash")))
+            .transpose()
+    };
+    let moves: Vec<i16> = r.try_get(9)?;
+    Ok(GameRow {
+        id: id.to_owned(),
+        variant: r.try_get(0)?,
+        houses: small(r.try_get(1)?, "houses")?,
+        seeds: small(r.try_get(2)?, "seeds")?,
+        empty_capture: r.try_get(3)?,
+        end_rule: r.try_get(4)?,
+        opponent: r.try_get(5)?,
+        rematch: r.try_get(6)?,
+        token_hashes: [hash(r.try_get(7)?)?, hash(r.try_get(8)?)?],
+        moves: moves
+            .into_iter()
+            .map(|h| small(h, "move"))
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+impl GameStore for PostgresStore {
+    fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    async fn create(&self, g: &GameRow) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, opponent, token1, token2, rematch)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            )
+            .await?;
+        let tokens = g.token_hashes.map(|h| h.map(|h| h.to_vec()));
+        client
+            .execute(
+                &stmt,
+                &[
+                    &g.id,
+                    &g.variant,
+                    &i16::from(g.houses),
+                    &i16::from(g.seeds),
+                    &g.empty_capture,
+                    &g.end_rule,
+                    &g.opponent,
+                    &tokens[0],
+                    &tokens[1],
+                    &g.rematch,
+                ],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT variant, houses, seeds, empty_capture, end_rule, opponent, rematch, token1, token2,
+                        ARRAY(SELECT house FROM moves WHERE game = $1 ORDER BY ply)
+                 FROM games WHERE id = $1",
+            )
+            .await?;
+        client
+            .query_opt(&stmt, &[&id])
+            .await?
+            .map(|r| row_to_game(id, &r))
+            .transpose()
+    }
+
+    async fn claim_seat_2(&self, id: &str, token_hash: [u8; 32]) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "UPDATE games SET token2 = $2 WHERE id = $1 AND token2 IS NULL AND opponent = 'human'",
+            )
+            .await?;
+        let n = client
+            .execute(&stmt, &[&id, &token_hash.as_slice()])
+            .await?;
+        Ok(n == 1)
+    }
+
+    async fn append_move(&self, mv: &NewMove) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let (ply, house) = (ply(mv)?, i16::from(mv.house));
+        // One statement either way: one round trip, one transaction.
+        let result = match mv.next {
+            Next::Person => {
+                let stmt = client
+                    .prepare_cached("INSERT INTO moves (game, ply, house) VALUES ($1, $2, $3)")
+                    .await?;
+                client.execute(&stmt, &[&mv.game, &ply, &house]).await
+            }
+            Next::Computer { lease } => {
+                let stmt = client
+                    .prepare_cached(
+                        "WITH m AS (INSERT INTO moves (game, ply, house) VALUES ($1, $2, $3) RETURNING game)
+                         INSERT INTO computer_turns (game, holder, expires)
+                         SELECT game, $4, now() + $5::float8 * interval '1 second' FROM m
+                         ON CONFLICT (game) DO UPDATE SET holder = excluded.holder, expires = excluded.expires",
+                    )
+                    .await?;
+                let secs = lease_secs(lease);
+                client
+                    .execute(&stmt, &[&mv.game, &ply, &house, &self.instance, &secs])
+                    .await
+            }
+        };
+        match result {
+            Ok(_) => Ok(true),
+            Err(e) if is_unique_violation(&e) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn set_rematch(&self, id: &str, new_id: &str) -> Result<String, StoreError> {
+        let client = self.client().await?;
+        // Two statements: the second must see a rematch another request just stored.
+        client
+            .execute(
+                "UPDATE games SET rematch = $2 WHERE id = $1 AND rematch IS NULL",
+                &[&id, &new_id],
+            )
+            .await?;
+        let row = client
+            .query_one("SELECT rematch FROM games WHERE id = $1", &[&id])
+            .await?;
+        row.try_get::<_, Option<String>>(0)?
+            .ok_or_else(|| StoreError::Corrupt(format!("game {id}: no rematch after setting one")))
+    }
+
+    async fn claim_computer_turn(&self, lease: Duration) -> Result<Option<String>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "UPDATE computer_turns SET holder = $1, expires = now() + $2::float8 * interval '1 second'
+                 WHERE game = (SELECT game FROM computer_turns WHERE expires < now()
+                               ORDER BY expires LIMIT 1 FOR UPDATE SKIP LOCKED)
+                 RETURNING game",
+            )
+            .await?;
+        let row = client
+            .query_opt(&stmt, &[&self.instance, &lease_secs(lease)])
+            .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
+    async fn renew_computer_turn(&self, id: &str, lease: Duration) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "UPDATE computer_turns SET expires = now() + $3::float8 * interval '1 second'
+                 WHERE game = $1 AND holder = $2",
+            )
+            .await?;
+        let n = client
+            .execute(&stmt, &[&id, &self.instance, &lease_secs(lease)])
+            .await?;
+        Ok(n == 1)
+    }
+
+    async fn append_computer_move(&self, mv: &NewMove) -> Result<ComputerCommit, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let held = tx
+            .query_opt(
+                "SELECT 1 FROM computer_turns WHERE game = $1 AND holder = $2 FOR UPDATE",
+                &[&mv.game, &self.instance],
+            )
+            .await?;
+        if held.is_none() {
+            return Ok(ComputerCommit::LeaseLost);
+        }
+        let inserted = tx
+            .execute(
+                "INSERT INTO moves (game, ply, house) VALUES ($1, $2, $3)",
+                &[&mv.game, &ply(mv)?, &i16::from(mv.house)],
+            )
+            .await;
+        match inserted {
+            Ok(_) => {}
+            Err(e) if is_unique_violation(&e) => return Ok(ComputerCommit::PlyTaken),
+            Err(e) => return Err(e.into()),
+        }
+        match mv.next {
+            Next::Computer { lease } => {
+                tx.execute(
+                    "UPDATE computer_turns SET expires = now() + $2::float8 * interval '1 second'
+                     WHERE game = $1",
+                    &[&mv.game, &lease_secs(lease)],
+                )
+                .await?
+            }
+            Next::Person => {
+                tx.execute("DELETE FROM computer_turns WHERE game = $1", &[&mv.game])
+                    .await?
+            }
+        };
+        tx.commit().await?;
+        Ok(ComputerCommit::Stored)
+    }
+
+    async fn finish_computer_turn(&self, id: &str) -> Result<(), StoreError> {
+        self.client()
+            .await?
+            .execute(
+                "DELETE FROM computer_turns WHERE game = $1 AND holder = $2",
+                &[&id, &self.instance],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn release_computer_turns(&self) -> Result<(), StoreError> {
+        self.client()
+            .await?
+            .execute(
+                "UPDATE computer_turns SET holder = NULL, expires = '-infinity' WHERE holder = $1",
+                &[&self.instance],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn claim_tick(&self, timer: &str, every: Duration) -> Result<bool, StoreError> {
+        let n = self
+            .client()
+            .await?
+            .execute(
+                "INSERT INTO timers (name, due) VALUES ($1, now() + $2::float8 * interval '1 second')
+                 ON CONFLICT (name) DO UPDATE SET due = excluded.due WHERE timers.due <= now()",
+                &[&timer, &lease_secs(every)],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    fn changes(&self) -> Option<mpsc::UnboundedReceiver<Change>> {
+        let mut listening = self
+            .listening
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if *listening {
+            return None;
+        }
+        *listening = true;
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(listen(self.config.clone(), self.instance.clone(), tx));
+        Some(rx)
+    }
+}
