@@ -61,6 +61,7 @@ impl From<GameError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let mut message = self.0.to_string();
         let status = match &self.0 {
             GameError::NotFound => StatusCode::NOT_FOUND,
             GameError::Unauthorized => StatusCode::UNAUTHORIZED,
@@ -70,15 +71,13 @@ impl IntoResponse for ApiError {
             GameError::Conflict(_) => StatusCode::CONFLICT,
             GameError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             GameError::Store(e) => {
+                // The detail is for the log, not for the client.
                 tracing::error!(error = %e, "storage failed");
+                message = "internal server error".into();
                 StatusCode::INTERNAL_SERVER_ERROR
             }
         };
-        let mut response = (
-            status,
-            Json(serde_json::json!({ "error": self.0.to_string() })),
-        )
-            .into_response();
+        let mut response = (status, Json(serde_json::json!({ "error": message }))).into_response();
         if status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,

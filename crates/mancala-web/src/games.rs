@@ -394,10 +394,10 @@ impl Games {
 
     /// Who moves after `mv` in `game`: the computer's turn is held by this instance.
     fn next_after(&self, row: &GameRow, game: &Game, mv: Move) -> Next {
-        let mut after = game.clone();
-        let computer_next = row.opponent != "human"
-            && after.play(mv).is_ok()
-            && after.to_move() == Some(Side::North);
+        let computer_next = row.opponent != "human" && {
+            let mut after = game.clone();
+            after.play(mv).is_ok() && after.to_move() == Some(Side::North)
+        };
         if computer_next {
             Next::Computer {
                 lease: self.inner.lease,

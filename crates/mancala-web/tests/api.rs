@@ -358,3 +358,26 @@ async fn the_end_of_a_game_says_why_and_where_the_seeds_went(db: TestDb) {
         })
     );
 }
+
+/// A storage failure answers 500 with a generic body; the detail goes to the log only.
+/// (On PostgreSQL, where another connection can drop a table meanwhile.)
+#[tokio::test]
+async fn a_storage_failure_is_a_500_that_tells_no_detail() {
+    let test = "a_storage_failure_is_a_500_that_tells_no_detail";
+    let Some(db) = TestDb::new(common::Backend::Postgres, test) else {
+        return;
+    };
+    let r = router(&db).await;
+    let (id, _) = create(&r, json!({"variant": "kalah"})).await;
+    let Some(mancala_web::DbLocation::Postgres(url)) = &db.location else {
+        unreachable!()
+    };
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    client.batch_execute("DROP TABLE moves").await.unwrap();
+    let (s, e) = call(&r, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(e, json!({"error": "internal server error"}));
+}

@@ -254,16 +254,17 @@ impl GameStore for SqliteStore {
 
     async fn append_move(&self, mv: &NewMove) -> Result<bool, StoreError> {
         let mv = mv.clone();
-        self.blocking(move |conn, instance| {
-            let tx = conn.transaction()?;
-            if !insert_move(&tx, &mv)? {
-                return Ok(false);
-            }
-            if let Next::Computer { lease } = mv.next {
+        self.blocking(move |conn, instance| match mv.next {
+            Next::Person => insert_move(conn, &mv),
+            Next::Computer { lease } => {
+                let tx = conn.transaction()?;
+                if !insert_move(&tx, &mv)? {
+                    return Ok(false);
+                }
                 hold_turn(&tx, &mv.game, instance, lease)?;
+                tx.commit()?;
+                Ok(true)
             }
-            tx.commit()?;
-            Ok(true)
         })
         .await
     }
