@@ -12,7 +12,9 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use tokio::sync::{Semaphore, broadcast};
 
-use crate::store::{Change, ComputerCommit, GameRow, GameStore, NewMove, Next, Store, StoreError};
+use crate::store::{
+    Change, ComputerCommit, GameRow, GameStore, NewMove, Next, Progress, Store, StoreError,
+};
 use crate::view::GameView;
 
 /// Why a request about a game failed; each maps to one HTTP status.
@@ -141,6 +143,11 @@ pub const DEFAULT_COMPUTER_LEASE: Duration = Duration::from_secs(10);
 /// How often each instance looks for computer turns nobody holds.
 const SWEEP_EVERY: Duration = Duration::from_millis(500);
 
+/// How often an instance that can share its database checks that the games it streams
+/// live have not changed without its hearing of it (an announcement lost with the
+/// instance that made the change).
+const CHECK_WATCHED_EVERY: Duration = Duration::from_secs(2);
+
 /// The game service, cheap to clone (shared state behind an `Arc`).
 #[derive(Clone)]
 pub struct Games {
@@ -176,13 +183,14 @@ struct Watchers {
     sent: Option<Progress>,
 }
 
-/// How far a game has come: every change moves one of these forward and none back
-/// (the web game takes no moves back), so a view that is not ahead of the last one
-/// sent is old news, e.g. a reload that lost a race with a later move.
-type Progress = (usize, bool, bool);
-
+/// How far the game in `view` has come. A view that is not ahead of the last one sent
+/// to a game's watchers is old news, e.g. a reload that lost a race with a later move.
 fn progress(view: &GameView) -> Progress {
-    (view.ply, view.players[1].joined, view.rematch.is_some())
+    Progress {
+        plies: view.ply,
+        seat_2_taken: view.players[1].joined,
+        rematch: view.rematch.is_some(),
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -513,11 +521,19 @@ impl Games {
         Ok(self.store().release_computer_turns().await?)
     }
 
+    /// Passes changes made through other instances to the live streams here, and
+    /// checks now and then that none went unheard.
     async fn follow(self, mut changes: tokio::sync::mpsc::UnboundedReceiver<Change>) {
-        while let Some(change) = changes.recv().await {
-            let ids = match change {
-                Change::Game(id) => vec![id],
-                Change::Resync => self.watched(),
+        let mut check = tokio::time::interval(CHECK_WATCHED_EVERY);
+        check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let ids = tokio::select! {
+                change = changes.recv() => match change {
+                    Some(Change::Game(id)) => vec![id],
+                    Some(Change::Resync) => self.watched(),
+                    None => return,
+                },
+                _ = check.tick() => self.behind().await,
             };
             for id in ids {
                 if lock(&self.inner.live).contains_key(&id) {
@@ -526,6 +542,30 @@ impl Games {
                 }
             }
         }
+    }
+
+    /// The watched games whose watchers have not been sent their latest state.
+    async fn behind(&self) -> Vec<String> {
+        let watched = self.watched();
+        if watched.is_empty() {
+            return watched;
+        }
+        let stored = match self.store().progress(&watched).await {
+            Ok(stored) => stored,
+            Err(e) => {
+                tracing::warn!(error = %e, "checking the watched games failed");
+                return Vec::new();
+            }
+        };
+        let live = lock(&self.inner.live);
+        stored
+            .into_iter()
+            .filter(|(id, now)| {
+                live.get(id)
+                    .is_some_and(|w| w.sent.is_none_or(|sent| sent < *now))
+            })
+            .map(|(id, _)| id)
+            .collect()
     }
 
     async fn sweep(self) {

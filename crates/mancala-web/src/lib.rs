@@ -25,7 +25,7 @@ pub use games::{
     Background, DEFAULT_COMPUTER_LEASE, GameError, Games, MoveRequest, NewGame, SeatGrant,
 };
 pub use store::{
-    Change, ComputerCommit, DbLocation, GameRow, GameStore, NewMove, Next, PostgresStore,
+    Change, ComputerCommit, DbLocation, GameRow, GameStore, NewMove, Next, PostgresStore, Progress,
     SqliteStore, Store, StoreError, StoreOptions,
 };
 pub use view::{GameView, HistoryEntry, LastMove, PlayerView, RulesView, StepView};

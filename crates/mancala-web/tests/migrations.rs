@@ -154,3 +154,31 @@ fn the_fixture_is_the_schema_before_migrations() {
     assert_eq!(tables, ["games", "moves"]);
     assert_eq!(record.as_object().unwrap().len(), 8);
 }
+
+/// A database migrated by a later release (a migration this one does not know) is
+/// refused rather than served with a schema this release does not understand.
+#[tokio::test]
+async fn a_database_from_a_later_release_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let location = DbLocation::Sqlite(tmp.path().join("games.sqlite"));
+    drop(
+        Store::open(&location, &StoreOptions::default())
+            .await
+            .unwrap(),
+    );
+    let DbLocation::Sqlite(path) = &location else {
+        unreachable!()
+    };
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute(
+        "INSERT INTO refinery_schema_history (version, name, applied_on, checksum)
+         VALUES (99, 'later', '2027-01-01T00:00:00Z', '1')",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let Err(e) = Store::open(&location, &StoreOptions::default()).await else {
+        panic!("opened a database from a later release");
+    };
+    assert!(e.to_string().contains("missing"), "{e}");
+}

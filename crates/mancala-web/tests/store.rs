@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use common::{Backend, TestDb};
 use mancala_web::{
-    Change, ComputerCommit, DbLocation, GameRow, GameStore, NewMove, Next, Store, StoreOptions,
+    Change, ComputerCommit, DbLocation, GameRow, GameStore, Games, NewMove, Next, Progress, Store,
+    StoreOptions,
 };
 
 fn game(id: &str, opponent: &str) -> GameRow {
@@ -52,6 +53,7 @@ on_both_backends!(
     a_computer_turn_is_held_played_and_finished,
     a_lapsed_computer_turn_is_taken_over,
     a_timer_fires_once_per_period,
+    progress_says_how_far_games_have_come,
 );
 
 async fn a_game_round_trips(db: TestDb) {
@@ -184,6 +186,36 @@ async fn a_timer_fires_once_per_period(db: TestDb) {
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert!(s.claim_tick("expiry", every).await.unwrap());
     assert!(!s.claim_tick("expiry", every).await.unwrap());
+}
+
+async fn progress_says_how_far_games_have_come(db: TestDb) {
+    let s = db.store().await;
+    s.create(&game("h", "human")).await.unwrap();
+    s.create(&game("c", "greedy")).await.unwrap();
+    let ids = |v: &[&str]| v.iter().map(|&i| i.to_owned()).collect::<Vec<_>>();
+    let at = |plies, seat_2_taken, rematch| Progress {
+        plies,
+        seat_2_taken,
+        rematch,
+    };
+    let mut found = s.progress(&ids(&["h", "c", "nope"])).await.unwrap();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        found,
+        [
+            ("c".into(), at(0, true, false)),
+            ("h".into(), at(0, false, false))
+        ]
+    );
+    assert!(s.claim_seat_2("h", [1; 32]).await.unwrap());
+    assert!(s.append_move(&person_move("h", 0, 3)).await.unwrap());
+    s.create(&game("h2", "human")).await.unwrap();
+    s.set_rematch("h", "h2").await.unwrap();
+    assert_eq!(
+        s.progress(&ids(&["h"])).await.unwrap(),
+        [("h".into(), at(1, true, true))]
+    );
+    assert!(at(1, false, false) > at(0, true, true), "plies count first");
 }
 
 /// Several stores on one PostgreSQL database, as several instances run them.
@@ -382,6 +414,29 @@ fn db_locations() {
     );
 }
 
+/// The client has no TLS: a URL that requires it is refused, not sent in the clear.
+#[tokio::test]
+async fn a_url_requiring_tls_is_refused() {
+    let Some(db) = TestDb::new(Backend::Postgres, "a_url_requiring_tls_is_refused") else {
+        return;
+    };
+    let Some(DbLocation::Postgres(url)) = &db.location else {
+        unreachable!()
+    };
+    let location = DbLocation::Postgres(format!("{url}?sslmode=require"));
+    assert!(
+        Store::open(&location, &StoreOptions::default())
+            .await
+            .is_err()
+    );
+    let location = DbLocation::Postgres(format!("{url}?sslmode=disable"));
+    assert!(
+        Store::open(&location, &StoreOptions::default())
+            .await
+            .is_ok()
+    );
+}
+
 #[tokio::test]
 async fn a_bad_postgres_url_is_an_error() {
     let location = DbLocation::Postgres("postgres://u@127.0.0.1:1/d?connect_timeout=2".into());
@@ -393,4 +448,42 @@ async fn a_bad_postgres_url_is_an_error() {
             .await
             .is_err()
     );
+}
+
+/// A change whose announcement was lost (the instance that made it died between the
+/// commit and the announcement) still reaches the live streams of the others: each
+/// checks the games it streams every couple of seconds.
+#[tokio::test]
+async fn a_change_nobody_announced_still_reaches_live_streams() {
+    let test = "a_change_nobody_announced_still_reaches_live_streams";
+    let Some(db) = TestDb::new(Backend::Postgres, test) else {
+        return;
+    };
+    let games = Games::new(db.store().await);
+    let _background = games.start_background();
+    let grant = games
+        .create(serde_json::from_str(r#"{"variant":"kalah"}"#).unwrap())
+        .await
+        .unwrap();
+    let id = grant.id.unwrap();
+    let mut live = games.subscribe(&id);
+    let Some(DbLocation::Postgres(url)) = &db.location else {
+        unreachable!()
+    };
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    client
+        .execute(
+            "INSERT INTO moves (game, ply, house) VALUES ($1, 0, 3)",
+            &[&id],
+        )
+        .await
+        .unwrap();
+    let view = tokio::time::timeout(Duration::from_secs(6), live.recv())
+        .await
+        .expect("the live stream heard of the move")
+        .unwrap();
+    assert_eq!((view.ply, view.moves.clone()), (1, vec![3]));
 }

@@ -18,23 +18,3 @@ CREATE TABLE moves (
     house SMALLINT NOT NULL,
     PRIMARY KEY (game, ply)
 );
-
--- Every change to a game is announced on the channel `mancala_changes` when its
--- transaction commits, as '<instance> <game id>' (the instance is the writer's
--- application_name), so that every server instance can update its live streams.
-CREATE FUNCTION mancala_game_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_notify('mancala_changes', current_setting('application_name') || ' ' || NEW.id);
-    RETURN NULL;
-END
-$$;
-CREATE FUNCTION mancala_move_played() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_notify('mancala_changes', current_setting('application_name') || ' ' || NEW.game);
-    RETURN NULL;
-END
-$$;
-CREATE TRIGGER games_changed AFTER UPDATE ON games
-    FOR EACH ROW EXECUTE FUNCTION mancala_game_changed();
-CREATE TRIGGER move_played AFTER INSERT ON moves
-    FOR EACH ROW EXECUTE FUNCTION mancala_move_played();

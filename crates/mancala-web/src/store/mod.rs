@@ -8,9 +8,16 @@
 //!              start-up; V1 is the schema of the releases before migrations
 //! ```
 //!
+//! A released migration is never edited (its checksum is recorded in the database, and
+//! a changed one stops the server): a schema change is a new `V<n+1>` file for each
+//! backend, listed in that backend's `MIGRATIONS`.
+//!
 //! A move is one row keyed by `(game, ply)`, so two requests racing for the same ply
 //! cannot both be stored, whichever instance takes them: the database lets exactly one
 //! in. Every write is committed before the server acknowledges it.
+//!
+//! Every change to a game is announced to the other instances (PostgreSQL: NOTIFY right
+//! after the change commits), so that their live streams follow.
 //!
 //! Work that exactly one instance must do is coordinated through the database too: a
 //! computer's move is owed while its game has a row in `computer_turns`, and the
@@ -119,6 +126,19 @@ pub enum ComputerCommit {
     /// Not stored: this instance no longer holds the turn (its lease lapsed and another
     /// instance took it over).
     LeaseLost,
+}
+
+/// How far a game has come: every change to a game moves one of these forward and
+/// none back (the web game takes no moves back), so of two states of a game the later
+/// is the greater.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Progress {
+    /// Moves played.
+    pub plies: usize,
+    /// Seat 2 is taken (by a person who joined, or by the computer).
+    pub seat_2_taken: bool,
+    /// A rematch is recorded.
+    pub rematch: bool,
 }
 
 /// A change made by another server instance, announced through the database.
@@ -283,8 +303,15 @@ pub trait GameStore: Send + Sync {
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
     /// Changes made by other instances, for live streams; `None` where there can be no
-    /// other instance (SQLite). Taken once.
+    /// other instance (SQLite), and once taken.
     fn changes(&self) -> Option<mpsc::UnboundedReceiver<Change>>;
+
+    /// How far each of these games has come (unknown ids are left out): one cheap
+    /// question for many games, to catch a change whose announcement was lost.
+    fn progress(
+        &self,
+        ids: &[String],
+    ) -> impl Future<Output = Result<Vec<(String, Progress)>, StoreError>> + Send;
 }
 
 /// The store this server runs on: SQLite or PostgreSQL.
@@ -386,6 +413,10 @@ impl GameStore for Store {
 
     fn changes(&self) -> Option<mpsc::UnboundedReceiver<Change>> {
         both!(self, s => s.changes())
+    }
+
+    async fn progress(&self, ids: &[String]) -> Result<Vec<(String, Progress)>, StoreError> {
+        both!(self, s => s.progress(ids).await)
     }
 }
 

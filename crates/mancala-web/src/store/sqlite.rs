@@ -15,7 +15,7 @@ use std::time::{Duration, SystemTime};
 use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::mpsc;
 
-use super::{Change, ComputerCommit, GameRow, GameStore, NewMove, Next, StoreError};
+use super::{Change, ComputerCommit, GameRow, GameStore, NewMove, Next, Progress, StoreError};
 
 /// The migrations, in order (`migrations/sqlite`).
 const MIGRATIONS: [(&str, &str); 2] = [
@@ -358,5 +358,33 @@ impl GameStore for SqliteStore {
 
     fn changes(&self) -> Option<mpsc::UnboundedReceiver<Change>> {
         None
+    }
+
+    async fn progress(&self, ids: &[String]) -> Result<Vec<(String, Progress)>, StoreError> {
+        let ids = ids.to_vec();
+        self.blocking(move |conn, _| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT (SELECT count(*) FROM moves m WHERE m.game = g.id),
+                        g.token2 IS NOT NULL OR g.opponent <> 'human', g.rematch IS NOT NULL
+                 FROM games g WHERE g.id = ?1",
+            )?;
+            let mut found = Vec::new();
+            for id in ids {
+                let progress = stmt
+                    .query_row([&id], |r| {
+                        Ok(Progress {
+                            plies: r.get(0)?,
+                            seat_2_taken: r.get(1)?,
+                            rematch: r.get(2)?,
+                        })
+                    })
+                    .optional()?;
+                if let Some(p) = progress {
+                    found.push((id, p));
+                }
+            }
+            Ok(found)
+        })
+        .await
     }
 }
