@@ -1,5 +1,6 @@
-//! `mancala bench web`: load a running `mancala serve` with many concurrent games and
-//! measure moves per second and move latency.
+//! `mancala bench web`: load a running `mancala serve` (or several instances of it on
+//! one database) with many concurrent games and measure moves per second and move
+//! latency.
 
 use std::time::{Duration, Instant};
 
@@ -12,9 +13,11 @@ use serde_json::{Value, json};
 /// Arguments of `mancala bench web`.
 #[derive(Args, Debug)]
 pub struct WebArgs {
-    /// The server to load, e.g. http://127.0.0.1:8080 (loopback only: this is a load test)
-    #[arg(long)]
-    url: String,
+    /// The server to load, e.g. http://127.0.0.1:8080 (loopback only: this is a load
+    /// test). Repeated for several instances of one site: requests take turns between
+    /// them, as behind a load balancer without sticky sessions
+    #[arg(long, required = true)]
+    url: Vec<String>,
     /// Games played at once (one client thread each)
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
     games: u32,
@@ -26,6 +29,7 @@ pub struct WebArgs {
 /// The figures printed as one JSON line.
 #[derive(Serialize, Debug)]
 pub struct WebFigures {
+    instances: usize,
     games_at_once: u32,
     games_finished: u64,
     moves: u64,
@@ -66,9 +70,31 @@ fn post(agent: &ureq::Agent, url: &str, token: Option<&str>, body: Value) -> Res
         .map_err(|e| e.to_string())
 }
 
+/// The instances of one site, taken in turn by one client's requests.
+struct Rotation {
+    bases: Vec<String>,
+    next: usize,
+}
+
+impl Rotation {
+    fn new(bases: &[String], start: usize) -> Rotation {
+        Rotation {
+            bases: bases.to_vec(),
+            next: start,
+        }
+    }
+
+    /// The base URL for the next request.
+    fn base(&mut self) -> &str {
+        let i = self.next % self.bases.len();
+        self.next += 1;
+        &self.bases[i]
+    }
+}
+
 /// One client: plays Kalah games against itself (both seats) until the deadline,
 /// timing every move request.
-fn client(base: &str, deadline: Instant, seed: u64) -> ClientResult {
+fn client(bases: &mut Rotation, deadline: Instant, seed: u64) -> ClientResult {
     let agent = ureq::AgentBuilder::new()
         .timeout(Duration::from_secs(30))
         .build();
@@ -82,7 +108,7 @@ fn client(base: &str, deadline: Instant, seed: u64) -> ClientResult {
     'games: while Instant::now() < deadline {
         let created = match post(
             &agent,
-            &format!("{base}/api/games"),
+            &format!("{}/api/games", bases.base()),
             None,
             json!({"variant": "kalah"}),
         ) {
@@ -95,7 +121,7 @@ fn client(base: &str, deadline: Instant, seed: u64) -> ClientResult {
         let id = created["id"].as_str().unwrap_or_default().to_owned();
         let joined = match post(
             &agent,
-            &format!("{base}/api/games/{id}/join"),
+            &format!("{}/api/games/{id}/join", bases.base()),
             None,
             json!({}),
         ) {
@@ -125,7 +151,7 @@ fn client(base: &str, deadline: Instant, seed: u64) -> ClientResult {
             let started = Instant::now();
             match post(
                 &agent,
-                &format!("{base}/api/games/{id}/moves"),
+                &format!("{}/api/games/{id}/moves", bases.base()),
                 Some(&tokens[seat - 1]),
                 json!({"house": house, "ply": view["ply"]}),
             ) {
@@ -156,13 +182,19 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 
 /// Runs the load and returns its figures.
 pub fn run(args: &WebArgs) -> anyhow::Result<WebFigures> {
-    let base = args.url.trim_end_matches('/').to_owned();
-    anyhow::ensure!(
-        base.starts_with("http://127.")
-            || base.starts_with("http://localhost")
-            || base.starts_with("http://[::1]"),
-        "bench web only loads servers on this machine's loopback (http://127.0.0.1:PORT)"
-    );
+    let bases: Vec<String> = args
+        .url
+        .iter()
+        .map(|u| u.trim_end_matches('/').to_owned())
+        .collect();
+    for base in &bases {
+        anyhow::ensure!(
+            base.starts_with("http://127.")
+                || base.starts_with("http://localhost")
+                || base.starts_with("http://[::1]"),
+            "bench web only loads servers on this machine's loopback (http://127.0.0.1:PORT)"
+        );
+    }
     anyhow::ensure!(
         args.seconds.is_finite() && args.seconds > 0.0,
         "--seconds must be a positive number"
@@ -171,8 +203,8 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebFigures> {
     let deadline = clock + Duration::from_secs_f64(args.seconds);
     let handles: Vec<_> = (0..args.games)
         .map(|i| {
-            let base = base.clone();
-            std::thread::spawn(move || client(&base, deadline, u64::from(i)))
+            let mut rotation = Rotation::new(&bases, i as usize);
+            std::thread::spawn(move || client(&mut rotation, deadline, u64::from(i)))
         })
         .collect();
     let mut latencies = Vec::new();
@@ -191,6 +223,7 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebFigures> {
     let seconds = clock.elapsed().as_secs_f64();
     latencies.sort_unstable();
     Ok(WebFigures {
+        instances: bases.len(),
         games_at_once: args.games,
         games_finished,
         moves: latencies.len() as u64,
