@@ -98,11 +98,18 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         tracing::info!(db = %db, "games stored in {db}");
         tracing::info!(%addr, "serving on http://{addr}/");
         let background = games.start_background();
-        serve(listener, games.clone(), shutdown()).await?;
-        drop(background);
-        if let Err(e) = games.release_computer_turns().await {
-            tracing::warn!(error = %e, "could not hand over computer turns");
-        }
+        let stopping = games.clone();
+        let shutdown = async move {
+            shutdown().await;
+            // Hand the computer turns over before the wait for open connections (live
+            // streams among them) to close: another instance takes them at once.
+            drop(background);
+            if let Err(e) = stopping.release_computer_turns().await {
+                tracing::warn!(error = %e, "could not hand over computer turns");
+            }
+            tracing::info!("stopping");
+        };
+        serve(listener, games, shutdown).await?;
         tracing::info!("stopped");
         Ok(())
     })

@@ -20,11 +20,12 @@ use server::{Server, TestDb};
 /// How soon a live stream must show a move made through either instance.
 const LIVE_WITHIN: Duration = Duration::from_secs(1);
 
-/// Two instances on one fresh database, started with `args`.
+/// Two instances on one fresh database, started with `args`: one told the database by
+/// `--db`, the other by `DATABASE_URL`.
 fn two_instances(test: &str, args: &[&str]) -> Option<(TestDb, [Arc<Server>; 2])> {
     let db = TestDb::postgres(test)?;
     let a = Server::start_with(&db, args);
-    let b = Server::start_with(&db, args);
+    let b = Server::start_from_env(&db, args);
     Some((db, [Arc::new(a), Arc::new(b)]))
 }
 
@@ -348,4 +349,33 @@ fn a_computer_turn_resumes_when_the_instance_thinking_is_killed() {
             "B thought once: {seen:?}"
         );
     }
+}
+
+#[test]
+fn an_instance_stopping_hands_its_computer_turn_over_at_once() {
+    let test = "an_instance_stopping_hands_its_computer_turn_over_at_once";
+    // A lease far longer than the test: only a hand-over can be this quick.
+    let Some((_db, [a, b])) = two_instances(test, &["--computer-lease", "60"]) else {
+        return;
+    };
+    let (id, token) = create(
+        &a,
+        json!({"variant": "kalah", "opponent": "alphabeta:ms=1000"}),
+    );
+    let (status, v) = play(&a, &id, &token, &json!(1), &json!(0));
+    assert_eq!(status, 200, "{v}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !a.log().iter().any(|l| l.contains("computer thinking")) {
+        assert!(Instant::now() < deadline, "A never started thinking");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    a.terminate();
+    let stopped = Instant::now();
+    let v = wait_for_person(&b, &id, Duration::from_secs(20));
+    assert!(stopped.elapsed() < Duration::from_secs(20));
+    assert_eq!(computer_plies(&v).first(), Some(&1), "{v}");
+    assert!(
+        b.log().iter().any(|l| l.contains("computer thinking")),
+        "B took the turn over"
+    );
 }

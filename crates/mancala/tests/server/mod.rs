@@ -84,12 +84,26 @@ impl Server {
 
     /// Starts the binary with more arguments to `mancala serve`.
     pub fn start_with(db: &TestDb, args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(db.arg())
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mancala"));
+        command.arg("serve").arg("--db").arg(db.arg()).args(args);
+        command.env_remove("DATABASE_URL");
+        Server::spawn(command)
+    }
+
+    /// Starts the binary with the database in `DATABASE_URL` rather than `--db`.
+    pub fn start_from_env(db: &TestDb, args: &[&str]) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mancala"));
+        command
+            .arg("serve")
             .args(args)
+            .env("DATABASE_URL", db.arg());
+        Server::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Server {
+        let mut child = command
+            .args(["--addr", "127.0.0.1:0"])
             .env("RUST_LOG", "info")
-            .env_remove("DATABASE_URL")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -131,6 +145,16 @@ impl Server {
         let mut child = self.child.lock().unwrap();
         let _ = child.kill();
         let _ = child.wait();
+    }
+
+    /// Asks the server to stop (SIGTERM), as a service manager would.
+    pub fn terminate(&self) {
+        let pid = self.child.lock().unwrap().id();
+        let status = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
     }
 
     /// The lines the server logged so far.
