@@ -42,7 +42,7 @@ const MIGRATIONS: [(&str, &str); 2] = [
 /// The advisory lock held while migrating ("mancala" in ASCII).
 const MIGRATION_LOCK: i64 = 0x006d_616e_6361_6c61;
 
-/// The channel the schema's triggers announce changes on.
+/// The channel changes are announced on.
 const CHANNEL: &str = "mancala_changes";
 
 /// How long a request waits for a pooled connection, or for a new one to open.
