@@ -1,7 +1,8 @@
 //! The game service: creating, joining and playing games, computer turns, and live
 //! updates. Handlers call it; it calls the store off the async runtime.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -160,8 +161,9 @@ struct Inner {
     live: Mutex<HashMap<String, Watchers>>,
     /// Bounds the computer players thinking at once to the machine's cores.
     thinkers: Semaphore,
-    /// Games whose computer turn runs on this instance now.
-    thinking: Mutex<HashSet<String>>,
+    /// Games whose computer turn runs on this instance now, each with whether it was
+    /// scheduled again meanwhile (and so must look again before it ends).
+    thinking: Mutex<HashMap<String, bool>>,
     /// How long a computer turn is held unless renewed.
     lease: Duration,
 }
@@ -215,7 +217,7 @@ impl Games {
                 store,
                 live: Mutex::new(HashMap::new()),
                 thinkers: Semaphore::new(cores),
-                thinking: Mutex::new(HashSet::new()),
+                thinking: Mutex::new(HashMap::new()),
                 lease,
             }),
         }
@@ -589,21 +591,36 @@ impl Games {
 
     /// Plays the computer's turn in game `id`, which this instance holds: it thinks on
     /// the blocking pool and plays its moves (several in a row after Kalah extra turns),
-    /// renewing its hold meanwhile. Nothing happens if the turn already runs here.
+    /// renewing its hold meanwhile. If the turn already runs here, it looks again
+    /// before it ends (the person may have moved just as it finished).
     pub fn schedule_computer(&self, id: &str) {
-        if !lock(&self.inner.thinking).insert(id.to_owned()) {
-            return;
+        match lock(&self.inner.thinking).entry(id.to_owned()) {
+            Entry::Occupied(mut running) => {
+                *running.get_mut() = true;
+                return;
+            }
+            Entry::Vacant(free) => {
+                free.insert(false);
+            }
         }
         let me = self.clone();
         let id = id.to_owned();
         tokio::spawn(async move {
-            let result = tokio::select! {
-                r = me.computer_turns(&id) => r,
-                r = me.keep_turn(&id) => r,
-            };
-            lock(&me.inner.thinking).remove(&id);
-            if let Err(e) = result {
-                tracing::error!(game = %id, error = %e, "computer turn failed");
+            loop {
+                let result = tokio::select! {
+                    r = me.computer_turns(&id) => r,
+                    r = me.keep_turn(&id) => r,
+                };
+                if let Err(e) = result {
+                    tracing::error!(game = %id, error = %e, "computer turn failed");
+                }
+                let mut thinking = lock(&me.inner.thinking);
+                if thinking.get(&id) == Some(&true) {
+                    thinking.insert(id.clone(), false);
+                } else {
+                    thinking.remove(&id);
+                    return;
+                }
             }
         });
     }
