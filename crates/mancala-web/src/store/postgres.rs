@@ -94,7 +94,9 @@ impl PostgresStore {
             .map_err(|e| StoreError::Location(format!("{}: {e}", redacted(url))))?;
         let instance = super::new_instance_name();
         config.application_name(&instance);
-        config.connect_timeout(CONNECTION_TIMEOUT);
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECTION_TIMEOUT);
+        }
         migrate(&config).await?;
         let manager = Manager::from_config(
             config.clone(),
