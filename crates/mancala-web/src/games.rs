@@ -593,7 +593,7 @@ impl Games {
     /// the blocking pool and plays its moves (several in a row after Kalah extra turns),
     /// renewing its hold meanwhile. If the turn already runs here, it looks again
     /// before it ends (the person may have moved just as it finished).
-    pub fn schedule_computer(&self, id: &str) {
+    fn schedule_computer(&self, id: &str) {
         match lock(&self.inner.thinking).entry(id.to_owned()) {
             Entry::Occupied(mut running) => {
                 *running.get_mut() = true;
