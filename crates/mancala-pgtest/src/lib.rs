@@ -23,6 +23,7 @@ use std::net::TcpListener;
 use std::os::unix::fs::{PermissionsExt, chown};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::{Arc, Mutex, Weak};
 
 /// What went wrong making or starting the cluster.
 #[derive(Debug, thiserror::Error)]
@@ -72,6 +73,28 @@ pub fn require(test: &str) -> Option<TempPostgres> {
         }
         Err(e) => panic!("{test}: cannot start a throwaway PostgreSQL: {e}"),
     }
+}
+
+/// A cluster for test `test` shared with the other tests of this process running at the
+/// same time (each should [`TempPostgres::create_database`] its own database): the
+/// first starts it and it stops when the last lets go, so a test binary with many
+/// PostgreSQL tests starts few clusters. `None` as for [`require`].
+///
+/// # Panics
+/// As [`require`].
+#[must_use]
+pub fn require_shared(test: &str) -> Option<Arc<TempPostgres>> {
+    static SHARED: Mutex<Weak<TempPostgres>> = Mutex::new(Weak::new());
+    // A test that panicked while starting the cluster left nothing half-made behind.
+    let mut shared = SHARED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(pg) = shared.upgrade() {
+        return Some(pg);
+    }
+    let pg = Arc::new(require(test)?);
+    *shared = Arc::downgrade(&pg);
+    Some(pg)
 }
 
 impl TempPostgres {
@@ -314,6 +337,23 @@ mod tests {
         assert!(
             std::net::TcpStream::connect(format!("127.0.0.1:{port}")).is_err(),
             "the server is stopped"
+        );
+    }
+
+    #[test]
+    fn tests_running_together_share_one_cluster() {
+        let Some(a) = require_shared("tests_running_together_share_one_cluster") else {
+            return;
+        };
+        let b = require_shared("tests_running_together_share_one_cluster").unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        let port = a.port();
+        drop(a);
+        assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
+        drop(b);
+        assert!(
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+            "stopped when the last test lets go"
         );
     }
 }

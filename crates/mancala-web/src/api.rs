@@ -556,8 +556,9 @@ async fn favicon_ico() -> Response {
 }
 
 /// Serves the application on `listener` until `shutdown` completes, then finishes the
-/// requests in flight. Each request knows its peer's address (for per-client limits),
-/// and expired games are deleted as they expire.
+/// requests in flight. Each request knows its peer's address (for per-client limits).
+/// The background work (computer turns taken over, expiry, changes from other
+/// instances) is [`Games::start_background`]'s, which `mancala serve` runs beside this.
 ///
 /// # Errors
 /// When accepting connections fails.
@@ -566,13 +567,10 @@ pub async fn serve(
     games: Games,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let expiry = games.spawn_expiry();
-    let result = axum::serve(
+    axum::serve(
         listener,
         app(games).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown)
-    .await;
-    expiry.abort();
-    result
+    .await
 }

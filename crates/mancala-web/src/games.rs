@@ -1,9 +1,12 @@
 //! The game service: creating, joining and playing games, computer turns, live updates,
 //! and keeping games only as long as they are wanted. Handlers call it; it calls the
-//! store off the async runtime.
+//! store ([`GameStore`]), which several server instances may share: computer turns are
+//! leased to one instance at a time, changes made through other instances reach the
+//! live streams here, and periodic work fires on one instance per period.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::collections::hash_map::Entry;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use mancala_core::{EndRule, Game, Move, RuleOptions, Rules, Side, Variant};
@@ -16,7 +19,10 @@ use tokio::sync::broadcast;
 
 use crate::client::ClientKey;
 use crate::limits::Limits;
-use crate::store::{GameRow, Store, StoreError, now_ms};
+use crate::store::{
+    Change, ComputerCommit, GameRow, GameStore, NewMove, Next, Progress, RematchToken, Store,
+    StoreError, now_ms,
+};
 use crate::think::{ThinkStats, Thinkers};
 use crate::view::GameView;
 
@@ -209,6 +215,19 @@ pub(crate) fn against_computer(row: &GameRow) -> bool {
     !opponent(row).is_human()
 }
 
+/// How long an instance holds a computer turn unless it renews the hold (it renews
+/// every third of this while thinking): after a crash, another instance takes the turn
+/// over within this time.
+pub const DEFAULT_COMPUTER_LEASE: Duration = Duration::from_secs(10);
+
+/// How often each instance looks for computer turns nobody holds.
+const SWEEP_EVERY: Duration = Duration::from_millis(500);
+
+/// How often an instance that can share its database checks that the games it streams
+/// live have not changed without its hearing of it (an announcement lost with the
+/// instance that made the change).
+const CHECK_WATCHED_EVERY: Duration = Duration::from_secs(2);
+
 /// The game service, cheap to clone (shared state behind an `Arc`).
 #[derive(Clone)]
 pub struct Games {
@@ -218,12 +237,57 @@ pub struct Games {
 struct Inner {
     store: Store,
     limits: Limits,
-    /// One broadcast channel per game being watched; each message is a game view.
-    live: Mutex<HashMap<String, broadcast::Sender<Arc<GameView>>>>,
+    /// The watchers of each game being watched here.
+    live: Mutex<HashMap<String, Watchers>>,
     /// Open live streams, in all and per client.
     streams: Mutex<StreamCount>,
     /// Computer players: thinker slots, memory budget, one move at a time per client.
     thinkers: Thinkers,
+    /// Games whose computer turn runs on this instance now, each with whether it was
+    /// scheduled again meanwhile (and so must look again before it ends).
+    thinking: Mutex<HashMap<String, bool>>,
+    /// How long a computer turn is held unless renewed.
+    lease: Duration,
+}
+
+/// The background work of [`Games::start_background`]; dropping this stops it.
+pub struct Background(Vec<tokio::task::JoinHandle<()>>);
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        for task in &self.0 {
+            task.abort();
+        }
+    }
+}
+
+/// One game's watchers here, and how far the last view sent to them had come.
+struct Watchers {
+    tx: broadcast::Sender<Arc<GameView>>,
+    sent: Option<Progress>,
+}
+
+/// How far the game in `view` has come. A view that is not ahead of the last one sent
+/// to a game's watchers is old news, e.g. a reload that lost a race with a later move.
+fn progress(view: &GameView) -> Progress {
+    Progress {
+        expired: false,
+        plies: view.ply,
+        seat_2_taken: view.players[1].joined,
+        rematch: view.rematch.is_some(),
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every critical section here leaves the data consistent, so a poisoned lock is
+    // still usable.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The thinking queue of a computer turn taken over from the store (after a restart,
+/// or from an instance that died): its own, as no client is waiting on it here.
+fn resumed(id: &str) -> String {
+    format!("resumed game {id}")
 }
 
 #[derive(Default)]
@@ -261,6 +325,13 @@ impl Games {
     /// The service over `store` within `limits`.
     #[must_use]
     pub fn with_limits(store: Store, limits: Limits) -> Games {
+        Games::with_computer_lease(store, limits, DEFAULT_COMPUTER_LEASE)
+    }
+
+    /// The service over `store` within `limits`, holding computer turns for `lease` at
+    /// a time.
+    #[must_use]
+    pub fn with_computer_lease(store: Store, limits: Limits, lease: Duration) -> Games {
         Games {
             inner: Arc::new(Inner {
                 store,
@@ -268,8 +339,14 @@ impl Games {
                 limits,
                 live: Mutex::new(HashMap::new()),
                 streams: Mutex::new(StreamCount::default()),
+                thinking: Mutex::new(HashMap::new()),
+                lease,
             }),
         }
+    }
+
+    fn store(&self) -> &Store {
+        &self.inner.store
     }
 
     /// The limits the service enforces.
@@ -290,29 +367,13 @@ impl Games {
         self.streams().total
     }
 
-    fn streams(&self) -> std::sync::MutexGuard<'_, StreamCount> {
-        self.inner
-            .streams
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Runs a store operation on the blocking pool.
-    async fn db<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<T, GameError> {
-        let me = self.clone();
-        tokio::task::spawn_blocking(move || f(&me.inner.store))
-            .await
-            .map_err(|e| GameError::Internal(format!("store task: {e}")))?
-            .map_err(GameError::from)
+    fn streams(&self) -> MutexGuard<'_, StreamCount> {
+        lock(&self.inner.streams)
     }
 
     /// The stored game, unless it does not exist or has expired.
     async fn row(&self, id: &str) -> Result<GameRow, GameError> {
-        let id = id.to_owned();
-        let row = self.db(move |s| s.load(&id)).await?;
+        let row = self.store().load(id).await?;
         match row {
             Some(row) if self.inner.limits.expiry.deadline_ms(&row) > now_ms() => Ok(row),
             _ => Err(GameError::NotFound),
@@ -386,7 +447,7 @@ impl Games {
             ..Games::new_row(rules, seat.to_string())
         };
         let id = row.id.clone();
-        self.db(move |s| s.create(&row)).await?;
+        self.store().create(&row).await?;
         Ok(SeatGrant {
             id: Some(id),
             seat: 1,
@@ -442,8 +503,7 @@ impl Games {
             ));
         }
         let (token, hash) = new_token();
-        let owned = id.to_owned();
-        if !self.db(move |s| s.claim_seat_2(&owned, hash)).await? {
+        if !self.store().claim_seat_2(id, hash).await? {
             return Err(GameError::Conflict("seat 2 is taken".into()));
         }
         self.publish_id(id).await;
@@ -527,8 +587,8 @@ impl Games {
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
         game.play(mv)
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
-        self.commit(&row.id, ply as usize, mv, game.is_over())
-            .await?;
+        let next = self.next_after(&row, &game);
+        self.commit(&row.id, ply as usize, mv, next).await?;
         // The stored game is the loaded one plus this move: no need to read it back.
         let mut row = row;
         row.moves.push(mv.house());
@@ -538,19 +598,35 @@ impl Games {
         }
         let view = self.view_of(&row)?;
         self.publish(id, &view);
-        if against_computer(&row) && !game.is_over() {
-            self.schedule_computer(id, client);
+        if matches!(next, Next::Computer { .. }) {
+            self.schedule_computer(id, client.to_string());
         }
         Ok(view)
     }
 
-    /// Stores a move for ply `ply`; a lost race is a conflict.
-    async fn commit(&self, id: &str, ply: usize, mv: Move, ends: bool) -> Result<(), GameError> {
-        let owned = id.to_owned();
-        if self
-            .db(move |s| s.append_move(&owned, ply, mv.house(), ends))
-            .await?
-        {
+    /// Who moves in `after`, the game of `row` after a move: the computer's turn is
+    /// held by this instance.
+    fn next_after(&self, row: &GameRow, after: &Game) -> Next {
+        if after.is_over() {
+            Next::Nobody
+        } else if against_computer(row) && after.to_move() == Some(Side::North) {
+            Next::Computer {
+                lease: self.inner.lease,
+            }
+        } else {
+            Next::Person
+        }
+    }
+
+    /// Stores a person's move for ply `ply`; a lost race is a conflict.
+    async fn commit(&self, id: &str, ply: usize, mv: Move, next: Next) -> Result<(), GameError> {
+        let new = NewMove {
+            game: id.to_owned(),
+            ply,
+            house: mv.house(),
+            next,
+        };
+        if self.store().append_move(&new).await? {
             Ok(())
         } else {
             Err(GameError::Conflict(format!(
@@ -580,14 +656,11 @@ impl Games {
             return Err(GameError::Conflict("the game is not over".into()));
         }
         let new = Games::new_row(game.rules(), row.opponent.clone());
-        let old = row.id.clone();
         let secret = token.clone();
+        let token_for: RematchToken = Arc::new(move |rid| hash_token(&rematch_token(&secret, rid)));
         let taken = self
-            .db(move |s| {
-                s.rematch(&old, seat.number(), &new, &|rid| {
-                    hash_token(&rematch_token(&secret, rid))
-                })
-            })
+            .store()
+            .rematch(&row.id, seat.number(), &new, token_for)
             .await?;
         if taken.fresh {
             // Seat 1: the old game's watchers hear of the offer; seat 2: the new game's
@@ -647,125 +720,290 @@ impl Games {
     /// Subscribes to game `id`'s updates (full views after every change). The channel
     /// closes when the game expires.
     pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Arc<GameView>> {
-        let mut live = self
-            .inner
-            .live
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        live.retain(|_, tx| tx.receiver_count() > 0);
+        let mut live = lock(&self.inner.live);
+        live.retain(|_, w| w.tx.receiver_count() > 0);
         live.entry(id.to_owned())
-            .or_insert_with(|| broadcast::channel(16).0)
+            .or_insert_with(|| Watchers {
+                tx: broadcast::channel(16).0,
+                sent: None,
+            })
+            .tx
             .subscribe()
     }
 
-    /// Sends the current view of game `id` to its watchers, and returns it.
+    /// Sends the current view of game `id` to its watchers, and returns it; ends their
+    /// streams if the game has expired.
     async fn publish_id(&self, id: &str) -> Option<GameView> {
-        let view = self.view(id).await.ok()?;
-        self.publish(id, &view);
-        Some(view)
-    }
-
-    /// Sends `view` to game `id`'s watchers, if any.
-    fn publish(&self, id: &str, view: &GameView) {
-        let tx = self
-            .inner
-            .live
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(id)
-            .cloned();
-        if let Some(tx) = tx {
-            let _ = tx.send(Arc::new(view.clone()));
+        match self.view(id).await {
+            Ok(view) => {
+                self.publish(id, &view);
+                Some(view)
+            }
+            Err(GameError::NotFound) => {
+                // Dropping the sender closes every subscriber's stream.
+                lock(&self.inner.live).remove(id);
+                None
+            }
+            Err(e) => {
+                tracing::warn!(game = %id, error = %e, "could not read a game to publish");
+                None
+            }
         }
     }
 
-    /// If the computer is to move in game `id`, lets it think (within the server's
-    /// bounds, after `client`'s earlier computer moves) and plays its moves (several in
-    /// a row after Kalah extra turns).
-    pub fn schedule_computer(&self, id: &str, client: ClientKey) {
+    /// Sends `view` to game `id`'s watchers, if any, unless they have seen it or a
+    /// later one.
+    fn publish(&self, id: &str, view: &GameView) {
+        let mut live = lock(&self.inner.live);
+        let Some(watchers) = live.get_mut(id) else {
+            return;
+        };
+        let now = progress(view);
+        if watchers.sent.is_some_and(|sent| sent >= now) {
+            return;
+        }
+        watchers.sent = Some(now);
+        let _ = watchers.tx.send(Arc::new(view.clone()));
+    }
+
+    /// The games watched on this instance now.
+    fn watched(&self) -> Vec<String> {
+        lock(&self.inner.live)
+            .iter()
+            .filter(|(_, w)| w.tx.receiver_count() > 0)
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
+    /// Starts the work every instance does in the background: taking over computer
+    /// turns that nobody holds (after a restart, or when the instance thinking died),
+    /// deleting expired games (on one instance per period), and passing changes made
+    /// through other instances to live streams here. It stops when the returned
+    /// [`Background`] is dropped.
+    #[must_use = "the background work stops when this is dropped"]
+    pub fn start_background(&self) -> Background {
+        let mut tasks = vec![
+            tokio::spawn(self.clone().sweep()),
+            tokio::spawn(self.clone().expire_periodically()),
+        ];
+        if let Some(changes) = self.store().changes() {
+            tasks.push(tokio::spawn(self.clone().follow(changes)));
+        }
+        Background(tasks)
+    }
+
+    /// Lets go of the computer turns this instance holds, so that another instance
+    /// takes them over at once (on shutdown).
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub async fn release_computer_turns(&self) -> Result<(), GameError> {
+        Ok(self.store().release_computer_turns().await?)
+    }
+
+    /// Passes changes made through other instances to the live streams here, and
+    /// checks now and then that none went unheard.
+    async fn follow(self, mut changes: tokio::sync::mpsc::UnboundedReceiver<Change>) {
+        let mut check = tokio::time::interval(CHECK_WATCHED_EVERY);
+        check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let ids = tokio::select! {
+                change = changes.recv() => match change {
+                    Some(Change::Game(id)) => vec![id],
+                    Some(Change::Resync) => self.watched(),
+                    None => return,
+                },
+                _ = check.tick() => self.behind().await,
+            };
+            for id in ids {
+                if lock(&self.inner.live).contains_key(&id) {
+                    let me = self.clone();
+                    tokio::spawn(async move { me.publish_id(&id).await });
+                }
+            }
+        }
+    }
+
+    /// The watched games whose watchers have not been sent their latest state (an
+    /// expired game's included: its streams are to end).
+    async fn behind(&self) -> Vec<String> {
+        let watched = self.watched();
+        if watched.is_empty() {
+            return watched;
+        }
+        let stored = match self.store().progress(&watched).await {
+            Ok(stored) => stored,
+            Err(e) => {
+                tracing::warn!(error = %e, "checking the watched games failed");
+                return Vec::new();
+            }
+        };
+        let live = lock(&self.inner.live);
+        stored
+            .into_iter()
+            .filter(|(id, now)| {
+                live.get(id)
+                    .is_some_and(|w| w.sent.is_none_or(|sent| sent < *now))
+            })
+            .map(|(id, _)| id)
+            .collect()
+    }
+
+    async fn sweep(self) {
+        let mut tick = tokio::time::interval(SWEEP_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            // Take no more turns than there are thinkers free to play them.
+            for _ in 0..self.inner.thinkers.free() {
+                match self.store().claim_computer_turn(self.inner.lease).await {
+                    Ok(Some(id)) => self.schedule_computer(&id, resumed(&id)),
+                    Ok(None) => break,
+                    Err(e) => {
+                        tracing::error!(error = %e, "looking for computer turns failed");
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plays the computer's turn in game `id`, which this instance holds: it thinks
+    /// (within the server's bounds, after `client`'s earlier computer moves) and plays
+    /// its moves (several in a row after Kalah extra turns), renewing its hold
+    /// meanwhile. If the turn already runs here, it looks again before it ends (the
+    /// person may have moved just as it finished).
+    fn schedule_computer(&self, id: &str, client: String) {
+        match lock(&self.inner.thinking).entry(id.to_owned()) {
+            Entry::Occupied(mut running) => {
+                *running.get_mut() = true;
+                return;
+            }
+            Entry::Vacant(free) => {
+                free.insert(false);
+            }
+        }
         let me = self.clone();
         let id = id.to_owned();
         tokio::spawn(async move {
-            if let Err(e) = me.computer_turns(&id, &client.to_string()).await {
-                tracing::error!(game = %id, error = %e, "computer turn failed");
+            loop {
+                let result = tokio::select! {
+                    r = me.computer_turns(&id, &client) => r,
+                    r = me.keep_turn(&id) => r,
+                };
+                if let Err(e) = result {
+                    tracing::error!(game = %id, error = %e, "computer turn failed");
+                }
+                let mut thinking = lock(&me.inner.thinking);
+                if thinking.get(&id) == Some(&true) {
+                    thinking.insert(id.clone(), false);
+                } else {
+                    thinking.remove(&id);
+                    return;
+                }
             }
         });
+    }
+
+    /// Renews this instance's hold on game `id`'s computer turn until it is lost.
+    async fn keep_turn(&self, id: &str) -> Result<(), GameError> {
+        loop {
+            tokio::time::sleep(self.inner.lease / 3).await;
+            if !self
+                .store()
+                .renew_computer_turn(id, self.inner.lease)
+                .await?
+            {
+                tracing::warn!(game = %id, "computer turn taken over by another instance");
+                return Ok(());
+            }
+        }
     }
 
     async fn computer_turns(&self, id: &str, client: &str) -> Result<(), GameError> {
         loop {
             let row = match self.row(id).await {
-                Err(GameError::NotFound) => return Ok(()), // expired meanwhile
-                other => other?,
+                Ok(row) => row,
+                Err(GameError::NotFound) => {
+                    // Expired meanwhile: nothing is owed.
+                    self.store().finish_computer_turn(id).await?;
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
             };
-            if !against_computer(&row) {
-                return Ok(());
-            }
             let game = replay(&row)?;
-            if game.to_move() != Some(Side::North) {
+            if !against_computer(&row) || game.to_move() != Some(Side::North) {
+                self.store().finish_computer_turn(id).await?;
                 return Ok(());
             }
-            let spec: PlayerSpec = row
-                .opponent
-                .parse()
-                .map_err(|e: mancala_engine::PlayerError| GameError::Internal(e.to_string()))?;
-            // A game stored under laxer bounds thinks within today's.
-            let plan = self.inner.thinkers.limits().plan(&spec, game.rules());
-            let seed = game.ply() as u64
-                ^ row
-                    .id
-                    .bytes()
-                    .fold(0u64, |h, b| h.rotate_left(5) ^ u64::from(b));
-            let ply = game.ply();
+            let mv = match self.think(&row, &game, client).await {
+                Ok(mv) => mv,
+                Err(e) => {
+                    // A player that cannot be built or fails never will do better on
+                    // this position: stop asking.
+                    self.store().finish_computer_turn(id).await?;
+                    return Err(e);
+                }
+            };
             let mut after = game.clone();
-            let mv = self
-                .inner
-                .thinkers
-                .think(client, plan, game, seed)
-                .await
-                .map_err(GameError::Internal)?;
             after
                 .play(mv)
                 .map_err(|e| GameError::Internal(format!("the computer's move: {e}")))?;
-            match self.commit(id, ply, mv, after.is_over()).await {
-                Ok(()) => {
+            let next = self.next_after(&row, &after);
+            let new = NewMove {
+                game: id.to_owned(),
+                ply: game.ply(),
+                house: mv.house(),
+                next,
+            };
+            match self.store().append_computer_move(&new).await? {
+                ComputerCommit::Stored => {
+                    tracing::info!(game = %id, ply = new.ply, house = new.house, "computer moved");
                     self.publish_id(id).await;
+                    if !matches!(next, Next::Computer { .. }) {
+                        return Ok(());
+                    }
                 }
-                // Another task played this ply (a restart raced with a scheduled
-                // turn): look again.
-                Err(GameError::Conflict(_)) => {}
-                Err(e) => return Err(e),
+                // Someone else played this ply: look again.
+                ComputerCommit::PlyTaken => {}
+                ComputerCommit::LeaseLost => return Ok(()),
             }
         }
     }
 
-    /// After a restart: lets the computer move in every game where it is its turn.
-    ///
-    /// # Errors
-    /// When the store cannot list the games.
-    pub async fn resume_computers(&self) -> Result<usize, GameError> {
-        let ids = self.db(Store::computer_games).await?;
-        let n = ids.len();
-        let restart = ClientKey::of_ip(std::net::IpAddr::from([0, 0, 0, 0]));
-        for id in ids {
-            self.schedule_computer(&id, restart);
-        }
-        Ok(n)
+    /// The computer's choice in `game`, thought within the server's bounds by one of
+    /// the thinkers, after `client`'s earlier computer moves.
+    async fn think(&self, row: &GameRow, game: &Game, client: &str) -> Result<Move, GameError> {
+        let spec: PlayerSpec = row
+            .opponent
+            .parse()
+            .map_err(|e: mancala_engine::PlayerError| GameError::Internal(e.to_string()))?;
+        // A game stored under laxer bounds thinks within today's.
+        let plan = self.inner.thinkers.limits().plan(&spec, game.rules());
+        let seed = game.ply() as u64
+            ^ row
+                .id
+                .bytes()
+                .fold(0u64, |h, b| h.rotate_left(5) ^ u64::from(b));
+        tracing::info!(game = %row.id, ply = game.ply(), "computer thinking");
+        self.inner
+            .thinkers
+            .think(client, plan, game.clone(), seed)
+            .await
+            .map_err(GameError::Internal)
     }
 
-    /// Deletes the games past their expiry now, and ends their live streams; returns
-    /// how many.
+    /// Deletes the games past their expiry now, and ends their live streams here
+    /// (other instances hear of it through the store); returns how many.
     ///
     /// # Errors
     /// When the store fails.
     pub async fn expire(&self) -> Result<usize, GameError> {
-        let expiry = self.inner.limits.expiry;
-        let ids = self.db(move |s| s.expire(&expiry, now_ms())).await?;
-        let mut live = self
-            .inner
-            .live
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let ids = self
+            .store()
+            .expire(&self.inner.limits.expiry, now_ms())
+            .await?;
+        let mut live = lock(&self.inner.live);
         for id in &ids {
             // Dropping the sender closes every subscriber's stream.
             live.remove(id);
@@ -773,24 +1011,33 @@ impl Games {
         Ok(ids.len())
     }
 
-    /// Runs [`Games::expire`] every so often (a quarter of the shortest expiry, between
-    /// 100 ms and a minute) until the runtime stops.
-    pub fn spawn_expiry(&self) -> tokio::task::JoinHandle<()> {
+    /// How often expired games are deleted: a fifth of the shortest expiry, between
+    /// 80 ms and 48 s. Each instance looks four times as often whether the `expiry`
+    /// timer is due, so that one of them deletes the expired games within a quarter of
+    /// the shortest expiry (at most a minute) of their time.
+    fn expiry_period(&self) -> Duration {
         let e = self.inner.limits.expiry;
-        let every = (e.unstarted.min(e.idle).min(e.finished) / 4)
-            .clamp(Duration::from_millis(100), Duration::from_secs(60));
-        let me = self.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(every);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                tick.tick().await;
-                match me.expire().await {
+        (e.unstarted.min(e.idle).min(e.finished) / 5)
+            .clamp(Duration::from_millis(80), Duration::from_secs(48))
+    }
+
+    /// Runs [`Games::expire`] once per [`Games::expiry_period`], on one instance of
+    /// those sharing the database.
+    async fn expire_periodically(self) {
+        let period = self.expiry_period();
+        let mut tick = tokio::time::interval(period / 4);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            match self.store().claim_tick("expiry", period).await {
+                Ok(true) => match self.expire().await {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(games = n, "expired games deleted"),
                     Err(e) => tracing::error!(error = %e, "expiring games failed"),
-                }
+                },
+                Ok(false) => {}
+                Err(e) => tracing::error!(error = %e, "the expiry timer failed"),
             }
-        })
+        }
     }
 }

@@ -10,13 +10,15 @@
 //! limits.rs  every limit of the server and its default
 //! client.rs  who a client is (peer address, or a trusted proxy's X-Forwarded-For)
 //! view.rs    the JSON shape of a game
-//! store.rs   SQLite: games, hashed seat tokens and invites, one row per move
+//! store/     games, hashed seat tokens and invites, one row per move: one interface
+//!            (GameStore), SQLite (the default) or PostgreSQL (several instances, one
+//!            database); migrations/ holds each backend's versioned schemas
 //! static/    index.html, app.js, style.css, icons (embedded in the binary)
 //! ```
 //!
-//! Handlers never block the async runtime: storage runs on the blocking pool, and
-//! computer players on threads of their own at a lower priority (at most one per core
-//! at a time, within a shared memory budget).
+//! Handlers never block the async runtime: SQLite runs on the blocking pool,
+//! PostgreSQL asynchronously, and computer players on threads of their own at a lower
+//! priority (at most one per core at a time, within a shared memory budget).
 
 #![forbid(unsafe_code)]
 
@@ -30,8 +32,14 @@ mod view;
 
 pub use api::{ApiError, BODY_LIMIT, app, serve};
 pub use client::ClientKey;
-pub use games::{GameError, Games, JoinRequest, MoveRequest, NewGame, SeatGrant, StreamSlot};
+pub use games::{
+    Background, DEFAULT_COMPUTER_LEASE, GameError, Games, JoinRequest, MoveRequest, NewGame,
+    SeatGrant, StreamSlot,
+};
 pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
-pub use store::{Expiry, GameRow, RematchSeat, Store, StoreError, now_ms};
+pub use store::{
+    Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, NewMove, Next, PostgresStore,
+    Progress, RematchSeat, RematchToken, SqliteStore, Store, StoreError, StoreOptions, now_ms,
+};
 pub use think::{ThinkLimits, ThinkStats};
 pub use view::{EndView, GameView, HistoryEntry, LastMove, PlayerView, RulesView, StepView};

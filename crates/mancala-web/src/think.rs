@@ -412,6 +412,11 @@ impl Thinkers {
         &self.limits
     }
 
+    /// Thinker slots free now (for taking over no more computer turns than can start).
+    pub(crate) fn free(&self) -> usize {
+        self.slots.available_permits()
+    }
+
     pub(crate) fn stats(&self) -> ThinkStats {
         *self
             .stats

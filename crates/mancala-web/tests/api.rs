@@ -1,16 +1,30 @@
-//! The API through the router, without a socket: every status code of the contract.
+//! The API through the router, without a socket: every status code of the contract,
+//! on SQLite and on PostgreSQL.
+
+mod common;
 
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use common::TestDb;
 use http_body_util::BodyExt;
-use mancala_web::{Games, Store, app};
+use mancala_web::app;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-fn router() -> Router {
-    app(Games::new(Store::in_memory().unwrap()))
+async fn router(db: &TestDb) -> Router {
+    app(db.games().await)
 }
+
+on_both_backends!(
+    a_game_between_two_people,
+    every_error_status,
+    a_rejected_request_changes_nothing,
+    the_computer_answers_and_join_is_refused,
+    rematch_seats_both_players_in_a_new_game,
+    the_ui_is_served,
+    the_end_of_a_game_says_why_and_where_the_seeds_went,
+);
 
 async fn call(
     router: &Router,
@@ -83,9 +97,8 @@ async fn play(router: &Router, id: &str, token: &str, house: u64, ply: u64) -> (
     .await
 }
 
-#[tokio::test]
-async fn a_game_between_two_people() {
-    let r = router();
+async fn a_game_between_two_people(db: TestDb) {
+    let r = router(&db).await;
     let g = create_grant(&r, json!({"variant": "kalah"})).await;
     let (id, t1) = (
         g["id"].as_str().unwrap().to_owned(),
@@ -163,9 +176,8 @@ async fn a_game_between_two_people() {
     assert_eq!(s, StatusCode::OK);
 }
 
-#[tokio::test]
-async fn every_error_status() {
-    let r = router();
+async fn every_error_status(db: TestDb) {
+    let r = router(&db).await;
     let (id, t1, t2) =
         create_joined(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
     let moves = format!("/api/games/{id}/moves");
@@ -263,9 +275,8 @@ async fn every_error_status() {
     assert!(e["error"].as_str().unwrap().contains("over"));
 }
 
-#[tokio::test]
-async fn a_rejected_request_changes_nothing() {
-    let r = router();
+async fn a_rejected_request_changes_nothing(db: TestDb) {
+    let r = router(&db).await;
     let (id, t1) = create(&r, json!({"variant": "oware"})).await;
     let before = call(&r, "GET", &format!("/api/games/{id}"), None, None)
         .await
@@ -294,9 +305,8 @@ async fn a_rejected_request_changes_nothing() {
     );
 }
 
-#[tokio::test]
-async fn the_computer_answers_and_join_is_refused() {
-    let r = router();
+async fn the_computer_answers_and_join_is_refused(db: TestDb) {
+    let r = router(&db).await;
     let (id, t1) = create(&r, json!({"variant": "kalah", "opponent": "greedy"})).await;
     let join = json!({"invite": "00"}).to_string();
     let (s, e) = call(
@@ -330,9 +340,8 @@ async fn the_computer_answers_and_join_is_refused() {
     panic!("the computer did not move");
 }
 
-#[tokio::test]
-async fn rematch_seats_both_players_in_a_new_game() {
-    let r = router();
+async fn rematch_seats_both_players_in_a_new_game(db: TestDb) {
+    let r = router(&db).await;
     let (id, t1, t2) =
         create_joined(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
     let rematch = format!("/api/games/{id}/rematch");
@@ -363,9 +372,8 @@ async fn rematch_seats_both_players_in_a_new_game() {
     assert_eq!(old["rematch"], a["id"]);
 }
 
-#[tokio::test]
-async fn the_ui_is_served() {
-    let r = router();
+async fn the_ui_is_served(db: TestDb) {
+    let r = router(&db).await;
     let (id, _) = create(&r, json!({"variant": "kalah"})).await;
     let page = format!("/g/{id}");
     for uri in ["/", &page, "/static/app.js", "/static/style.css"] {
@@ -381,9 +389,8 @@ async fn the_ui_is_served() {
 /// The game JSON says how a game ended: the reason, the sweep and the words. The Oware
 /// game of the exactly-half defect: player 1 captures half (6 of 12), player 2 cannot
 /// feed player 1's empty row and takes their own last seed: a 6-6 draw.
-#[tokio::test]
-async fn the_end_of_a_game_says_why_and_where_the_seeds_went() {
-    let r = router();
+async fn the_end_of_a_game_says_why_and_where_the_seeds_went(db: TestDb) {
+    let r = router(&db).await;
     let body = json!({"variant": "oware", "houses": 3, "seeds": 2});
     let (id, t1, t2) = create_joined(&r, body).await;
     let mut last = Value::Null;
@@ -404,4 +411,27 @@ async fn the_end_of_a_game_says_why_and_where_the_seeds_went() {
                      left in their houses."
         })
     );
+}
+
+/// A storage failure answers 500 with a generic body; the detail goes to the log only.
+/// (On PostgreSQL, where another connection can drop a table meanwhile.)
+#[tokio::test]
+async fn a_storage_failure_is_a_500_that_tells_no_detail() {
+    let test = "a_storage_failure_is_a_500_that_tells_no_detail";
+    let Some(db) = TestDb::new(common::Backend::Postgres, test) else {
+        return;
+    };
+    let r = router(&db).await;
+    let (id, _) = create(&r, json!({"variant": "kalah"})).await;
+    let Some(mancala_web::DbLocation::Postgres(url)) = &db.location else {
+        unreachable!()
+    };
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    client.batch_execute("DROP TABLE moves").await.unwrap();
+    let (s, e) = call(&r, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(e, json!({"error": "internal server error"}));
 }

@@ -1,19 +1,40 @@
 //! Issue 24, "safe to put on the internet": one test (or more) per hole, through the
-//! router with the server's default limits.
+//! router with the server's default limits. The tests of what the store keeps (seats,
+//! invites, rematches, expiry, computer turns) run on SQLite and on PostgreSQL.
+
+mod common;
 
 use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Request, StatusCode, header};
+use common::TestDb;
 use http_body_util::BodyExt;
-use mancala_web::{Games, Store, app};
+use mancala_web::{GameStore, Games, NewMove, Next, Store, app};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
 fn router() -> Router {
     app(Games::new(Store::in_memory().unwrap()))
 }
+
+/// The router over a store on `db`, without the background work.
+async fn router_on(db: &TestDb) -> Router {
+    app(Games::new(db.store().await))
+}
+
+on_both_backends!(
+    multi_thread: one_player_asking_for_a_rematch_many_times_holds_one_seat,
+    joining_needs_the_invite_and_watching_does_not,
+    the_creator_cannot_move_before_the_opponent_joins,
+    a_game_says_when_it_expires,
+    the_live_stream_ends_after_the_game_is_over,
+    an_internal_error_says_nothing_of_its_cause,
+    a_stored_opponent_past_the_bounds_is_clamped_after_a_restart,
+    games_nobody_plays_expire_and_their_streams_end,
+    a_game_in_progress_expires_its_idle_time_after_the_last_move,
+);
 
 /// Sends `req` and returns the status, the headers and the whole body.
 async fn send(router: &Router, req: Request<Body>) -> (StatusCode, HeaderMap, Bytes) {
@@ -176,9 +197,8 @@ async fn a_deep_search_stops_at_the_think_bound() {
 
 // ------------------------------------------------------------ 2. rematch seats
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_player_asking_for_a_rematch_many_times_holds_one_seat() {
-    let r = router();
+async fn one_player_asking_for_a_rematch_many_times_holds_one_seat(db: TestDb) {
+    let r = router_on(&db).await;
     let (id, t1, t2) =
         two_player_game(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
     finish_kalah_2_1(&r, &id, &t1, &t2).await;
@@ -220,9 +240,8 @@ async fn one_player_asking_for_a_rematch_many_times_holds_one_seat() {
 
 // ------------------------------------------------------------ 3. seats and links
 
-#[tokio::test]
-async fn joining_needs_the_invite_and_watching_does_not() {
-    let r = router();
+async fn joining_needs_the_invite_and_watching_does_not(db: TestDb) {
+    let r = router_on(&db).await;
     let grant = create(&r, json!({"variant": "kalah"})).await;
     let id = grant["id"].as_str().unwrap();
     let invite = grant["invite"].as_str().expect("an invite secret");
@@ -246,9 +265,8 @@ async fn joining_needs_the_invite_and_watching_does_not() {
     assert!(!view(&r, id).await.to_string().contains(invite));
 }
 
-#[tokio::test]
-async fn the_creator_cannot_move_before_the_opponent_joins() {
-    let r = router();
+async fn the_creator_cannot_move_before_the_opponent_joins(db: TestDb) {
+    let r = router_on(&db).await;
     let grant = create(&r, json!({"variant": "kalah"})).await;
     let (id, t1) = (
         grant["id"].as_str().unwrap(),
@@ -367,9 +385,8 @@ async fn live_streams_per_client_are_capped() {
     assert_eq!(response.status(), StatusCode::OK);
 }
 
-#[tokio::test]
-async fn a_game_says_when_it_expires() {
-    let r = router();
+async fn a_game_says_when_it_expires(db: TestDb) {
+    let r = router_on(&db).await;
     let grant = create(&r, json!({"variant": "kalah"})).await;
     let v = view(&r, grant["id"].as_str().unwrap()).await;
     let now = std::time::SystemTime::now()
@@ -388,9 +405,8 @@ async fn a_game_says_when_it_expires() {
 
 // ------------------------------------------------------------ 5. live streams
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_live_stream_ends_after_the_game_is_over() {
-    let r = router();
+async fn the_live_stream_ends_after_the_game_is_over(db: TestDb) {
+    let r = router_on(&db).await;
     let (id, t1, t2) =
         two_player_game(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
     let response = r
@@ -542,9 +558,8 @@ async fn edges_answer_properly() {
     assert!(!body.is_empty());
 }
 
-#[tokio::test]
-async fn an_internal_error_says_nothing_of_its_cause() {
-    let store = Store::in_memory().unwrap();
+async fn an_internal_error_says_nothing_of_its_cause(db: TestDb) {
+    let store = db.store().await;
     let row = mancala_web::GameRow {
         id: "broken".into(),
         variant: "no-such-variant".into(),
@@ -557,7 +572,7 @@ async fn an_internal_error_says_nothing_of_its_cause() {
         activity_ms: mancala_web::now_ms(),
         ..mancala_web::GameRow::default()
     };
-    store.create(&row).unwrap();
+    store.create(&row).await.unwrap();
     let r = app(Games::new(store));
     let (status, e) = call(&r, "GET", "/api/games/broken", None, None).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
@@ -642,9 +657,8 @@ async fn memory_hungry_players_share_the_budget() {
 
 /// A game stored by an older server with an unbounded opponent thinks within today's
 /// bounds when its turn resumes after a restart.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stored_opponent_past_the_bounds_is_clamped_after_a_restart() {
-    let store = Store::in_memory().unwrap();
+async fn a_stored_opponent_past_the_bounds_is_clamped_after_a_restart(db: TestDb) {
+    let store = db.store().await;
     let row = mancala_web::GameRow {
         id: "old".into(),
         variant: "kalah".into(),
@@ -656,8 +670,19 @@ async fn a_stored_opponent_past_the_bounds_is_clamped_after_a_restart() {
         activity_ms: mancala_web::now_ms(),
         ..mancala_web::GameRow::default()
     };
-    store.create(&row).unwrap();
-    assert!(store.append_move("old", 0, 1, false).unwrap());
+    store.create(&row).await.unwrap();
+    // The person moved and the computer owed its answer when the older server stopped
+    // (which let go of the turn).
+    let owed = NewMove {
+        game: "old".into(),
+        ply: 0,
+        house: 1,
+        next: Next::Computer {
+            lease: Duration::from_secs(60),
+        },
+    };
+    assert!(store.append_move(&owed).await.unwrap());
+    store.release_computer_turns().await.unwrap();
     let limits = Limits {
         think: ThinkLimits {
             max_ms: 200,
@@ -666,7 +691,7 @@ async fn a_stored_opponent_past_the_bounds_is_clamped_after_a_restart() {
         ..Limits::default()
     };
     let games = Games::with_limits(store, limits);
-    assert_eq!(games.resume_computers().await.unwrap(), 1);
+    let _background = games.start_background();
     let started = Instant::now();
     while games.view("old").await.unwrap().to_move != Some(1) {
         assert!(started.elapsed() < Duration::from_secs(5), "still thinking");
@@ -772,8 +797,7 @@ async fn opening_live_streams_is_rate_limited_and_capped_in_all() {
 
 /// Expiry by the clock, with small times; the steps between the clock's checks take as
 /// long as a busy machine makes them, so each deadline is far from the next step.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn games_nobody_plays_expire_and_their_streams_end() {
+async fn games_nobody_plays_expire_and_their_streams_end(db: TestDb) {
     let limits = Limits {
         expiry: Expiry {
             unstarted: Duration::from_millis(1000),
@@ -781,7 +805,7 @@ async fn games_nobody_plays_expire_and_their_streams_end() {
         },
         ..Limits::default()
     };
-    let games = Games::with_limits(Store::in_memory().unwrap(), limits);
+    let games = Games::with_limits(db.store().await, limits);
     let r = app(games.clone());
     let created = Instant::now();
     let waiting = create(&r, json!({"variant": "kalah"})).await;
@@ -815,8 +839,10 @@ async fn games_nobody_plays_expire_and_their_streams_end() {
         "the stream of an expired game ends"
     );
     assert_eq!(view(&r, &played).await["ply"], 1);
+}
 
-    // A game in progress nobody plays expires its idle time after the last move.
+/// A game in progress nobody plays expires its idle time after the last move.
+async fn a_game_in_progress_expires_its_idle_time_after_the_last_move(db: TestDb) {
     let limits = Limits {
         expiry: Expiry {
             idle: Duration::from_millis(300),
@@ -824,7 +850,7 @@ async fn games_nobody_plays_expire_and_their_streams_end() {
         },
         ..Limits::default()
     };
-    let games = Games::with_limits(Store::in_memory().unwrap(), limits);
+    let games = Games::with_limits(db.store().await, limits);
     let r = app(games.clone());
     let (played, t1, _) = two_player_game(&r, json!({"variant": "kalah"})).await;
     assert_eq!(play(&r, &played, &t1, 1, 0).await.0, StatusCode::OK);

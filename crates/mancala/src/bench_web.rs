@@ -1,11 +1,13 @@
-//! `mancala bench web`: load a running `mancala serve` with many concurrent games and
-//! measure moves per second and move latency; with `--hostile`, measure it without and
+//! `mancala bench web`: load a running `mancala serve` (or several instances of it on
+//! one database) with many concurrent games and measure moves per second and move
+//! latency; with `--hostile`, measure it without and
 //! with abusive clients beside the normal players in one run. The abusers come and go
 //! in alternating windows while the normal players play throughout, so that whatever
 //! else loads the machine weighs on both figures alike.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -18,9 +20,11 @@ use serde_json::{Value, json};
 /// Arguments of `mancala bench web`.
 #[derive(Args, Debug)]
 pub struct WebArgs {
-    /// The server to load, e.g. http://127.0.0.1:8080 (loopback only: this is a load test)
-    #[arg(long)]
-    url: String,
+    /// The server to load, e.g. http://127.0.0.1:8080 (loopback only: this is a load
+    /// test). Repeated for several instances of one site: requests take turns between
+    /// them, as behind a load balancer without sticky sessions
+    #[arg(long, required = true)]
+    url: Vec<String>,
     /// Games played at once (one client thread each)
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=1024))]
     games: u32,
@@ -55,6 +59,8 @@ pub struct WebArgs {
 /// The figures of one phase.
 #[derive(Serialize, Debug, Clone)]
 pub struct WebFigures {
+    /// Instances of the site loaded (`--url`s).
+    instances: usize,
     games_at_once: u32,
     /// Over the whole run (with --hostile, both conditions).
     games_finished: u64,
@@ -138,7 +144,10 @@ pub enum WebReport {
 /// A client of the server: an agent and the address it claims through the proxy.
 struct Http {
     agent: ureq::Agent,
-    base: String,
+    /// The instances of the site, taken in turn by this client's requests.
+    bases: Vec<String>,
+    /// The instance of the next request.
+    next: AtomicUsize,
     /// The X-Forwarded-For of every request (the server must trust it to tell clients
     /// apart on loopback), or `None`.
     address: Option<String>,
@@ -168,18 +177,28 @@ impl Answer {
 }
 
 impl Http {
-    fn new(base: &str, address: Option<String>) -> Http {
+    /// A client of the instances `bases`, starting with the `start`th.
+    fn new(bases: &[String], start: usize, address: Option<String>) -> Http {
         Http {
             agent: ureq::AgentBuilder::new()
                 .timeout(Duration::from_secs(30))
                 .build(),
-            base: base.to_owned(),
+            bases: bases.to_vec(),
+            next: AtomicUsize::new(start),
             address,
         }
     }
 
+    /// The base URL for the next request.
+    fn base(&self) -> &str {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.bases.len();
+        &self.bases[i]
+    }
+
     fn request(&self, method: &str, path: &str, token: Option<&str>) -> ureq::Request {
-        let mut req = self.agent.request(method, &format!("{}{path}", self.base));
+        let mut req = self
+            .agent
+            .request(method, &format!("{}{path}", self.base()));
         if let Some(a) = &self.address {
             req = req.set("X-Forwarded-For", a);
         }
@@ -474,7 +493,7 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 /// Runs the normal players (`group` picks their addresses) until `deadline`.
 fn normal_players(
     args: &WebArgs,
-    base: &str,
+    bases: &[String],
     group: Option<u8>,
     deadline: Instant,
 ) -> anyhow::Result<Vec<ClientResult>> {
@@ -482,12 +501,12 @@ fn normal_players(
     let addr = |n| group.map(|g| address(g, n));
     let mut handles: Vec<_> = (0..args.games)
         .map(|i| {
-            let http = Http::new(base, addr(i));
+            let http = Http::new(bases, i as usize, addr(i));
             std::thread::spawn(move || client(&http, deadline, u64::from(i), pause))
         })
         .collect();
     handles.extend((0..args.computer_games).map(|i| {
-        let http = Http::new(base, addr(args.games + i));
+        let http = Http::new(bases, (args.games + i) as usize, addr(args.games + i));
         std::thread::spawn(move || computer_client(&http, deadline, pause))
     }));
     let mut results = Vec::new();
@@ -524,6 +543,7 @@ fn figures(args: &WebArgs, results: &[ClientResult], schedule: &Schedule, on: bo
     replies.sort_unstable();
     let seconds = schedule.counted_seconds(on);
     WebFigures {
+        instances: args.url.len(),
         games_at_once: args.games,
         games_finished: results.iter().map(|r| r.games_finished).sum(),
         moves: latencies.len() as u64,
@@ -681,11 +701,11 @@ fn abuse_malformed(http: &Http, schedule: Schedule, game: &str) -> AbuseTally {
 /// handles.
 fn start_abusers(
     args: &WebArgs,
-    base: &str,
+    bases: &[String],
     schedule: Schedule,
 ) -> anyhow::Result<Vec<(&'static str, std::thread::JoinHandle<AbuseTally>)>> {
     // A game for the stream and malformed-request abusers to aim at.
-    let host = Http::new(base, Some(address(100, 1)));
+    let host = Http::new(bases, 0, Some(address(100, 1)));
     let game = host
         .call(
             "POST",
@@ -700,7 +720,7 @@ fn start_abusers(
         .to_owned();
     let mut handles = Vec::new();
     for n in 0..args.abusers {
-        let at = |kind: u8| Http::new(base, Some(address(101 + kind, n)));
+        let at = |kind: u8| Http::new(bases, n as usize, Some(address(101 + kind, n)));
         let (http, g) = (at(0), game.clone());
         handles.push((
             "expensive_opponents",
@@ -727,13 +747,19 @@ fn start_abusers(
 
 /// Runs the load and returns its figures.
 pub fn run(args: &WebArgs) -> anyhow::Result<WebReport> {
-    let base = args.url.trim_end_matches('/').to_owned();
-    anyhow::ensure!(
-        base.starts_with("http://127.")
-            || base.starts_with("http://localhost")
-            || base.starts_with("http://[::1]"),
-        "bench web only loads servers on this machine's loopback (http://127.0.0.1:PORT)"
-    );
+    let bases: Vec<String> = args
+        .url
+        .iter()
+        .map(|u| u.trim_end_matches('/').to_owned())
+        .collect();
+    for base in &bases {
+        anyhow::ensure!(
+            base.starts_with("http://127.")
+                || base.starts_with("http://localhost")
+                || base.starts_with("http://[::1]"),
+            "bench web only loads servers on this machine's loopback (http://127.0.0.1:PORT)"
+        );
+    }
     anyhow::ensure!(
         args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 300.0,
         "--seconds must be a positive number of at most 300"
@@ -741,7 +767,7 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebReport> {
     let start = Instant::now();
     if !args.hostile {
         let end = start + Duration::from_secs_f64(args.seconds);
-        let results = normal_players(args, &base, None, end)?;
+        let results = normal_players(args, &bases, None, end)?;
         let schedule = Schedule::plain(start, end);
         return Ok(WebReport::Plain(figures(args, &results, &schedule, false)));
     }
@@ -766,8 +792,8 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebReport> {
         args.abusers,
         args.window
     );
-    let abusers = start_abusers(args, &base, schedule)?;
-    let results = normal_players(args, &base, Some(1), schedule.end)?;
+    let abusers = start_abusers(args, &bases, schedule)?;
+    let results = normal_players(args, &bases, Some(1), schedule.end)?;
     let without = figures(args, &results, &schedule, false);
     let with = figures(args, &results, &schedule, true);
     let mut tallies: BTreeMap<&'static str, AbuseTally> = BTreeMap::new();

@@ -3,12 +3,13 @@
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
 use mancala_web::{
-    Expiry, Games, Limits, Rate, RateLimits, Store, StreamLimits, ThinkLimits, parse_duration,
-    serve,
+    DEFAULT_COMPUTER_LEASE, DbLocation, Expiry, Games, Limits, Rate, RateLimits, Store,
+    StoreOptions, StreamLimits, ThinkLimits, parse_duration, serve,
 };
 
 /// Arguments of `mancala serve`.
@@ -18,10 +19,22 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
 
-    /// SQLite database of games (default: games.sqlite in the data directory,
-    /// $XDG_DATA_HOME/mancala or ~/.local/share/mancala)
-    #[arg(long, value_name = "PATH")]
-    db: Option<PathBuf>,
+    /// Where games are stored: an SQLite file (a path or sqlite:PATH), or PostgreSQL
+    /// (postgres://USER[:PASSWORD]@HOST[:PORT]/DB), which several instances can share.
+    /// Default: $DATABASE_URL, else games.sqlite in the data directory
+    /// ($XDG_DATA_HOME/mancala or ~/.local/share/mancala)
+    #[arg(long, value_name = "PATH|URL")]
+    db: Option<String>,
+
+    /// PostgreSQL: connections this instance keeps open at most
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    db_connections: u32,
+
+    /// How long an instance holds a computer's turn without renewing it: after a crash
+    /// another instance takes the turn over within this time
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_COMPUTER_LEASE.as_secs_f64())]
+    computer_lease: f64,
 
     /// Log one JSON object per line instead of text
     #[arg(long)]
@@ -158,6 +171,18 @@ impl LimitArgs {
     }
 }
 
+/// The database `--db`, `DATABASE_URL` or the default names.
+fn location(args: &ServeArgs) -> anyhow::Result<DbLocation> {
+    let named = args
+        .db
+        .clone()
+        .or_else(|| std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty()));
+    match named {
+        Some(db) => Ok(db.parse()?),
+        None => Ok(DbLocation::Sqlite(default_db()?)),
+    }
+}
+
 fn default_db() -> anyhow::Result<PathBuf> {
     let base = std::env::var_os("XDG_DATA_HOME")
         .map(PathBuf::from)
@@ -179,28 +204,47 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     } else {
         logs.with_ansi(std::io::stderr().is_terminal()).init();
     }
-    let db = match &args.db {
-        Some(p) => p.clone(),
-        None => default_db()?,
-    };
-    if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let db = location(args)?;
+    anyhow::ensure!(
+        args.computer_lease.is_finite() && args.computer_lease >= 0.1,
+        "--computer-lease must be at least 0.1 seconds"
+    );
+    let lease = Duration::from_secs_f64(args.computer_lease);
+    if let DbLocation::Sqlite(path) = &db {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
     }
-    let store = Store::open(&db).with_context(|| format!("opening {}", db.display()))?;
+    let options = StoreOptions {
+        max_connections: args.db_connections as usize,
+    };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
+        let store = Store::open(&db, &options)
+            .await
+            .with_context(|| format!("opening {db}"))?;
         let limits = args.limits.limits();
         tracing::info!(?limits, "limits");
-        let games = Games::with_limits(store, limits);
+        let games = Games::with_computer_lease(store, limits, lease);
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("listening on {}", args.addr))?;
         let addr = listener.local_addr()?;
-        tracing::info!(db = %db.display(), "games stored in {}", db.display());
+        tracing::info!(db = %db, "games stored in {db}");
         tracing::info!(%addr, "serving on http://{addr}/");
-        let resumed = games.resume_computers().await?;
-        tracing::debug!(resumed, "computer games checked");
-        serve(listener, games, shutdown()).await?;
+        let background = games.start_background();
+        let stopping = games.clone();
+        let shutdown = async move {
+            shutdown().await;
+            // Hand the computer turns over before the wait for open connections (live
+            // streams among them) to close: another instance takes them at once.
+            drop(background);
+            if let Err(e) = stopping.release_computer_turns().await {
+                tracing::warn!(error = %e, "could not hand over computer turns");
+            }
+            tracing::info!("stopping");
+        };
+        serve(listener, games, shutdown).await?;
         tracing::info!("stopped");
         Ok(())
     })

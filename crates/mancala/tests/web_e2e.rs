@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
-use server::Server;
+use server::{Server, TestDb};
 
 /// The chromedriver binary, or `None` (a failure under `CI=true`, a skip elsewhere).
 fn chromedriver() -> Option<&'static str> {
@@ -168,15 +168,16 @@ async fn value(c: &Client, id: &str) -> String {
 /// A server with a fresh database, chromedriver, and `n` independent browsers.
 struct Harness {
     _dir: tempfile::TempDir,
+    _db: TestDb,
     server: Server,
     _driver: Driver,
     browsers: Vec<Client>,
 }
 
 impl Harness {
-    async fn start(path: &str, n: usize) -> Harness {
+    async fn start(path: &str, db: TestDb, n: usize) -> Harness {
         let dir = tempfile::tempdir().unwrap();
-        let server = Server::start(&dir.path().join("games.sqlite"));
+        let server = Server::start(&db);
         let driver = start_driver(path);
         let mut browsers = Vec::new();
         for i in 0..n {
@@ -184,6 +185,7 @@ impl Harness {
         }
         Harness {
             _dir: dir,
+            _db: db,
             server,
             _driver: driver,
             browsers,
@@ -265,10 +267,40 @@ async fn game_over(c: &Client) -> bool {
         == json!(true)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_people_play_a_whole_game_in_two_browsers() {
+/// Each browser test on SQLite and on PostgreSQL.
+macro_rules! on_both_backends_async {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(super::TestDb::sqlite()).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    if let Some(db) = super::TestDb::postgres(stringify!($name)) {
+                        super::$name(db).await;
+                    }
+                }
+            )*
+        }
+    };
+}
+
+on_both_backends_async!(
+    two_people_play_a_whole_game_in_two_browsers,
+    one_person_plays_the_computer_while_someone_watches,
+    eight_tabs_each_follow_their_game,
+    the_live_connection_ends_with_the_game,
+);
+
+async fn two_people_play_a_whole_game_in_two_browsers(db: TestDb) {
     let Some(path) = chromedriver() else { return };
-    let h = Harness::start(path, 2).await;
+    let h = Harness::start(path, db, 2).await;
     let (a, b, server) = (&h.browsers[0], &h.browsers[1], &h.server);
 
     let id = new_game(a, &server.base, 3, 2, None).await;
@@ -400,10 +432,9 @@ async fn two_people_play_a_whole_game_in_two_browsers() {
     h.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_person_plays_the_computer_while_someone_watches() {
+async fn one_person_plays_the_computer_while_someone_watches(db: TestDb) {
     let Some(path) = chromedriver() else { return };
-    let h = Harness::start(path, 2).await;
+    let h = Harness::start(path, db, 2).await;
     let (a, w, server) = (&h.browsers[0], &h.browsers[1], &h.server);
 
     let id = new_game(a, &server.base, 4, 2, Some("greedy")).await;
@@ -456,10 +487,9 @@ async fn one_person_plays_the_computer_while_someone_watches() {
 /// Eight tabs of one browser, each on a game in progress: the eighth loads and plays.
 /// (Browsers allow a site six open event streams over HTTP/1.1; a page that held one
 /// per tab left the seventh tab blank.)
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn eight_tabs_each_follow_their_game() {
+async fn eight_tabs_each_follow_their_game(db: TestDb) {
     let Some(path) = chromedriver() else { return };
-    let h = Harness::start(path, 1).await;
+    let h = Harness::start(path, db, 1).await;
     let (c, server) = (&h.browsers[0], &h.server);
     let mut ids = Vec::new();
     for tab in 0..8 {
@@ -490,10 +520,9 @@ async fn eight_tabs_each_follow_their_game() {
 }
 
 /// A finished game's page lets go of its live connection, and does not open another.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_live_connection_ends_with_the_game() {
+async fn the_live_connection_ends_with_the_game(db: TestDb) {
     let Some(path) = chromedriver() else { return };
-    let h = Harness::start(path, 1).await;
+    let h = Harness::start(path, db, 1).await;
     let (c, server) = (&h.browsers[0], &h.server);
     let id = new_game(c, &server.base, 2, 1, Some("greedy")).await;
     wait_for(

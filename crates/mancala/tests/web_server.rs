@@ -1,5 +1,6 @@
-//! The web server as a process: games survive `kill -9`, and racing requests for one
-//! ply let exactly one move in.
+//! The web server as a process, on SQLite and on PostgreSQL: games survive `kill -9`,
+//! racing requests for one ply let exactly one move in, and a database URL of an
+//! unknown kind is refused.
 
 mod server;
 
@@ -7,7 +8,13 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use server::Server;
+use server::{Server, TestDb};
+
+on_both_backends!(
+    games_survive_kill_9_and_continue,
+    racing_moves_for_one_ply_let_exactly_one_in,
+    many_games_at_once,
+);
 
 fn new_game(s: &Server, body: Value) -> (String, String) {
     let (status, v) = s.call("POST", "/api/games", None, Some(body));
@@ -55,10 +62,7 @@ fn play_first_legal(s: &Server, id: &str, tokens: &[String; 2]) -> Value {
     next
 }
 
-#[test]
-fn games_survive_kill_9_and_continue() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("games.sqlite");
+fn games_survive_kill_9_and_continue(db: TestDb) {
     let server = Server::start(&db);
     let (id, t1, t2) = friend_game(
         &server,
@@ -119,10 +123,8 @@ fn games_survive_kill_9_and_continue() {
     }
 }
 
-#[test]
-fn racing_moves_for_one_ply_let_exactly_one_in() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Arc::new(Server::start(&dir.path().join("games.sqlite")));
+fn racing_moves_for_one_ply_let_exactly_one_in(db: TestDb) {
+    let server = Arc::new(Server::start(&db));
     let (id, t1, t2) = friend_game(&server, json!({"variant": "kalah"}));
     let tokens = [t1, t2];
     // Twelve plies; for each, eight clients race with different legal moves.
@@ -176,10 +178,8 @@ fn racing_moves_for_one_ply_let_exactly_one_in() {
     }
 }
 
-#[test]
-fn many_games_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Arc::new(Server::start(&dir.path().join("games.sqlite")));
+fn many_games_at_once(db: TestDb) {
+    let server = Arc::new(Server::start(&db));
     let handles: Vec<_> = (0..16)
         .map(|_| {
             let server = server.clone();
@@ -203,4 +203,43 @@ fn many_games_at_once() {
         let (stored, played) = h.join().unwrap();
         assert_eq!(stored, played);
     }
+}
+
+/// `--db` with a URL scheme it does not know is an error, not a file name (before
+/// this, `postgres://...` made an SQLite file under a directory named `postgres:`).
+#[test]
+fn an_unknown_database_url_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for db in ["mysql://u@127.0.0.1/games", "postgress://u@127.0.0.1/games"] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{db}: the server started instead of refusing");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert!(!status.success(), "{db}");
+        assert!(
+            stderr.contains("unknown database URL scheme"),
+            "{db}: {stderr}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no file made"
+    );
 }
