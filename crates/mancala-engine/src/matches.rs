@@ -173,8 +173,17 @@ impl MatchStats {
     }
 }
 
-/// A well-mixed seed for game `index`, stream `stream`.
-fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
+/// A well-mixed seed for game `index`, stream `stream` of a match seeded with `seed`:
+/// the match seeds its players (streams 1 and 2) and its openings (stream 3) this way,
+/// so that a game can be replayed alone.
+///
+/// ```
+/// use mancala_engine::sub_seed;
+/// assert_eq!(sub_seed(1, 0, 1), sub_seed(1, 0, 1));
+/// assert_ne!(sub_seed(1, 0, 1), sub_seed(1, 0, 2));
+/// ```
+#[must_use]
+pub fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
     let mut x = seed ^ (u64::from(index) << 8 | stream).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     x ^= x >> 31;
     x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -204,9 +213,16 @@ fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
 /// ```
 #[must_use]
 pub fn opening(config: &MatchConfig, pair: u32) -> Game {
+    opening_from(config, &Game::new(config.rules), pair)
+}
+
+/// The opening of game pair `pair` as [`opening`] draws it, but from `start` (a
+/// position, or the end of a recorded game) instead of the rules' start.
+#[must_use]
+pub fn opening_from(config: &MatchConfig, start: &Game, pair: u32) -> Game {
     let mut rng = SmallRng::seed_from_u64(sub_seed(config.seed, pair, 3));
     let draw = |rng: &mut SmallRng| {
-        let mut game = Game::new(config.rules);
+        let mut game = start.clone();
         for _ in 0..config.opening_plies {
             let moves = game.legal_moves();
             if moves.is_empty() {

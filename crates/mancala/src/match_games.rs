@@ -7,69 +7,9 @@
 //! only, and starts from the rules' start only.
 
 use mancala_core::{Game, Outcome, Side};
-use mancala_engine::{
-    BALANCE_DEPTH, BALANCE_TRIES, GameResult, Limits, MAX_PLIES, MatchConfig, PlayerError, Score,
-    Searcher,
-};
+use mancala_engine::{GameResult, MAX_PLIES, MatchConfig, PlayerError, opening_from, sub_seed};
 use mancala_session::{Record, Seat};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-
-/// A well-mixed seed for game `index`, stream `stream`: the engine's match seeds its
-/// players (streams 1 and 2) and openings (stream 3) this way.
-fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
-    let mut x = seed ^ (u64::from(index) << 8 | stream).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    x ^= x >> 31;
-    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x ^ x >> 29
-}
-
-/// The opening of game pair `pair` from `start`: `opening_plies` random plies,
-/// redrawn until balanced when the match asks for it (the engine's `opening`, from
-/// any start).
-fn opening_from(config: &MatchConfig, start: &Game, pair: u32) -> Game {
-    let mut rng = SmallRng::seed_from_u64(sub_seed(config.seed, pair, 3));
-    let draw = |rng: &mut SmallRng| {
-        let mut game = start.clone();
-        for _ in 0..config.opening_plies {
-            let moves = game.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.random_range(0..moves.len())];
-            game.play(mv).expect("a legal move");
-        }
-        game
-    };
-    let Some(margin) = config.balanced else {
-        return draw(&mut rng);
-    };
-    let limit = i32::try_from(margin)
-        .unwrap_or(i32::MAX / Score::SEED)
-        .saturating_mul(Score::SEED);
-    let mut searcher = Searcher::new(1);
-    let mut best: Option<(i32, Game)> = None;
-    for _ in 0..BALANCE_TRIES {
-        let game = draw(&mut rng);
-        if game.is_over() {
-            continue;
-        }
-        searcher.clear();
-        let value = searcher
-            .search(&game, Limits::depth(BALANCE_DEPTH))
-            .score
-            .raw()
-            .abs();
-        if value <= limit {
-            return game;
-        }
-        if best.as_ref().is_none_or(|(v, _)| value < *v) {
-            best = Some((value, game));
-        }
-    }
-    best.map_or_else(|| draw(&mut rng), |(_, game)| game)
-}
 
 /// One game of a match, whole.
 pub struct PlayedGame {
