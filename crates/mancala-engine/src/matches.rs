@@ -267,6 +267,20 @@ pub fn opening_from(config: &MatchConfig, start: &Game, pair: u32) -> Game {
 /// # Errors
 /// When a player cannot be built (unknown name, bad option, wrong variant, human).
 pub fn play_match_game(config: &MatchConfig, index: u32) -> Result<GameResult, PlayerError> {
+    play_match_game_from(config, &Game::new(config.rules), index).map(|(result, _)| result)
+}
+
+/// Plays game `index` of the match from `start` (a position, or the end of a recorded
+/// game) instead of the rules' start, and returns the game with its result, so that it
+/// can be written down. From the rules' start it is exactly [`play_match_game`]'s game.
+///
+/// # Errors
+/// When a player cannot be built, or plays an illegal move.
+pub fn play_match_game_from(
+    config: &MatchConfig,
+    start: &Game,
+    index: u32,
+) -> Result<(GameResult, Game), PlayerError> {
     let p1_side = if config.swap && index % 2 == 1 {
         Side::North
     } else {
@@ -279,7 +293,7 @@ pub fn play_match_game(config: &MatchConfig, index: u32) -> Result<GameResult, P
         .p2
         .build(config.rules, sub_seed(config.seed, index, 2))?;
     let pair = if config.swap { index / 2 } else { index };
-    let mut game = opening(config, pair);
+    let mut game = opening_from(config, start, pair);
     while !game.is_over() && game.ply() < MAX_PLIES {
         let side = game.position().to_move();
         let player = if side == p1_side { &mut p1 } else { &mut p2 };
@@ -292,12 +306,13 @@ pub fn play_match_game(config: &MatchConfig, index: u32) -> Result<GameResult, P
     let outcome = game
         .outcome()
         .unwrap_or_else(|| Outcome::from_scores(game.position().final_scores()));
-    Ok(GameResult {
+    let result = GameResult {
         index,
         p1_side,
         outcome,
         plies: game.ply(),
-    })
+    };
+    Ok((result, game))
 }
 
 /// Plays the match: all games in parallel on rayon's thread pool (all cores), calling

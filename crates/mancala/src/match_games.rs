@@ -1,13 +1,12 @@
 //! The games of `mancala match`, kept whole: played from any start (the rules' start,
 //! a position, or the end of a recorded game), so that they can be written as records.
 //!
-//! From the rules' start these are exactly the games of the engine's
-//! [`run_match`](mancala_engine::run_match) (same openings, same player seeds, hence
-//! the same statistics: a test checks it); the engine's match returns the results
-//! only, and starts from the rules' start only.
+//! Each game is the engine's (`play_match_game_from`), so from the rules' start these
+//! are exactly the games of [`run_match`](mancala_engine::run_match): same openings,
+//! same player seeds, hence the same statistics (a test checks it).
 
-use mancala_core::{Game, Outcome, Side};
-use mancala_engine::{GameResult, MAX_PLIES, MatchConfig, PlayerError, opening_from, sub_seed};
+use mancala_core::{Game, Side};
+use mancala_engine::{GameResult, MAX_PLIES, MatchConfig, PlayerError, play_match_game_from};
 use mancala_session::{Record, Seat};
 use rayon::prelude::*;
 
@@ -19,39 +18,9 @@ pub struct PlayedGame {
     pub game: Game,
 }
 
-/// Plays game `index` of the match from `start`.
+/// Plays game `index` of the match from `start`, kept whole.
 fn play_game(config: &MatchConfig, start: &Game, index: u32) -> Result<PlayedGame, PlayerError> {
-    let p1_side = if config.swap && index % 2 == 1 {
-        Side::North
-    } else {
-        Side::South
-    };
-    let mut p1 = config
-        .p1
-        .build(config.rules, sub_seed(config.seed, index, 1))?;
-    let mut p2 = config
-        .p2
-        .build(config.rules, sub_seed(config.seed, index, 2))?;
-    let pair = if config.swap { index / 2 } else { index };
-    let mut game = opening_from(config, start, pair);
-    while !game.is_over() && game.ply() < MAX_PLIES {
-        let side = game.position().to_move();
-        let player = if side == p1_side { &mut p1 } else { &mut p2 };
-        let choice = player.choose(&game);
-        game.play(choice.mv).map_err(|e| PlayerError::Option {
-            player: player.name(),
-            message: format!("played an illegal move {}: {e}", choice.mv),
-        })?;
-    }
-    let outcome = game
-        .outcome()
-        .unwrap_or_else(|| Outcome::from_scores(game.position().final_scores()));
-    let result = GameResult {
-        index,
-        p1_side,
-        outcome,
-        plies: game.ply(),
-    };
+    let (result, game) = play_match_game_from(config, start, index)?;
     Ok(PlayedGame { result, game })
 }
 
