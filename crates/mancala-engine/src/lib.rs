@@ -60,7 +60,7 @@ pub use eval::{Weights, evaluate, evaluate_with};
 pub use levels::{LEVELS, level_spec};
 pub use matches::{
     BALANCE_DEPTH, BALANCE_TRIES, GameResult, MAX_PLIES, MatchConfig, MatchStats, opening,
-    play_match_game, run_match,
+    opening_from, play_match_game, play_match_game_from, run_match, sub_seed,
 };
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
 pub use ordering::{History, order_key, predict};

@@ -173,8 +173,17 @@ impl MatchStats {
     }
 }
 
-/// A well-mixed seed for game `index`, stream `stream`.
-fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
+/// A well-mixed seed for game `index`, stream `stream` of a match seeded with `seed`:
+/// the match seeds its players (streams 1 and 2) and its openings (stream 3) this way,
+/// so that a game can be replayed alone.
+///
+/// ```
+/// use mancala_engine::sub_seed;
+/// assert_eq!(sub_seed(1, 0, 1), sub_seed(1, 0, 1));
+/// assert_ne!(sub_seed(1, 0, 1), sub_seed(1, 0, 2));
+/// ```
+#[must_use]
+pub fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
     let mut x = seed ^ (u64::from(index) << 8 | stream).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     x ^= x >> 31;
     x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -204,9 +213,16 @@ fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
 /// ```
 #[must_use]
 pub fn opening(config: &MatchConfig, pair: u32) -> Game {
+    opening_from(config, &Game::new(config.rules), pair)
+}
+
+/// The opening of game pair `pair` as [`opening`] draws it, but from `start` (a
+/// position, or the end of a recorded game) instead of the rules' start.
+#[must_use]
+pub fn opening_from(config: &MatchConfig, start: &Game, pair: u32) -> Game {
     let mut rng = SmallRng::seed_from_u64(sub_seed(config.seed, pair, 3));
     let draw = |rng: &mut SmallRng| {
-        let mut game = Game::new(config.rules);
+        let mut game = start.clone();
         for _ in 0..config.opening_plies {
             let moves = game.legal_moves();
             if moves.is_empty() {
@@ -251,6 +267,20 @@ pub fn opening(config: &MatchConfig, pair: u32) -> Game {
 /// # Errors
 /// When a player cannot be built (unknown name, bad option, wrong variant, human).
 pub fn play_match_game(config: &MatchConfig, index: u32) -> Result<GameResult, PlayerError> {
+    play_match_game_from(config, &Game::new(config.rules), index).map(|(result, _)| result)
+}
+
+/// Plays game `index` of the match from `start` (a position, or the end of a recorded
+/// game) instead of the rules' start, and returns the game with its result, so that it
+/// can be written down. From the rules' start it is exactly [`play_match_game`]'s game.
+///
+/// # Errors
+/// When a player cannot be built, or plays an illegal move.
+pub fn play_match_game_from(
+    config: &MatchConfig,
+    start: &Game,
+    index: u32,
+) -> Result<(GameResult, Game), PlayerError> {
     let p1_side = if config.swap && index % 2 == 1 {
         Side::North
     } else {
@@ -263,7 +293,7 @@ pub fn play_match_game(config: &MatchConfig, index: u32) -> Result<GameResult, P
         .p2
         .build(config.rules, sub_seed(config.seed, index, 2))?;
     let pair = if config.swap { index / 2 } else { index };
-    let mut game = opening(config, pair);
+    let mut game = opening_from(config, start, pair);
     while !game.is_over() && game.ply() < MAX_PLIES {
         let side = game.position().to_move();
         let player = if side == p1_side { &mut p1 } else { &mut p2 };
@@ -276,12 +306,13 @@ pub fn play_match_game(config: &MatchConfig, index: u32) -> Result<GameResult, P
     let outcome = game
         .outcome()
         .unwrap_or_else(|| Outcome::from_scores(game.position().final_scores()));
-    Ok(GameResult {
+    let result = GameResult {
         index,
         p1_side,
         outcome,
         plies: game.ply(),
-    })
+    };
+    Ok((result, game))
 }
 
 /// Plays the match: all games in parallel on rayon's thread pool (all cores), calling

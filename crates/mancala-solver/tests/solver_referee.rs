@@ -8,7 +8,7 @@ use mancala_solver::{SolveConfig, Solver};
 
 /// Boards (houses, seeds) where minimax over the referee takes well under a second.
 /// Plain minimax has no transposition table, so (2, 3) already takes 17 s and (3, 1)
-/// over 100 s (measured 2026-11-25); the larger boards are covered by the solver's own
+/// over 100 s (docs/solver.md); the larger boards are covered by the solver's own
 /// tests against the search.
 const BOARDS: [(u8, u8); 6] = [(1, 1), (1, 2), (1, 3), (1, 4), (2, 1), (2, 2)];
 

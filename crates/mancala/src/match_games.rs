@@ -1,75 +1,14 @@
 //! The games of `mancala match`, kept whole: played from any start (the rules' start,
 //! a position, or the end of a recorded game), so that they can be written as records.
 //!
-//! From the rules' start these are exactly the games of the engine's
-//! [`run_match`](mancala_engine::run_match) (same openings, same player seeds, hence
-//! the same statistics: a test checks it); the engine's match returns the results
-//! only, and starts from the rules' start only.
+//! Each game is the engine's (`play_match_game_from`), so from the rules' start these
+//! are exactly the games of [`run_match`](mancala_engine::run_match): same openings,
+//! same player seeds, hence the same statistics (a test checks it).
 
-use mancala_core::{Game, Outcome, Side};
-use mancala_engine::{
-    BALANCE_DEPTH, BALANCE_TRIES, GameResult, Limits, MAX_PLIES, MatchConfig, PlayerError, Score,
-    Searcher,
-};
+use mancala_core::{Game, Side};
+use mancala_engine::{GameResult, MAX_PLIES, MatchConfig, PlayerError, play_match_game_from};
 use mancala_session::{Record, Seat};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-
-/// A well-mixed seed for game `index`, stream `stream`: the engine's match seeds its
-/// players (streams 1 and 2) and openings (stream 3) this way.
-fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
-    let mut x = seed ^ (u64::from(index) << 8 | stream).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    x ^= x >> 31;
-    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x ^ x >> 29
-}
-
-/// The opening of game pair `pair` from `start`: `opening_plies` random plies,
-/// redrawn until balanced when the match asks for it (the engine's `opening`, from
-/// any start).
-fn opening_from(config: &MatchConfig, start: &Game, pair: u32) -> Game {
-    let mut rng = SmallRng::seed_from_u64(sub_seed(config.seed, pair, 3));
-    let draw = |rng: &mut SmallRng| {
-        let mut game = start.clone();
-        for _ in 0..config.opening_plies {
-            let moves = game.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let mv = moves[rng.random_range(0..moves.len())];
-            game.play(mv).expect("a legal move");
-        }
-        game
-    };
-    let Some(margin) = config.balanced else {
-        return draw(&mut rng);
-    };
-    let limit = i32::try_from(margin)
-        .unwrap_or(i32::MAX / Score::SEED)
-        .saturating_mul(Score::SEED);
-    let mut searcher = Searcher::new(1);
-    let mut best: Option<(i32, Game)> = None;
-    for _ in 0..BALANCE_TRIES {
-        let game = draw(&mut rng);
-        if game.is_over() {
-            continue;
-        }
-        searcher.clear();
-        let value = searcher
-            .search(&game, Limits::depth(BALANCE_DEPTH))
-            .score
-            .raw()
-            .abs();
-        if value <= limit {
-            return game;
-        }
-        if best.as_ref().is_none_or(|(v, _)| value < *v) {
-            best = Some((value, game));
-        }
-    }
-    best.map_or_else(|| draw(&mut rng), |(_, game)| game)
-}
 
 /// One game of a match, whole.
 pub struct PlayedGame {
@@ -79,39 +18,9 @@ pub struct PlayedGame {
     pub game: Game,
 }
 
-/// Plays game `index` of the match from `start`.
+/// Plays game `index` of the match from `start`, kept whole.
 fn play_game(config: &MatchConfig, start: &Game, index: u32) -> Result<PlayedGame, PlayerError> {
-    let p1_side = if config.swap && index % 2 == 1 {
-        Side::North
-    } else {
-        Side::South
-    };
-    let mut p1 = config
-        .p1
-        .build(config.rules, sub_seed(config.seed, index, 1))?;
-    let mut p2 = config
-        .p2
-        .build(config.rules, sub_seed(config.seed, index, 2))?;
-    let pair = if config.swap { index / 2 } else { index };
-    let mut game = opening_from(config, start, pair);
-    while !game.is_over() && game.ply() < MAX_PLIES {
-        let side = game.position().to_move();
-        let player = if side == p1_side { &mut p1 } else { &mut p2 };
-        let choice = player.choose(&game);
-        game.play(choice.mv).map_err(|e| PlayerError::Option {
-            player: player.name(),
-            message: format!("played an illegal move {}: {e}", choice.mv),
-        })?;
-    }
-    let outcome = game
-        .outcome()
-        .unwrap_or_else(|| Outcome::from_scores(game.position().final_scores()));
-    let result = GameResult {
-        index,
-        p1_side,
-        outcome,
-        plies: game.ply(),
-    };
+    let (result, game) = play_match_game_from(config, start, index)?;
     Ok(PlayedGame { result, game })
 }
 
