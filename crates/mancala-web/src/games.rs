@@ -19,6 +19,7 @@ use tokio::sync::broadcast;
 
 use crate::client::ClientKey;
 use crate::limits::Limits;
+use crate::live::{LIVE_SESSIONS, LiveSessions};
 use crate::store::{
     Change, ComputerCommit, GameRow, GameStore, NewMove, Next, Progress, RematchToken, Store,
     StoreError, now_ms,
@@ -248,6 +249,8 @@ struct Inner {
     thinking: Mutex<HashMap<String, bool>>,
     /// How long a computer turn is held unless renewed.
     lease: Duration,
+    /// The live session of each game played here lately.
+    sessions: LiveSessions,
 }
 
 /// The background work of [`Games::start_background`]; dropping this stops it.
@@ -341,6 +344,7 @@ impl Games {
                 streams: Mutex::new(StreamCount::default()),
                 thinking: Mutex::new(HashMap::new()),
                 lease,
+                sessions: LiveSessions::new(LIVE_SESSIONS),
             }),
         }
     }
@@ -550,7 +554,8 @@ impl Games {
         let row = self.row(id).await?;
         let seat = Games::seat_of(&row, token)?;
         let MoveRequest { house, ply } = request?;
-        let mut game = replay(&row)?;
+        let mut session = self.inner.sessions.of(&row).await?;
+        let game = session.game();
         if ply != game.ply() as u64 {
             return Err(GameError::Conflict(format!(
                 "ply {ply} is not the current ply {}",
@@ -585,21 +590,30 @@ impl Games {
                 |h| mancala_session::house_number(h, houses),
             )
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
-        game.play(mv)
+        session
+            .play(mv)
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
-        let next = self.next_after(&row, &game);
-        self.commit(&row.id, ply as usize, mv, next).await?;
+        let next = self.next_after(&row, session.game());
+        if let Err(e) = self.commit(&row.id, ply as usize, mv, next).await {
+            // Not stored, so not played: the session goes back to the stored game.
+            session.undo_move();
+            return Err(e);
+        }
+        let over = session.is_over();
+        drop(session);
         // The stored game is the loaded one plus this move: no need to read it back.
         let mut row = row;
         row.moves.push(mv.house());
         row.activity_ms = now_ms();
-        if game.is_over() {
+        if over {
             row.finished_ms = Some(row.activity_ms);
         }
         let view = self.view_of(&row)?;
         self.publish(id, &view);
-        if matches!(next, Next::Computer { .. }) {
-            self.schedule_computer(id, client.to_string());
+        match next {
+            Next::Computer { .. } => self.schedule_computer(id, client.to_string()),
+            Next::Nobody => self.inner.thinkers.forget(id),
+            Next::Person => {}
         }
         Ok(view)
     }
@@ -931,7 +945,9 @@ impl Games {
                 }
                 Err(e) => return Err(e),
             };
-            let game = replay(&row)?;
+            // The game as it is now, not held while the computer thinks: the person's
+            // requests meanwhile are answered at once.
+            let game = self.inner.sessions.of(&row).await?.game().clone();
             if !against_computer(&row) || game.to_move() != Some(Side::North) {
                 self.store().finish_computer_turn(id).await?;
                 return Ok(());
@@ -960,6 +976,9 @@ impl Games {
                 ComputerCommit::Stored => {
                     tracing::info!(game = %id, ply = new.ply, house = new.house, "computer moved");
                     self.publish_id(id).await;
+                    if matches!(next, Next::Nobody) {
+                        self.inner.thinkers.forget(id);
+                    }
                     if !matches!(next, Next::Computer { .. }) {
                         return Ok(());
                     }
@@ -988,7 +1007,7 @@ impl Games {
         tracing::info!(game = %row.id, ply = game.ply(), "computer thinking");
         self.inner
             .thinkers
-            .think(client, plan, game.clone(), seed)
+            .think(client, &row.id, plan, game.clone(), seed)
             .await
             .map_err(GameError::Internal)
     }
@@ -1007,6 +1026,8 @@ impl Games {
         for id in &ids {
             // Dropping the sender closes every subscriber's stream.
             live.remove(id);
+            self.inner.thinkers.forget(id);
+            self.inner.sessions.forget(id);
         }
         Ok(ids.len())
     }

@@ -25,7 +25,9 @@
 mod api;
 mod client;
 mod games;
+mod kept;
 mod limits;
+mod live;
 mod store;
 mod think;
 mod view;
@@ -36,6 +38,7 @@ pub use games::{
     Background, DEFAULT_COMPUTER_LEASE, GameError, Games, JoinRequest, MoveRequest, NewGame,
     SeatGrant, StreamSlot,
 };
+pub use kept::KeptStats;
 pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
 pub use store::{
     Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, NewMove, Next, PostgresStore,

@@ -12,8 +12,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use mancala_core::{Game, Move, Position, Rules};
-use mancala_engine::{LEVELS, PlayerSpec, level_spec};
+use mancala_engine::{LEVELS, Player, PlayerSpec, level_spec};
 use tokio::sync::Semaphore;
+
+use crate::kept::{KEEP_IDLE, KeptPlayers, KeptStats};
 
 /// How much a computer player may use: the bounds of `mancala serve --max-think-ms`,
 /// `--max-nodes`, `--max-sims`, `--think-memory-mb` and `--thinkers`.
@@ -39,9 +41,13 @@ pub struct ThinkLimits {
     /// Computer players thinking at once (default: the machine's cores).
     pub thinkers: usize,
     /// The largest table one player may ask for (`hash` of `alphabeta` and `perfect`),
-    /// in MiB: each computer move allocates its tables afresh and frees them after,
-    /// and the larger they are the longer that holds up the server's other threads.
+    /// in MiB: a player's tables are allocated when it is built, and the larger they
+    /// are the longer that holds up the server's other threads.
     pub max_table_mb: usize,
+    /// The memory, in MiB, of the players kept between their moves (one per game, so
+    /// that a search keeps its table and `perfect` its solved positions; see
+    /// [`crate::kept`]); 0 builds every computer move's player afresh.
+    pub keep_mb: usize,
 }
 
 impl Default for ThinkLimits {
@@ -52,6 +58,7 @@ impl Default for ThinkLimits {
             max_sims: 200_000,
             memory_mb: 512,
             max_table_mb: 64,
+            keep_mb: 256,
             thinkers: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
         }
     }
@@ -381,6 +388,8 @@ pub(crate) struct Thinkers {
     memory: Semaphore,
     per_client: Mutex<HashMap<String, Arc<Semaphore>>>,
     stats: Mutex<ThinkStats>,
+    /// The players kept between moves, by game.
+    kept: Arc<KeptPlayers>,
 }
 
 /// What the computer players use now and at most so far (for monitoring and tests).
@@ -394,6 +403,9 @@ pub struct ThinkStats {
     pub memory_mb: usize,
     /// The most MiB held at once.
     pub peak_memory_mb: usize,
+    /// The players kept between moves (not counted above: they have a budget of their
+    /// own).
+    pub kept: KeptStats,
 }
 
 impl Thinkers {
@@ -405,6 +417,7 @@ impl Thinkers {
             memory: Semaphore::new(limits.memory_mb),
             per_client: Mutex::new(HashMap::new()),
             stats: Mutex::new(ThinkStats::default()),
+            kept: Arc::new(KeptPlayers::new(limits.keep_mb, KEEP_IDLE)),
         }
     }
 
@@ -418,19 +431,29 @@ impl Thinkers {
     }
 
     pub(crate) fn stats(&self) -> ThinkStats {
-        *self
+        let mut stats = *self
             .stats
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        stats.kept = self.kept.stats();
+        stats
     }
 
-    /// Chooses the computer's move in `game` under `plan`, waiting first for this
-    /// client's earlier computer moves, then for a thinker and the memory it needs.
-    /// The player thinks on a thread of its own at a lower scheduling priority, so
-    /// answering requests goes first when the cores are busy.
+    /// Lets go of game `game`'s kept player: the game is over or gone.
+    pub(crate) fn forget(&self, game: &str) {
+        self.kept.forget(game);
+    }
+
+    /// Chooses the computer's move in game `id` (now `game`) under `plan`, waiting
+    /// first for this client's earlier computer moves, then for a thinker and the
+    /// memory it needs. The player kept from the game's last computer move thinks if
+    /// there is one (`seed` then goes unused: it seeds a new player), and is kept
+    /// again after. The player thinks on a thread of its own at a lower scheduling
+    /// priority, so answering requests goes first when the cores are busy.
     pub(crate) async fn think(
         &self,
         client: &str,
+        id: &str,
         plan: Plan,
         game: Game,
         seed: u64,
@@ -461,11 +484,17 @@ impl Thinkers {
             .expect("semaphore open");
         self.note(1, mb as isize);
         let (tx, rx) = tokio::sync::oneshot::channel();
+        let kept = Arc::clone(&self.kept);
+        let id = id.to_owned();
         let spawned = std::thread::Builder::new()
             .name("computer player".into())
             .spawn(move || {
                 lower_priority();
-                let _ = tx.send(choose(&plan, &game, seed));
+                let player = kept.take(&id, &plan.spec, game.rules());
+                let _ = tx.send(choose(&plan, player, &game, seed).map(|(mv, player)| {
+                    kept.keep(&id, plan.spec, game.rules(), player, plan.memory_mb);
+                    mv
+                }));
             });
         let result = match spawned {
             Ok(_) => rx
@@ -489,16 +518,25 @@ impl Thinkers {
     }
 }
 
-/// Builds the player and asks it for a move. The solver spreads its work over the
-/// threads of the current rayon pool, so it gets a pool of one thread: one thinker,
-/// one core.
-fn choose(plan: &Plan, game: &Game, seed: u64) -> Result<Move, String> {
+/// Asks `player` (or, with none kept, a new one built from the plan) for a move, and
+/// hands the player back. The solver spreads its work over the threads of the current
+/// rayon pool, so it gets a pool of one thread: one thinker, one core.
+fn choose(
+    plan: &Plan,
+    player: Option<Box<dyn Player>>,
+    game: &Game,
+    seed: u64,
+) -> Result<(Move, Box<dyn Player>), String> {
     let run = || {
-        let mut player = plan
-            .spec
-            .build(game.rules(), seed)
-            .map_err(|e| e.to_string())?;
-        Ok(player.choose(game).mv)
+        let mut player = match player {
+            Some(player) => player,
+            None => plan
+                .spec
+                .build(game.rules(), seed)
+                .map_err(|e| e.to_string())?,
+        };
+        let mv = player.choose(game).mv;
+        Ok((mv, player))
     };
     if plan.solver {
         rayon::ThreadPoolBuilder::new()

@@ -75,6 +75,12 @@ pub struct LimitArgs {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     max_table_mb: usize,
 
+    /// Memory of the computer players kept between their moves, one per game (a search
+    /// keeps its table, `perfect` its solved positions), in MiB; 0 builds each move's
+    /// player afresh
+    #[arg(long, value_name = "MIB", default_value_t = ThinkLimits::default().keep_mb)]
+    keep_players_mb: usize,
+
     /// Computer players thinking at once [default: the number of cores]
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     thinkers: Option<usize>,
@@ -147,6 +153,7 @@ impl LimitArgs {
                 max_sims: self.max_sims,
                 memory_mb: self.think_memory_mb,
                 max_table_mb: self.max_table_mb,
+                keep_mb: self.keep_players_mb,
                 thinkers: self.thinkers.unwrap_or(ThinkLimits::default().thinkers),
             },
             rates: RateLimits {

@@ -1,0 +1,171 @@
+//! The live session of each game played here: one [`Session`] per game in memory,
+//! brought up to date with the database before each use.
+//!
+//! The database is the truth: another instance may have played moves since (or this
+//! instance restarted), so before each use the session is compared with the stored
+//! moves. A session that is behind plays the moves it missed; one that disagrees
+//! (a move it played whose commit lost a race) is rebuilt from the stored moves.
+//! Sessions are kept for the games used most recently, up to a fixed number.
+
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex};
+
+use lru::LruCache;
+use mancala_core::{Move, Side};
+use mancala_session::{Seat, Session};
+use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
+
+use crate::games::{GameError, opponent, rules_of};
+use crate::store::{GameRow, StoreError};
+
+/// How many games' sessions are kept: a session is a few KiB, and a game not among
+/// the most recently used is rebuilt from the database when it is next played.
+pub(crate) const LIVE_SESSIONS: usize = 4096;
+
+/// One game's session, used by one request at a time.
+type Shared = Arc<AsyncMutex<Session>>;
+
+/// The live sessions, by game id.
+pub(crate) struct LiveSessions {
+    sessions: Mutex<LruCache<String, Shared>>,
+}
+
+impl LiveSessions {
+    /// Keeps at most `capacity` games' sessions.
+    pub(crate) fn new(capacity: usize) -> LiveSessions {
+        LiveSessions {
+            sessions: Mutex::new(LruCache::new(
+                NonZeroUsize::new(capacity).unwrap_or(NonZeroUsize::MIN),
+            )),
+        }
+    }
+
+    /// The session of the game stored as `row`, up to date with its moves, held until
+    /// the guard is dropped (other requests for the game wait; other games do not).
+    ///
+    /// # Errors
+    /// When the stored game does not replay.
+    pub(crate) async fn of(&self, row: &GameRow) -> Result<OwnedMutexGuard<Session>, GameError> {
+        let shared = {
+            let mut sessions = self
+                .sessions
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match sessions.get(&row.id) {
+                Some(shared) => Arc::clone(shared),
+                None => {
+                    let shared = Arc::new(AsyncMutex::new(rebuilt(row)?));
+                    sessions.put(row.id.clone(), Arc::clone(&shared));
+                    shared
+                }
+            }
+        };
+        let mut session = shared.lock_owned().await;
+        bring_up_to_date(&mut session, row)?;
+        Ok(session)
+    }
+
+    /// Lets go of game `id`'s session (it expired).
+    pub(crate) fn forget(&self, id: &str) {
+        self.sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop(id);
+    }
+}
+
+/// The session of `row` replayed from its stored moves, with its seats.
+fn rebuilt(row: &GameRow) -> Result<Session, GameError> {
+    let session = Session::replay(rules_of(row)?, &row.moves)
+        .map_err(|e| StoreError::Corrupt(format!("game {}: {e}", row.id)))?;
+    Ok(session.with_seats([Seat::Human, opponent(row)]))
+}
+
+/// Plays the stored moves `session` has not seen, or rebuilds it when its moves are
+/// not the start of the stored ones.
+fn bring_up_to_date(session: &mut Session, row: &GameRow) -> Result<(), GameError> {
+    let seen = session.records().len();
+    let agrees = seen <= row.moves.len()
+        && session.seat(Side::North) == &opponent(row)
+        && session.rules() == rules_of(row)?
+        && session
+            .records()
+            .iter()
+            .zip(&row.moves)
+            .all(|(record, &house)| record.mv.house() == house);
+    if !agrees {
+        *session = rebuilt(row)?;
+        return Ok(());
+    }
+    for (ply, &house) in row.moves.iter().enumerate().skip(seen) {
+        let corrupt = || StoreError::Corrupt(format!("game {} ply {ply}", row.id));
+        let mv = Move::new(house).ok_or_else(corrupt)?;
+        session.play(mv).map_err(|_| corrupt())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(moves: &[u8]) -> GameRow {
+        GameRow {
+            id: "g".into(),
+            variant: "kalah".into(),
+            houses: 6,
+            seeds: 4,
+            end_rule: "mover-cannot-move".into(),
+            opponent: "human".into(),
+            moves: moves.to_vec(),
+            ..GameRow::default()
+        }
+    }
+
+    fn houses(session: &Session) -> Vec<u8> {
+        session.records().iter().map(|r| r.mv.house()).collect()
+    }
+
+    #[tokio::test]
+    async fn a_session_plays_the_moves_made_elsewhere() {
+        let live = LiveSessions::new(8);
+        assert_eq!(houses(&live.of(&row(&[3])).await.unwrap()), [3]);
+        // Another instance played two more moves.
+        let session = live.of(&row(&[3, 1, 2])).await.unwrap();
+        assert_eq!(houses(&session), [3, 1, 2]);
+    }
+
+    #[tokio::test]
+    async fn a_session_that_disagrees_with_the_store_is_rebuilt() {
+        let live = LiveSessions::new(8);
+        {
+            // This instance played 1 after 3, but its commit lost the race to 2.
+            let mut session = live.of(&row(&[3])).await.unwrap();
+            session.play(Move::new(1).unwrap()).unwrap();
+        }
+        assert_eq!(houses(&live.of(&row(&[3, 2])).await.unwrap()), [3, 2]);
+        // And one ahead of the store (a move never committed) goes back.
+        {
+            let mut session = live.of(&row(&[3, 2])).await.unwrap();
+            session.play(Move::new(1).unwrap()).unwrap();
+        }
+        assert_eq!(houses(&live.of(&row(&[3, 2])).await.unwrap()), [3, 2]);
+    }
+
+    #[tokio::test]
+    async fn the_computer_seat_comes_from_the_stored_opponent() {
+        let live = LiveSessions::new(8);
+        let mut stored = row(&[]);
+        stored.opponent = "greedy".into();
+        let session = live.of(&stored).await.unwrap();
+        assert_eq!(session.seat(Side::North), &"greedy".parse().unwrap());
+        assert!(session.seat(Side::South).is_human());
+    }
+
+    #[tokio::test]
+    async fn a_corrupt_stored_game_is_an_error_not_a_panic() {
+        let live = LiveSessions::new(8);
+        assert!(live.of(&row(&[3, 3])).await.is_err());
+        assert!(live.of(&row(&[9])).await.is_err());
+    }
+}
