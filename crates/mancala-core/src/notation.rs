@@ -116,28 +116,14 @@ pub enum NotationErrorKind {
         /// The seeds of the game.
         total: u16,
     },
-    /// A row with the wrong number of houses.
-    #[error("{found} houses, the board has {expected}")]
-    RowLength {
-        /// Houses written.
-        found: usize,
-        /// Houses per side.
-        expected: usize,
-    },
-    /// The seeds do not add up to the rules' total.
-    #[error("the position holds {found} seeds, the rules start with {expected}")]
-    SeedsNotConserved {
-        /// Seeds written.
-        found: u32,
-        /// Seeds of the rules.
-        expected: u16,
-    },
     /// The player to move is not `1` or `2`.
     #[error("expected 1 or 2, found {0:?}")]
     BadSide(String),
-    /// Simplified Oware: the player to move has no seeds and would be skipped.
-    #[error("{0} has no seeds and would be skipped")]
-    MoverSkipped(Side),
+    /// The fields read, but they are not a position: a row of the wrong length, seeds
+    /// that do not add up to the rules' total, or (simplified Oware) a player to move
+    /// who has no seeds. The same checks as [`Position::from_parts`], in its words.
+    #[error(transparent)]
+    Setup(SetupError),
     /// Text after the player to move.
     #[error("unexpected {0:?}")]
     Trailing(String),
@@ -309,10 +295,11 @@ fn parse_row(
         return Err(NotationError::new(
             NotationField::Houses(side),
             row.column,
-            NotationErrorKind::RowLength {
+            NotationErrorKind::Setup(SetupError::RowLength {
+                side,
                 found,
                 expected: rules.houses(),
-            },
+            }),
         ));
     }
     Ok((houses, seeds(store, NotationField::Store(side), rules)?))
@@ -393,26 +380,15 @@ impl Position {
             [south_store, north_store],
             to_move,
         )
-        .map_err(|e| match e {
-            SetupError::SeedsNotConserved { found, expected } => NotationError::new(
-                NotationField::Board,
-                fields[2].column,
-                NotationErrorKind::SeedsNotConserved { found, expected },
-            ),
-            SetupError::MoverSkipped(side) => NotationError::new(
-                NotationField::ToMove,
-                fields[4].column,
-                NotationErrorKind::MoverSkipped(side),
-            ),
-            SetupError::RowLength {
-                side,
-                found,
-                expected,
-            } => NotationError::new(
-                NotationField::Houses(side),
-                fields[2 + side.index()].column,
-                NotationErrorKind::RowLength { found, expected },
-            ),
+        .map_err(|e| {
+            let (field, at) = match e {
+                SetupError::SeedsNotConserved { .. } => (NotationField::Board, 2),
+                SetupError::MoverSkipped(_) => (NotationField::ToMove, 4),
+                SetupError::RowLength { side, .. } => {
+                    (NotationField::Houses(side), 2 + side.index())
+                }
+            };
+            NotationError::new(field, fields[at].column, NotationErrorKind::Setup(e))
         })
     }
 
@@ -481,10 +457,11 @@ mod tests {
         assert_eq!(e.column, 25);
         assert_eq!(
             e.kind,
-            NotationErrorKind::RowLength {
+            NotationErrorKind::Setup(SetupError::RowLength {
+                side: Side::North,
                 found: 5,
                 expected: 6
-            }
+            })
         );
         let e = err("kalah 6x4 4,4,4,4,4,4/0 4,4,4,4,4,4/99999 1");
         assert_eq!((e.field, e.column), (NotationField::Store(Side::North), 37));
@@ -512,7 +489,10 @@ mod tests {
     #[test]
     fn simplified_oware_refuses_a_skipped_mover() {
         let e = err("oware-simplified 2x2 0,0/0 3,3/2 1");
-        assert_eq!(e.kind, NotationErrorKind::MoverSkipped(Side::South));
+        assert_eq!(
+            e.kind,
+            NotationErrorKind::Setup(SetupError::MoverSkipped(Side::South))
+        );
         assert_eq!(e.column, 34);
     }
 

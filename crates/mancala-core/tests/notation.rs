@@ -2,7 +2,8 @@
 //! and rule option round-trip exactly, and no line makes the parser panic.
 
 use mancala_core::{
-    EndRule, NotationErrorKind, NotationField, Position, RuleOptions, Rules, Side, Variant,
+    EndRule, NotationErrorKind, NotationField, Position, RuleOptions, Rules, SetupError, Side,
+    Variant,
 };
 use proptest::prelude::*;
 
@@ -112,6 +113,6 @@ proptest! {
         prop_assert_eq!(e.field, NotationField::Board);
         prop_assert_eq!(e.column, rules_field.chars().count() + 2 + format!("{h}x{}", p.rules().seeds()).len() + 1);
         let total = u32::from(p.rules().total_seeds());
-        prop_assert_eq!(e.kind, NotationErrorKind::SeedsNotConserved { found: total + 1, expected: p.rules().total_seeds() });
+        prop_assert_eq!(e.kind, NotationErrorKind::Setup(SetupError::SeedsNotConserved { found: total + 1, expected: p.rules().total_seeds() }));
     }
 }
