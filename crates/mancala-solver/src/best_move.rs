@@ -2,16 +2,16 @@
 //! the best value proved so far, so a move that cannot beat it is only refuted, never
 //! solved exactly.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
-use mancala_core::{Move, Position, Side};
+use mancala_core::{Move, Position};
 
 use crate::answer::Progress;
 use crate::board::Step;
 use crate::error::SolveError;
-use crate::kalah::sign;
+use crate::root::RootFrame;
 use crate::state::{FirstGuess, KalahState};
 
 /// What the threads of one best-move solve share.
@@ -21,16 +21,7 @@ struct Shared<'a> {
     root: Mutex<(&'a mut BestRoot, &'a mut (dyn FnMut(Progress) + Send))>,
     /// Signalled whenever a test ends, for threads waiting for one to join or start.
     ready: Condvar,
-    /// Seeds in play at the root.
-    seeds: i32,
-    /// The root's store difference for player 1, and the sign that turns a gain for
-    /// the root's mover into a margin for player 1.
-    base: i32,
-    sgn: i32,
-    deadline: Option<Instant>,
-    stop: &'a AtomicBool,
-    nodes: AtomicU64,
-    failed: AtomicBool,
+    frame: &'a RootFrame<'a>,
 }
 
 /// A best move of `pos` (not over), its margin for player 1 and the nodes searched.
@@ -51,33 +42,26 @@ pub(crate) fn solve(
     stop: &AtomicBool,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<(Move, i32, u64), SolveError> {
-    let sgn = sign(pos.to_move());
-    let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
-    let seeds = i32::from(pos.seeds_in_play());
+    let frame = RootFrame::new(pos, deadline, stop);
     let mut root = BestRoot::new(state, pos, first_guess);
     let shared = Shared {
         state,
         root: Mutex::new((&mut root, progress)),
         ready: Condvar::new(),
-        seeds,
-        base,
-        sgn,
-        deadline,
-        stop,
-        nodes: AtomicU64::new(0),
-        failed: AtomicBool::new(false),
+        frame: &frame,
     };
     rayon::scope(|scope| {
         for _ in 0..rayon::current_num_threads() {
             scope.spawn(|_| shared.work());
         }
     });
-    let Shared { nodes, failed, .. } = shared;
-    if failed.into_inner() {
+    drop(shared);
+    if frame.failed() {
         return Err(SolveError::OutOfTime);
     }
     let (mv, value) = root.best();
-    Ok((mv, base + sgn * value, nodes.into_inner()))
+    let margin = frame.margin(value);
+    Ok((mv, margin, frame.finish()?))
 }
 
 /// The lock on the root moves, taken whatever a panicking thread left behind.
@@ -94,10 +78,10 @@ impl<'a> Shared<'a> {
     fn work(&self) {
         let mut guard = self.lock();
         loop {
-            if self.failed.load(Ordering::Relaxed) || guard.0.decided() {
+            if self.frame.failed() || guard.0.decided() {
                 break;
             }
-            let Some((k, t, done)) = guard.0.next_test(self.seeds) else {
+            let Some((k, t, done)) = guard.0.next_test(self.frame.seeds) else {
                 guard = self.ready.wait(guard).unwrap_or_else(|e| e.into_inner());
                 continue;
             };
@@ -108,7 +92,7 @@ impl<'a> Shared<'a> {
             if !aborted {
                 guard.0.record(k, t, v, &done);
                 let (lo, hi) = guard.0.bounds();
-                let (a, b) = (self.base + self.sgn * lo, self.base + self.sgn * hi);
+                let (a, b) = (self.frame.margin(lo), self.frame.margin(hi));
                 (guard.1)(Progress::Bounds {
                     mv: None,
                     lower: a.min(b),
@@ -117,7 +101,7 @@ impl<'a> Shared<'a> {
                 });
             } else if !done.load(Ordering::Relaxed) {
                 // Stopped, and not because another thread finished the test.
-                self.failed.store(true, Ordering::Relaxed);
+                self.frame.fail();
             }
             self.ready.notify_all();
         }
@@ -129,9 +113,9 @@ impl<'a> Shared<'a> {
     /// root's mover), stopping early when `done` is set: the fail-soft result, the
     /// nodes every thread has searched so far, and whether the test was stopped.
     fn test(&self, step: Step, t: i32, done: &AtomicBool) -> (i32, u64, bool) {
-        let mut search = self.state.search(self.deadline, self.stop);
+        let mut search = self.state.search(self.frame.deadline, self.frame.stop);
         search.finished = Some(done);
-        let rest = self.seeds - step.gain;
+        let rest = self.frame.seeds - step.gain;
         let v = if step.extra {
             let need = t - step.gain;
             step.gain + search.search(step.board, rest, need - 1, need)
@@ -139,7 +123,7 @@ impl<'a> Shared<'a> {
             let most = step.gain - t;
             step.gain - search.search(step.board, rest, most, most + 1)
         };
-        let searched = self.nodes.fetch_add(search.nodes, Ordering::Relaxed);
+        let searched = self.frame.add_nodes(search.nodes);
         (v, searched + search.nodes, search.aborted)
     }
 }

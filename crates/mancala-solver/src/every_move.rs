@@ -2,15 +2,15 @@
 //! solves it by MTD(f); a core with no move left helps with one still being solved.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use mancala_core::{Move, Position, Side};
+use mancala_core::{Move, Position};
 
 use crate::answer::Progress;
 use crate::board::Step;
 use crate::error::SolveError;
-use crate::kalah::sign;
+use crate::root::RootFrame;
 use crate::state::{FirstGuess, KalahState};
 
 /// A thread helping with a root move another is solving starts its MTD(f) this much
@@ -33,20 +33,11 @@ struct RootJob {
 struct Shared<'a> {
     state: &'a KalahState,
     jobs: Vec<RootJob>,
-    /// Seeds in play at the root.
-    seeds: i32,
-    /// The root's store difference for player 1, and the sign that turns a gain for
-    /// the root's mover into a margin for player 1.
-    base: i32,
-    sgn: i32,
-    deadline: Option<Instant>,
-    stop: &'a AtomicBool,
+    frame: &'a RootFrame<'a>,
     /// Reports bounds on a move's gain (for the root's mover) and the nodes so far.
     report: &'a (dyn Fn(Move, i32, i32, u64) + Sync),
     /// The next job no thread has taken.
     next: AtomicUsize,
-    nodes: AtomicU64,
-    failed: AtomicBool,
 }
 
 /// Every legal move of `pos` (not over) with its margin for player 1, in house order,
@@ -63,12 +54,11 @@ pub(crate) fn solve(
     progress: &mut (impl FnMut(Progress) + Send),
 ) -> Result<(Vec<(Move, i32)>, u64), SolveError> {
     let shape = &state.shape;
-    let sgn = sign(pos.to_move());
-    let base = i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
+    let frame = RootFrame::new(pos, deadline, stop);
     let board = shape.board(pos);
     let progress = Mutex::new(progress);
     let report = |mv: Move, rel_lo: i32, rel_hi: i32, nodes: u64| {
-        let (a, b) = (base + sgn * rel_lo, base + sgn * rel_hi);
+        let (a, b) = (frame.margin(rel_lo), frame.margin(rel_hi));
         let mut report = progress.lock().unwrap_or_else(|e| e.into_inner());
         report(Progress::Bounds {
             mv: Some(mv),
@@ -90,22 +80,16 @@ pub(crate) fn solve(
     let shared = Shared {
         state,
         jobs,
-        seeds: i32::from(pos.seeds_in_play()),
-        base,
-        sgn,
-        deadline,
-        stop,
+        frame: &frame,
         report: &report,
         next: AtomicUsize::new(0),
-        nodes: AtomicU64::new(0),
-        failed: AtomicBool::new(false),
     };
     rayon::scope(|scope| {
         for _ in 0..rayon::current_num_threads() {
             scope.spawn(|_| shared.work());
         }
     });
-    if shared.failed.load(Ordering::Relaxed) {
+    if frame.failed() {
         return Err(SolveError::OutOfTime);
     }
     let mut values: Vec<(Move, i32)> = shared
@@ -120,7 +104,7 @@ pub(crate) fn solve(
         })
         .collect();
     values.sort_by_key(|&(m, _)| m);
-    Ok((values, shared.nodes.into_inner()))
+    Ok((values, frame.finish()?))
 }
 
 impl Shared<'_> {
@@ -146,13 +130,13 @@ impl Shared<'_> {
             match self.solve_job(job, offset) {
                 Some(rel) => {
                     let mut value = job.value.lock().unwrap_or_else(|e| e.into_inner());
-                    value.get_or_insert(self.base + self.sgn * rel);
+                    value.get_or_insert(self.frame.margin(rel));
                     job.finished.store(true, Ordering::Relaxed);
                 }
                 // Stopped because another thread finished this move: go on.
                 None if job.finished.load(Ordering::Relaxed) => {}
                 None => {
-                    self.failed.store(true, Ordering::Relaxed);
+                    self.frame.fail();
                     break;
                 }
             }
@@ -162,7 +146,7 @@ impl Shared<'_> {
     /// `job`'s move's gain for the root's mover, by MTD(f) from its guess plus
     /// `offset`; `None` if the search was stopped.
     fn solve_job(&self, job: &RootJob, offset: i32) -> Option<i32> {
-        let mut search = self.state.search(self.deadline, self.stop);
+        let mut search = self.state.search(self.frame.deadline, self.frame.stop);
         search.finished = Some(&job.finished);
         let (step, mv) = (job.step, job.mv);
         let rel = match self.state.shape.terminal(step.board) {
@@ -172,7 +156,7 @@ impl Shared<'_> {
                 search
                     .solve(
                         step.board,
-                        self.seeds - step.gain,
+                        self.frame.seeds - step.gain,
                         job.guess + offset,
                         |lo, hi, n| {
                             (self.report)(mv, to_rel(lo), to_rel(hi), n);
@@ -181,7 +165,7 @@ impl Shared<'_> {
                     .map(to_rel)
             }
         };
-        self.nodes.fetch_add(search.nodes, Ordering::Relaxed);
+        self.frame.add_nodes(search.nodes);
         rel
     }
 }

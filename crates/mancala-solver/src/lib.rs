@@ -70,6 +70,7 @@ mod huge_pages;
 mod kalah;
 mod oware;
 mod prefetch;
+mod root;
 mod state;
 mod table;
 
