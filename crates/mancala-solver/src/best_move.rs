@@ -55,7 +55,6 @@ pub(crate) fn solve(
             scope.spawn(|_| shared.work());
         }
     });
-    drop(shared);
     if frame.failed() {
         return Err(SolveError::OutOfTime);
     }
