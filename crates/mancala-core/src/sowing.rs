@@ -66,29 +66,12 @@ impl Position {
     pub fn sowing(&self, mv: Move) -> Result<Vec<SowStep>, IllegalMove> {
         let after = self.play(mv)?;
         let me = self.to_move();
-        let h = self.houses_per_side();
         let variant = self.variant();
-        // The ring of pits in sowing order, starting just after the origin house.
-        let mut ring: Vec<Pit> = Vec::with_capacity(2 * h + 2);
-        for side in [me, me.opponent()] {
-            ring.extend((1..=h as u8).map(|house| Pit::House { side, house }));
-            if variant == Variant::Kalah && side == me {
-                ring.push(Pit::Store(me));
-            }
-        }
         let origin = Pit::House {
             side: me,
             house: mv.house(),
         };
-        let start = ring
-            .iter()
-            .position(|&p| p == origin)
-            .expect("origin is on the ring");
-        ring.rotate_left(start + 1);
-        if variant == Variant::Oware {
-            ring.retain(|&p| p != origin);
-        }
-
+        let ring = self.ring(origin);
         let seeds = self.seeds(me, mv);
         let mut board = Board::of(self);
         let mut steps = vec![SowStep::Lift { pit: origin, seeds }];
@@ -109,13 +92,45 @@ impl Position {
             }
         }
 
-        // Captures at the end of the sowing: whatever the rules took from the board.
+        self.end_captures(last, &board, &after, &mut steps);
+        Ok(steps)
+    }
+
+    /// The pits a sowing from `origin` drops seeds in, in order, starting just after
+    /// it: the mover's store in Kalah, never the origin itself in Oware.
+    fn ring(&self, origin: Pit) -> Vec<Pit> {
+        let me = self.to_move();
+        let h = self.houses_per_side();
+        let variant = self.variant();
+        let mut ring: Vec<Pit> = Vec::with_capacity(2 * h + 2);
+        for side in [me, me.opponent()] {
+            ring.extend((1..=h as u8).map(|house| Pit::House { side, house }));
+            if variant == Variant::Kalah && side == me {
+                ring.push(Pit::Store(me));
+            }
+        }
+        let start = ring
+            .iter()
+            .position(|&p| p == origin)
+            .expect("origin is on the ring");
+        ring.rotate_left(start + 1);
+        if variant == Variant::Oware {
+            ring.retain(|&p| p != origin);
+        }
+        ring
+    }
+
+    /// The captures at the end of a sowing that ended in `last`, leaving `board`:
+    /// whatever the rules took from the board to reach `after`.
+    fn end_captures(&self, last: Pit, board: &Board, after: &Position, steps: &mut Vec<SowStep>) {
+        let me = self.to_move();
+        let h = self.houses_per_side();
         let taken =
-            |board: &Board, pit: Pit| board.get(pit).saturating_sub(after_count(&after, pit));
-        match variant {
+            |board: &Board, pit: Pit| board.get(pit).saturating_sub(after_count(after, pit));
+        match self.variant() {
             Variant::Kalah => {
                 if let Pit::House { side, house } = last {
-                    if side == me && taken(&board, last) > 0 {
+                    if side == me && taken(board, last) > 0 {
                         let facing = Pit::House {
                             side: me.opponent(),
                             house: h as u8 + 1 - house,
@@ -141,7 +156,7 @@ impl Position {
                     if side != me {
                         for n in (1..=house).rev() {
                             let pit = Pit::House { side, house: n };
-                            let t = taken(&board, pit);
+                            let t = taken(board, pit);
                             if t == 0 {
                                 break;
                             }
@@ -152,7 +167,6 @@ impl Position {
             }
             Variant::OwareSimplified => {}
         }
-        Ok(steps)
     }
 }
 

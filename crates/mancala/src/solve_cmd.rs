@@ -107,42 +107,11 @@ impl Serialize for MoveValues<'_> {
 
 /// Solves the position and prints the answer.
 pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    let mut game = args.start.game(&args.rules)?;
-    let rules = game.rules();
-    let before = game.ply();
-    for (i, text) in args.moves.iter().enumerate() {
-        let ply = before + i + 1;
-        let mv = parse_house_number(text, rules.houses())
-            .map_err(|e| anyhow::anyhow!("move {ply} ({text:?}): {e}"))?;
-        game.play(mv)
-            .map_err(|e| anyhow::anyhow!("move {ply} ({text}): {e}"))?;
-    }
-    let available = available_memory();
-    let hash_mb = match args.hash_mb {
-        Some(mb) => {
-            anyhow::ensure!(mb >= 1, "--hash-mb must be at least 1");
-            anyhow::ensure!(
-                mb <= MAX_HASH_MB,
-                "--hash-mb {mb} is more than the {MAX_HASH_MB} MiB this command allows"
-            );
-            if let Some(available) = available {
-                anyhow::ensure!(
-                    mb << 20 <= available / 10 * 8,
-                    "--hash-mb {mb} needs {mb} MiB but only {} MiB of memory is available; \
-                     ask for less",
-                    available >> 20
-                );
-            }
-            mb
-        }
-        None => available
-            .map_or(DEFAULT_HASH_MB, |a| (a >> 20) / 3)
-            .clamp(16, DEFAULT_HASH_MB),
-    };
+    let game = game_to_solve(args)?;
     let mut config = SolveConfig {
         force: args.force,
         endgame_seeds: args.endgame_seeds,
-        ..SolveConfig::default().with_table_mb(hash_mb)
+        ..SolveConfig::default().with_table_mb(table_mb(args)?)
     };
     if let Some(t) = args.time_limit {
         anyhow::ensure!(
@@ -188,6 +157,48 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<()> {
         other => other?,
     };
     print_solution(&game, &solution, solver.endgame(), args, out)
+}
+
+/// The start (`--position`, `--record` or the initial position) after `--moves`.
+fn game_to_solve(args: &SolveArgs) -> anyhow::Result<Game> {
+    let mut game = args.start.game(&args.rules)?;
+    let rules = game.rules();
+    let before = game.ply();
+    for (i, text) in args.moves.iter().enumerate() {
+        let ply = before + i + 1;
+        let mv = parse_house_number(text, rules.houses())
+            .map_err(|e| anyhow::anyhow!("move {ply} ({text:?}): {e}"))?;
+        game.play(mv)
+            .map_err(|e| anyhow::anyhow!("move {ply} ({text}): {e}"))?;
+    }
+    Ok(game)
+}
+
+/// The table size: `--hash-mb` if it fits in the memory available, or a third of that
+/// memory within bounds.
+fn table_mb(args: &SolveArgs) -> anyhow::Result<usize> {
+    let available = available_memory();
+    Ok(match args.hash_mb {
+        Some(mb) => {
+            anyhow::ensure!(mb >= 1, "--hash-mb must be at least 1");
+            anyhow::ensure!(
+                mb <= MAX_HASH_MB,
+                "--hash-mb {mb} is more than the {MAX_HASH_MB} MiB this command allows"
+            );
+            if let Some(available) = available {
+                anyhow::ensure!(
+                    mb << 20 <= available / 10 * 8,
+                    "--hash-mb {mb} needs {mb} MiB but only {} MiB of memory is available; \
+                     ask for less",
+                    available >> 20
+                );
+            }
+            mb
+        }
+        None => available
+            .map_or(DEFAULT_HASH_MB, |a| (a >> 20) / 3)
+            .clamp(16, DEFAULT_HASH_MB),
+    })
 }
 
 /// About how many nodes a second the solver visits on a small (2-core) machine, for
@@ -347,41 +358,10 @@ fn print_solution(
     args: &SolveArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    let to_move = game.to_move();
     if args.json {
-        let report = Report {
-            value: s.value,
-            best_moves: s.best_moves.iter().map(|m| m.house()).collect(),
-            move_values: MoveValues(&s.move_values),
-            nodes: s.nodes,
-            seconds: s.elapsed.as_secs_f64(),
-            memory_bytes: s.memory_bytes,
-            rules: game.rules().to_string(),
-            to_move: to_move.map(|side| side.index() as u8 + 1),
-            endgame: endgame.map(|e| EndgameReport {
-                seeds: e.seeds,
-                read_from_file: e.read,
-                written_to_file: e.written,
-            }),
-        };
-        serde_json::to_writer(&mut *out, &report)?;
-        writeln!(out)?;
-        return Ok(());
+        return print_json(game, s, endgame, out);
     }
-    let from = if *game.start() == Position::new(game.rules()) {
-        String::new()
-    } else {
-        format!("from {} ", game.start().to_notation())
-    };
-    let after = if game.moves().is_empty() && from.is_empty() {
-        "from the start".to_owned()
-    } else if game.moves().is_empty() {
-        from.trim_end().to_owned()
-    } else {
-        let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
-        format!("{from}after {}", moves.join(" "))
-    };
-    writeln!(out, "{} {after}", game.rules())?;
+    writeln!(out, "{} {}", game.rules(), where_from(game))?;
     let verdict = match s.value {
         0 => "a draw".to_owned(),
         v if v > 0 => format!("player 1 wins by {v}"),
@@ -392,37 +372,9 @@ fn print_solution(
         "value: {:+} (player 1's final score minus player 2's under perfect play: {verdict})",
         s.value
     )?;
-    match to_move {
+    match game.to_move() {
         None => writeln!(out, "the game is over")?,
-        Some(side) => {
-            let player = if side == Side::South { 1 } else { 2 };
-            let best: Vec<String> = s.best_moves.iter().map(ToString::to_string).collect();
-            let values: Vec<String> = s
-                .move_values
-                .iter()
-                .map(|(m, v)| format!("{m}: {v:+}"))
-                .collect();
-            // `--best-only` proves one best move's value (Oware proves them all anyway).
-            if s.move_values.len() < game.legal_moves().len() {
-                writeln!(
-                    out,
-                    "player {player} to move; a best move: {}",
-                    best.join(" ")
-                )?;
-                writeln!(
-                    out,
-                    "move values: {} (only the best move's; drop --best-only for every move)",
-                    values.join("  ")
-                )?;
-            } else {
-                writeln!(
-                    out,
-                    "player {player} to move; best move(s): {}",
-                    best.join(" ")
-                )?;
-                writeln!(out, "move values: {}", values.join("  "))?;
-            }
-        }
+        Some(side) => print_moves(game, side, s, out)?,
     }
     writeln!(
         out,
@@ -443,6 +395,82 @@ fn print_solution(
             "endgame database: every board of up to {} seeds{source}",
             e.seeds
         )?;
+    }
+    Ok(())
+}
+
+fn print_json(
+    game: &Game,
+    s: &Solution,
+    endgame: Option<EndgameInfo>,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let report = Report {
+        value: s.value,
+        best_moves: s.best_moves.iter().map(|m| m.house()).collect(),
+        move_values: MoveValues(&s.move_values),
+        nodes: s.nodes,
+        seconds: s.elapsed.as_secs_f64(),
+        memory_bytes: s.memory_bytes,
+        rules: game.rules().to_string(),
+        to_move: game.to_move().map(|side| side.index() as u8 + 1),
+        endgame: endgame.map(|e| EndgameReport {
+            seeds: e.seeds,
+            read_from_file: e.read,
+            written_to_file: e.written,
+        }),
+    };
+    serde_json::to_writer(&mut *out, &report)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// Where the solved position comes from: "from the start", the start's notation, and
+/// the moves played.
+fn where_from(game: &Game) -> String {
+    let from = if *game.start() == Position::new(game.rules()) {
+        String::new()
+    } else {
+        format!("from {} ", game.start().to_notation())
+    };
+    if game.moves().is_empty() && from.is_empty() {
+        "from the start".to_owned()
+    } else if game.moves().is_empty() {
+        from.trim_end().to_owned()
+    } else {
+        let moves: Vec<String> = game.moves().iter().map(ToString::to_string).collect();
+        format!("{from}after {}", moves.join(" "))
+    }
+}
+
+/// Who is to move, the best moves and every move's value.
+fn print_moves(game: &Game, side: Side, s: &Solution, out: &mut impl Write) -> anyhow::Result<()> {
+    let player = if side == Side::South { 1 } else { 2 };
+    let best: Vec<String> = s.best_moves.iter().map(ToString::to_string).collect();
+    let values: Vec<String> = s
+        .move_values
+        .iter()
+        .map(|(m, v)| format!("{m}: {v:+}"))
+        .collect();
+    // `--best-only` proves one best move's value (Oware proves them all anyway).
+    if s.move_values.len() < game.legal_moves().len() {
+        writeln!(
+            out,
+            "player {player} to move; a best move: {}",
+            best.join(" ")
+        )?;
+        writeln!(
+            out,
+            "move values: {} (only the best move's; drop --best-only for every move)",
+            values.join("  ")
+        )?;
+    } else {
+        writeln!(
+            out,
+            "player {player} to move; best move(s): {}",
+            best.join(" ")
+        )?;
+        writeln!(out, "move values: {}", values.join("  "))?;
     }
     Ok(())
 }
