@@ -50,5 +50,5 @@ pub use setup::{
     FALLBACK_PLAYER, Field, NAME_MAX, PLAYER_CHOICES, Setup, SetupForm, build_player, default_name,
     player_problem,
 };
-pub use terminal::run;
+pub use terminal::{Ended, run, run_app};
 pub use ui::draw;

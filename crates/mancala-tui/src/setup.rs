@@ -351,6 +351,23 @@ impl SetupForm {
             self.setup.names[seat].pop();
         }
     }
+
+    /// Empties the focused name (Ctrl-U, as in a shell).
+    pub fn clear_name(&mut self) {
+        if let Field::Name(seat) = self.focus {
+            self.setup.names[seat].clear();
+        }
+    }
+
+    /// Deletes the last word of the focused name and the spaces after it (Ctrl-W, as
+    /// in a shell).
+    pub fn delete_word(&mut self) {
+        if let Field::Name(seat) = self.focus {
+            let name = &mut self.setup.names[seat];
+            let kept = name.trim_end().rfind(' ').map_or(0, |i| i + 1);
+            name.truncate(kept);
+        }
+    }
 }
 
 /// The longest name the start screen accepts.

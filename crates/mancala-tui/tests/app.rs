@@ -524,3 +524,83 @@ fn two_digits_choose_a_house_on_big_boards() {
     press(&mut app, KeyCode::Enter, now);
     assert_eq!(app.game().unwrap().session.records()[1].mv.house(), 1);
 }
+
+fn ctrl(app: &mut App, c: char, now: Instant) {
+    app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL), now);
+}
+
+#[test]
+fn control_keys_never_act_as_their_letter() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    let before = show(&app);
+    for c in ['d', 'a', 'h', 'q', 'u', 'x'] {
+        ctrl(&mut app, c, now);
+    }
+    let g = app.game().unwrap();
+    assert!(g.session.records().is_empty(), "Ctrl-D played house d");
+    assert!(!g.confirm_quit && !g.hint_pending && !app.should_quit());
+    assert_eq!(show(&app), before, "other Ctrl keys do nothing");
+    // Ctrl-Z asks the terminal loop to suspend, once.
+    assert!(!app.take_suspend());
+    ctrl(&mut app, 'z', now);
+    assert!(app.take_suspend());
+    assert!(!app.take_suspend());
+    assert!(!show(&app).contains("No house is lettered"));
+}
+
+#[test]
+fn control_keys_edit_a_name_as_in_a_shell() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    // From Start, up to player 2's name ("Medium bot").
+    press(&mut app, KeyCode::Up, now);
+    ctrl(&mut app, 'w', now);
+    assert!(show(&app).contains("Medium ▏"), "{}", show(&app));
+    ctrl(&mut app, 'h', now);
+    ctrl(&mut app, 'u', now);
+    chars(&mut app, "Zed Two", now);
+    ctrl(&mut app, 'w', now);
+    press(&mut app, KeyCode::Backspace, now);
+    chars(&mut app, "!", now);
+    ctrl(&mut app, 'd', now);
+    press(&mut app, KeyCode::Enter, now);
+    let g = app.game().unwrap();
+    assert_eq!(g.session.name(Side::North), "Zed!");
+}
+
+#[test]
+fn on_a_screen_too_small_q_quits_at_once() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    app.resize(50, 12);
+    assert!(!app.fits());
+    press(&mut app, KeyCode::Char('3'), now);
+    assert!(
+        app.game().unwrap().session.records().is_empty(),
+        "unseen move"
+    );
+    press(&mut app, KeyCode::Char('q'), now);
+    assert!(app.should_quit(), "no question nobody can see");
+    // The start screen too, even with a name focused.
+    let mut app = App::new(Setup::default(), false, now);
+    press(&mut app, KeyCode::Up, now);
+    app.resize(40, 10);
+    press(&mut app, KeyCode::Char('q'), now);
+    assert!(app.should_quit());
+}
+
+#[test]
+fn small_boards_show_no_stray_arrow_and_the_robot_is_just_robot() {
+    let now = Instant::now();
+    let setup = Setup {
+        houses: 3,
+        players: ["human".into(), "robot".into()],
+        names: ["Ann".into(), mancala_tui::default_name(1, "robot")],
+        ..Setup::default()
+    };
+    let app = App::new(setup, true, now);
+    let s = show(&app);
+    assert!(!s.contains('⟲'), "{s}");
+    assert!(s.contains("Robot") && !s.contains("Robot bot"), "{s}");
+}

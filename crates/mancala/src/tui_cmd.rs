@@ -4,9 +4,10 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Args;
-use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Variant};
-use mancala_engine::PlayerSpec;
-use mancala_tui::{Setup, default_name};
+use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Rules, Variant};
+use mancala_engine::{PlayerError, PlayerSpec};
+use mancala_session::Seat;
+use mancala_tui::{Ended, Setup, default_name};
 
 /// Arguments of `mancala tui`. Any of them skips the start screen; the others keep
 /// their defaults (Kalah, 6 houses, 4 seeds, a person against `medium`).
@@ -99,18 +100,42 @@ impl TuiArgs {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_secs())
         });
-        s.rules()?;
+        check_players(&s, s.rules()?)?;
         Ok(s)
     }
 }
 
-/// Runs `mancala tui`.
-pub fn run(args: &TuiArgs) -> ExitCode {
-    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
-        eprintln!("error: mancala tui needs a terminal for its input and output.");
-        eprintln!("{PIPES}");
-        return ExitCode::from(2);
+/// Refuses a player named on the command line that cannot play `rules`, as the
+/// console does: a game against a stand-in nobody asked for is worse than a clear
+/// error. (The start screen offers only players it can build, and says when one
+/// cannot play the chosen variant.)
+fn check_players(s: &Setup, rules: Rules) -> anyhow::Result<()> {
+    for (i, spec) in s.players.iter().enumerate() {
+        let built = match Seat::computer(spec) {
+            Ok(Seat::Human) => Ok(()),
+            Ok(Seat::Computer(spec)) => spec.build(rules, s.seed).map(drop),
+            Err(e) => Err(e),
+        };
+        match built {
+            Ok(()) => {}
+            // This message lists the known players already.
+            Err(e @ PlayerError::Unknown(_)) => anyhow::bail!("--p{}: {e}", i + 1),
+            Err(e) => anyhow::bail!(
+                "--p{}: {e} (players: {}, {})",
+                i + 1,
+                Seat::HUMAN,
+                PlayerSpec::KNOWN.join(", ")
+            ),
+        }
     }
+    Ok(())
+}
+
+/// Runs `mancala tui`.
+///
+/// Bad settings are refused first, with or without a terminal, so the message is
+/// the same wherever the command is tried.
+pub fn run(args: &TuiArgs) -> ExitCode {
     let setup = match args.setup() {
         Ok(s) => s,
         Err(e) => {
@@ -118,11 +143,17 @@ pub fn run(args: &TuiArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        eprintln!("error: mancala tui needs a terminal for its input and output.");
+        eprintln!("{PIPES}");
+        return ExitCode::from(2);
+    }
     match mancala_tui::run(setup, args.any_setting()) {
-        Ok(()) => {
+        Ok(Ended::Quit) => {
             println!("Thanks for playing!");
             ExitCode::SUCCESS
         }
+        Ok(ended) => ExitCode::from(ended.exit_status()),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)

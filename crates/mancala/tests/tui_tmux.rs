@@ -193,7 +193,8 @@ fn a_termination_signal_gives_the_terminal_back() {
             .success()
     );
     let after = tmux.wait_for("MODE=", Duration::from_secs(5), |_| {});
-    assert!(after.contains("EXIT=0"), "{after}");
+    // 128 + 15, as shells report a process ended by SIGTERM.
+    assert!(after.contains("EXIT=143"), "{after}");
     assert!(
         after.contains("MODE=icanon"),
         "the terminal is left in raw mode:\n{after}"
@@ -202,6 +203,47 @@ fn a_termination_signal_gives_the_terminal_back() {
         !after.contains("choose a house"),
         "the alternate screen is left:\n{after}"
     );
+}
+
+/// The state letter of process `pid` (`R`, `S`, `T` for stopped, ...).
+fn state(pid: &str) -> char {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let line = status.lines().find(|l| l.starts_with("State:"));
+    line.and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.chars().next())
+        .unwrap_or('?')
+}
+
+#[test]
+fn ctrl_z_suspends_and_the_game_comes_back_when_continued() {
+    let Some(tmux) = tmux_or_skip("suspend") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    // A shell with job control, as a person has: the game runs as a job of its own.
+    tmux.start("env PS1='$ ' bash --norc --noprofile");
+    tmux.keys(&[&format!("{bin} tui --p2 human --name1 Suspend"), "Enter"]);
+    tmux.wait_for("Suspend, choose a house", Duration::from_secs(10), |_| {});
+    let pid = game_pid("tui --p2 human --name1 Suspend");
+    tmux.keys(&["C-z"]);
+    let stopped = tmux.wait_for("Stopped", Duration::from_secs(5), |_| {});
+    assert_eq!(state(&pid), 'T', "{stopped}");
+    assert!(
+        !stopped.contains("choose a house"),
+        "the terminal is given back while stopped:\n{stopped}"
+    );
+    // The shell's own line editing works: the terminal is out of raw mode.
+    tmux.keys(&["fg", "Enter"]);
+    let back = tmux.wait_for("Suspend, choose a house", Duration::from_secs(5), |_| {});
+    assert!(back.contains("MANCALA") && back.contains("store"), "{back}");
+    tmux.keys(&["3", "Space"]);
+    tmux.wait_for(
+        "Suspend gets an extra turn!",
+        Duration::from_secs(5),
+        |_| {},
+    );
+    tmux.keys(&["q", "y"]);
+    tmux.wait_for("Thanks for playing!", Duration::from_secs(5), |_| {});
 }
 
 /// Whether process `pid` has ended (gone, or a zombie nobody has reaped yet).

@@ -18,11 +18,19 @@ use mancala_session::house_of_letter;
 
 impl App {
     /// Handles a key press.
+    ///
+    /// Control keys never act as their letter (Ctrl-D is not house d): Ctrl-C quits,
+    /// Ctrl-Z suspends, Ctrl-U, Ctrl-W and Ctrl-H edit a name, the others do nothing.
+    /// On a terminal too small for the screen only quitting works: `q` or Esc quits at
+    /// once, since a question asked there could not be seen.
     pub fn handle_key(&mut self, key: KeyEvent, now: Instant) {
-        if key.modifiers.contains(KeyModifiers::CONTROL)
-            && matches!(key.code, KeyCode::Char('c' | 'C'))
-        {
-            self.quit = true;
+        if key.modifiers.contains(KeyModifiers::CONTROL) {
+            return self.control_key(key.code);
+        }
+        if !self.fits() {
+            if matches!(key.code, KeyCode::Char('q' | 'Q') | KeyCode::Esc) {
+                self.quit = true;
+            }
             return;
         }
         match &mut self.screen {
@@ -33,6 +41,26 @@ impl App {
                 }
             }
             Screen::Game(_) => self.game_key(key, now),
+        }
+    }
+
+    fn control_key(&mut self, code: KeyCode) {
+        let KeyCode::Char(c) = code else {
+            return;
+        };
+        match c.to_ascii_lowercase() {
+            'c' => self.quit = true,
+            'z' => self.suspend = true,
+            'u' | 'w' | 'h' => {
+                if let Screen::Setup(form) = &mut self.screen {
+                    match c.to_ascii_lowercase() {
+                        'u' => form.clear_name(),
+                        'w' => form.delete_word(),
+                        _ => form.backspace(),
+                    }
+                }
+            }
+            _ => {}
         }
     }
 

@@ -20,6 +20,9 @@ pub use game::GameState;
 use game::Players;
 pub use view::{Animation, BoardView, Message, MessageKind};
 
+use ratatui::layout::Rect;
+
+use crate::layout::{GameLayout, SetupLayout};
 use crate::setup::{Field, Setup, SetupForm, build_player};
 use thinker::Reply;
 
@@ -69,6 +72,8 @@ pub struct App {
     /// Ticks so far (for the thinking spinner).
     pub ticks: u64,
     quit: bool,
+    /// Ctrl-Z was pressed: the terminal loop suspends the program.
+    suspend: bool,
     failure: Option<String>,
     next_game_id: u64,
     tx: Sender<Reply>,
@@ -87,6 +92,7 @@ impl App {
             size: (100, 35),
             ticks: 0,
             quit: false,
+            suspend: false,
             failure: None,
             next_game_id: 0,
             tx,
@@ -102,6 +108,24 @@ impl App {
     #[must_use]
     pub fn should_quit(&self) -> bool {
         self.quit
+    }
+
+    /// Whether Ctrl-Z asked to suspend the program since the last call. The app cannot
+    /// suspend itself: the terminal loop gives the terminal back, stops the process,
+    /// and takes the terminal again when the shell continues it.
+    pub fn take_suspend(&mut self) -> bool {
+        std::mem::take(&mut self.suspend)
+    }
+
+    /// Whether the screen up fits the terminal. When it does not, the app shows a note
+    /// instead, and keys that would act unseen are ignored (only quitting works).
+    #[must_use]
+    pub fn fits(&self) -> bool {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        match &self.screen {
+            Screen::Setup(_) => SetupLayout::new(area).is_some(),
+            Screen::Game(g) => GameLayout::new(area, g.session.rules().houses()).is_some(),
+        }
     }
 
     /// A computer player that failed (panicked), if one did.

@@ -221,10 +221,11 @@ fn middle_line(g: &GameState, board: &BoardView, width: usize) -> Line<'static> 
         Variant::Oware => "⟲ make 2 or 3 over there to capture",
         Variant::OwareSimplified => "⟲ turn their 1 into 2 to capture",
     };
+    // On a board too narrow for the tip, nothing: a lone arrow would say nothing.
     let shown = if tip.chars().count() <= width {
         tip
     } else {
-        "⟲"
+        ""
     };
     Line::from(Span::styled(
         shown,
