@@ -604,3 +604,34 @@ fn small_boards_show_no_stray_arrow_and_the_robot_is_just_robot() {
     assert!(!s.contains('⟲'), "{s}");
     assert!(s.contains("Robot") && !s.contains("Robot bot"), "{s}");
 }
+
+#[test]
+fn the_final_board_adds_up_to_the_score_in_every_variant() {
+    let now = Instant::now();
+    for variant in Variant::ALL {
+        for (houses, seeds) in [(2, 1), (3, 2), (4, 3), (6, 4)] {
+            let mut app = App::new(two_people(variant, houses, seeds), true, now);
+            let mut guard = 0;
+            while !app.game().unwrap().finished() {
+                press(&mut app, KeyCode::Enter, now);
+                press(&mut app, KeyCode::Char(' '), now);
+                guard += 1;
+                assert!(guard < 2000, "{variant} {houses}x{seeds} ends");
+            }
+            let g = app.game().unwrap();
+            let outcome = g.session.outcome().unwrap();
+            let board = g.board();
+            assert_eq!(board.stores, outcome.scores, "{variant} {houses}x{seeds}");
+            let end = g.session.end().unwrap();
+            let left: u16 = board.houses.iter().flatten().sum();
+            assert_eq!(left, end.unclaimed, "{variant} {houses}x{seeds}");
+            let reason = g.session.end_text().unwrap().reason_sentence();
+            let first_words: String = reason.chars().take(20).collect();
+            assert!(
+                show(&app).contains(&first_words),
+                "{reason}\n{}",
+                show(&app)
+            );
+        }
+    }
+}

@@ -46,17 +46,21 @@ pub struct GameState {
     pub message: Message,
     /// The quit question is open.
     pub confirm_quit: bool,
+    /// The end-of-game box is put away, so the whole final board shows.
+    pub result_hidden: bool,
     /// A first digit typed on a board of ten or more houses.
     pub digit: Option<u8>,
 }
 
 impl GameState {
-    /// The board as drawn now.
+    /// The board as drawn now: a moment of the sowing on screen, the final board with
+    /// the last seeds swept into the stores (so they show the score), or the position.
     #[must_use]
     pub fn board(&self) -> BoardView {
-        match &self.anim {
-            Some(a) => a.board(),
-            None => BoardView::of(self.session.position()),
+        match (&self.anim, self.session.end()) {
+            (Some(a), _) => a.board(),
+            (None, Some(end)) => BoardView::finished(self.session.position(), &end),
+            (None, None) => BoardView::of(self.session.position()),
         }
     }
 
@@ -173,6 +177,7 @@ impl GameState {
         self.choice = None;
         self.digit = None;
         self.computer_at = now;
+        self.result_hidden = false;
         self.fix_cursor();
     }
 

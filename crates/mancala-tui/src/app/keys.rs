@@ -101,7 +101,8 @@ impl App {
         }
     }
 
-    /// Keys once the game is over: another game, the start screen, quit, or undo.
+    /// Keys once the game is over: another game, the start screen, quit, undo, or the
+    /// result box put away and back (`v`) to see the final board.
     fn end_key(&mut self, key: KeyEvent, now: Instant) {
         let Screen::Game(g) = &mut self.screen else {
             return;
@@ -116,6 +117,7 @@ impl App {
                 self.screen = Screen::Setup(SetupForm::new(g.setup.clone()));
             }
             KeyCode::Char('u') => self.undo(now),
+            KeyCode::Char('v' | 'V') | KeyCode::Tab => g.result_hidden = !g.result_hidden,
             _ => {}
         }
     }

@@ -200,6 +200,7 @@ impl App {
             anim: None,
             message,
             confirm_quit: false,
+            result_hidden: false,
             digit: None,
         };
         game.fix_cursor();

@@ -43,7 +43,7 @@ pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     frame.render_widget(Paragraph::new(keys_line(app.speed)).centered(), layout.keys);
     if g.confirm_quit {
         popup::quit(frame, layout.frame);
-    } else if g.finished() {
+    } else if g.finished() && !g.result_hidden {
         popup::game_over(frame, g, layout.frame);
     }
 }
@@ -81,7 +81,7 @@ fn status_line(app: &App, g: &GameState) -> Line<'static> {
     if let Some(a) = &g.anim {
         sowing_status(g, a)
     } else if g.finished() {
-        Line::from(Span::styled("Game over", Style::new().fg(ACCENT).bold()))
+        over_status(g)
     } else if let Some(side) = g.thinking() {
         let spinner = SPINNER[(app.ticks / 2) as usize % SPINNER.len()];
         Line::from(vec![
@@ -94,6 +94,29 @@ fn status_line(app: &App, g: &GameState) -> Line<'static> {
     } else {
         Line::from("")
     }
+}
+
+/// After the game: the result, and the keys that matter now (the box with the
+/// reason may be put away to see the board).
+fn over_status(g: &GameState) -> Line<'static> {
+    let headline = g
+        .session
+        .end_text()
+        .map_or_else(|| "Game over".to_owned(), |t| t.headline);
+    let toggle = if g.result_hidden {
+        " result  "
+    } else {
+        " board  "
+    };
+    Line::from(vec![
+        Span::styled(format!("{headline}.  "), Style::new().fg(ACCENT).bold()),
+        key("v"),
+        text(toggle),
+        key("y"),
+        text(" again  "),
+        key("n"),
+        text(" quit"),
+    ])
 }
 
 fn name_span(g: &GameState, side: Side) -> Span<'static> {

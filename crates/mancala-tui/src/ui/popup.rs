@@ -68,7 +68,9 @@ pub fn game_over(frame: &mut Frame, g: &GameState, over: Rect) {
             key("s"),
             text(" new setup  "),
             key("u"),
-            text(" undo"),
+            text(" undo  "),
+            key("v"),
+            text(" see the board"),
         ]),
     ]);
     popup(frame, over, " Game over ", lines, colour);
