@@ -42,8 +42,8 @@ mod terminal;
 mod ui;
 
 pub use app::{
-    Animation, App, BoardView, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message, MessageKind,
-    SPEEDS_MS, Screen, THINKER_THREAD,
+    Animation, App, BoardView, COMMAND_LETTERS, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message,
+    MessageKind, SPEEDS_MS, Screen, THINKER_THREAD, letter_keys,
 };
 pub use layout::{BoardGeometry, GAME_ROWS, GameLayout, SETUP_SIZE, SetupLayout};
 pub use setup::{

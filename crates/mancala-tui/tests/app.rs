@@ -635,3 +635,49 @@ fn the_final_board_adds_up_to_the_score_in_every_variant() {
         }
     }
 }
+
+#[test]
+fn every_house_of_the_biggest_board_has_a_label_of_its_own() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 16, 4), true, now);
+    let s = show(&app);
+    for label in ["a1", "p16", "q1", "z10", "A11", "F16"] {
+        assert!(s.contains(label), "{label} missing from\n{s}");
+    }
+    // Ann sows house 1; Bob's houses 11 to 16 are lettered A to F.
+    chars(&mut app, "a ", now);
+    let s = show(&app);
+    assert!(
+        s.contains("Bob, choose a house: ←→ + Enter, 1-16, q-z, A-F or click"),
+        "{s}"
+    );
+    assert!(
+        s.contains("q, r, u, w are commands: type the numbers"),
+        "{s}"
+    );
+    chars(&mut app, "a", now);
+    assert!(
+        show(&app).contains("House a1 is Ann's. Bob, choose one of yours (q1 to F16)."),
+        "{}",
+        show(&app)
+    );
+    chars(&mut app, "D ", now);
+    let g = app.game().unwrap();
+    assert_eq!(g.session.records()[1].mv.house(), 14);
+    assert!(
+        show(&app).contains("Bob sowed house D14."),
+        "{}",
+        show(&app)
+    );
+}
+
+#[test]
+fn the_prompt_says_how_to_choose_a_house_whose_letter_is_a_command() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    chars(&mut app, "1 ", now);
+    let s = show(&app);
+    assert!(s.contains("(h is hint: type 2 for h2)"), "{s}");
+    chars(&mut app, "2 ", now);
+    assert_eq!(app.game().unwrap().session.records()[1].mv.house(), 2);
+}

@@ -160,14 +160,11 @@ impl GameState {
     pub(crate) fn key_help(&self) -> String {
         let houses = self.session.rules().houses();
         let side = self.session.to_move().unwrap_or(Side::South);
-        let letters = match (
-            house_letter(side, 1, houses),
-            house_letter(side, houses as u8, houses),
-        ) {
-            (Some(a), Some(b)) => format!(", {a}-{b}"),
-            _ => String::new(),
-        };
-        format!("choose a house with the arrows and Enter, 1-{houses}{letters}, or a click.")
+        let (letters, note) = letter_keys(side, houses);
+        let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
+        format!(
+            "choose a house with the arrows and Enter, 1-{houses}, {letters}{note}, or a click."
+        )
     }
 
     /// After undo or redo: no sowing on screen, replies for the old position dropped.
@@ -323,6 +320,73 @@ impl GameState {
             Pit::Store(_) => "store".to_owned(),
         }
     }
+}
+
+/// Letters that are keys of their own in a game (hint, the move list, quit, redo,
+/// undo, save), so they cannot name a house by themselves.
+pub const COMMAND_LETTERS: [(char, &str); 6] = [
+    ('h', "hint"),
+    ('m', "moves"),
+    ('q', "quit"),
+    ('r', "redo"),
+    ('u', "undo"),
+    ('w', "save"),
+];
+
+/// The letters of `side`'s houses as ranges ("g-l", or "q-z, A-F" on big boards), and
+/// a note on how to choose the houses whose letters are commands ("h is hint: type 2
+/// for h2"), if any are.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_tui::letter_keys;
+/// assert_eq!(letter_keys(Side::South, 6), ("a-f".to_owned(), None));
+/// let (letters, note) = letter_keys(Side::North, 6);
+/// assert_eq!(letters, "g-l");
+/// assert_eq!(note.as_deref(), Some("h is hint: type 2 for h2"));
+/// assert_eq!(letter_keys(Side::North, 16).0, "q-z, A-F");
+/// ```
+#[must_use]
+pub fn letter_keys(side: Side, houses: usize) -> (String, Option<String>) {
+    let labelled: Vec<(u8, char)> = (1..=houses as u8)
+        .filter_map(|h| house_letter(side, h, houses).map(|c| (h, c)))
+        .collect();
+    let mut runs: Vec<(char, char)> = Vec::new();
+    for &(_, c) in &labelled {
+        match runs.last_mut() {
+            Some((_, last)) if u32::from(*last) + 1 == u32::from(c) => *last = c,
+            _ => runs.push((c, c)),
+        }
+    }
+    let ranges: Vec<String> = runs
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    let taken: Vec<(u8, char, &str)> = labelled
+        .iter()
+        .filter_map(|&(h, c)| {
+            let command = COMMAND_LETTERS.iter().find(|(k, _)| *k == c)?;
+            Some((h, c, command.1))
+        })
+        .collect();
+    let note = match taken.as_slice() {
+        [] => None,
+        [(h, c, what)] => Some(format!("{c} is {what}: type {h} for {c}{h}")),
+        more => {
+            let letters: Vec<String> = more.iter().map(|(_, c, _)| c.to_string()).collect();
+            Some(format!(
+                "{} are commands: type the numbers",
+                letters.join(", ")
+            ))
+        }
+    };
+    (ranges.join(", "), note)
 }
 
 /// "s" after a count other than one.

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use mancala_core::{Rules, Side};
 use mancala_session::{Seat, Session};
 
-pub use game::GameState;
 use game::Players;
+pub use game::{COMMAND_LETTERS, GameState, letter_keys};
 pub use view::{Animation, BoardView, Message, MessageKind};
 
 use ratatui::layout::Rect;

@@ -10,9 +10,8 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::style::{ACCENT, DIM, key, side_colour, text};
 use super::{board, history, popup};
-use crate::app::{Animation, App, GameState, MessageKind, SPEEDS_MS};
+use crate::app::{Animation, App, GameState, MessageKind, SPEEDS_MS, letter_keys};
 use crate::layout::GameLayout;
-use mancala_session::house_letter;
 
 /// The thinking spinner's frames.
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -149,14 +148,13 @@ fn choose_status(g: &GameState, side: Side) -> Line<'static> {
         text(", "),
         key(&format!("1-{houses}")),
     ];
-    if let (Some(a), Some(b)) = (
-        house_letter(side, 1, houses),
-        house_letter(side, houses as u8, houses),
-    ) {
-        spans.push(text(", "));
-        spans.push(key(&format!("{a}-{b}")));
-    }
+    let (letters, note) = letter_keys(side, houses);
+    spans.push(text(", "));
+    spans.push(key(&letters));
     spans.push(text(" or click"));
+    if let Some(note) = note {
+        spans.push(text(&format!(" ({note})")));
+    }
     if g.hint_pending {
         spans.push(text("  (looking for a hint...)"));
     }
