@@ -45,7 +45,10 @@ pub use app::{
     Animation, App, BoardView, COMMAND_LETTERS, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message,
     MessageKind, SPEEDS_MS, Screen, THINKER_THREAD, letter_keys,
 };
-pub use layout::{BoardGeometry, GAME_ROWS, GameLayout, SETUP_SIZE, SetupLayout};
+pub use layout::{
+    BoardGeometry, GAME_ROWS, GameLayout, HISTORY_COMPACT_W, HISTORY_W, LOG_ROWS, SETUP_SIZE,
+    SetupLayout,
+};
 pub use setup::{
     FALLBACK_PLAYER, Field, NAME_MAX, PLAYER_CHOICES, Setup, SetupForm, build_player, default_name,
     player_problem,

@@ -159,7 +159,7 @@ fn the_board_is_drawn_as_a_board() {
         s.contains("Ann, choose a house: ←→ + Enter, 1-6, a-f or click"),
         "{s}"
     );
-    assert!(s.contains("u undo  r redo  h hint  +/- speed"), "{s}");
+    assert!(s.contains("u undo r redo h hint m moves +- speed"), "{s}");
 }
 
 #[test]
@@ -680,4 +680,67 @@ fn the_prompt_says_how_to_choose_a_house_whose_letter_is_a_command() {
     assert!(s.contains("(h is hint: type 2 for h2)"), "{s}");
     chars(&mut app, "2 ", now);
     assert_eq!(app.game().unwrap().session.records()[1].mv.house(), 2);
+}
+
+/// Plays `moves` (house numbers of the player to move), each sowing skipped.
+fn play_houses(app: &mut App, moves: &[u8], now: Instant) {
+    for &h in moves {
+        press(app, KeyCode::Char(char::from(b'0' + h)), now);
+        press(app, KeyCode::Char(' '), now);
+    }
+}
+
+#[test]
+fn a_capture_stays_in_view_after_the_next_move_and_is_marked_once_sown() {
+    let mut now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    play_houses(&mut app, &[3, 1, 1, 4, 2], now);
+    // Ann's c3 captures; while it is sown the list has the move but not the mark.
+    press(&mut app, KeyCode::Char('3'), now);
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("  6 c3") && !s.contains("×8"), "{s}");
+    now += app.step_time() * 20;
+    app.tick(now);
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("  6 c3  ×8"), "{s}");
+    // Bob moves: at 80x24 Ann's capture is still there, above Bob's move.
+    play_houses(&mut app, &[1], now);
+    let s = screen(&app, 80, 24);
+    assert!(
+        s.contains("Ann captured the contents of houses i3 and d4"),
+        "{s}"
+    );
+    assert!(
+        s.contains("Bob captured the contents of houses e5 and h2"),
+        "{s}"
+    );
+}
+
+#[test]
+fn the_move_list_is_there_at_80x24_and_scrolls() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Oware, 6, 4), true, now);
+    let houses = [
+        1, 1, 2, 1, 3, 1, 4, 1, 5, 1, 1, 2, 1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3, 4, 1, 5, 1, 6, 2,
+    ];
+    play_houses(&mut app, &houses, now);
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("Moves") && s.contains(" 30 h2"), "{s}");
+    assert!(!s.contains("  1 a1"), "the latest moves first:\n{s}");
+    for _ in 0..10 {
+        press(&mut app, KeyCode::PageUp, now);
+    }
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("Moves 1-11") && s.contains("  1 a1"), "{s}");
+    assert!(!s.contains(" 30 h2"), "{s}");
+    press(&mut app, KeyCode::PageDown, now);
+    assert!(screen(&app, 80, 24).contains("Moves 6-16"));
+    // Where no list fits beside the board, m shows it over the board.
+    let s = screen(&app, 60, 24);
+    assert!(!s.contains("Moves"), "{s}");
+    press(&mut app, KeyCode::Char('m'), now);
+    let s = screen(&app, 60, 24);
+    assert!(s.contains("Moves") && s.contains("Ann"), "{s}");
+    press(&mut app, KeyCode::Char('m'), now);
+    assert!(screen(&app, 60, 24).contains("taken"));
 }

@@ -42,8 +42,15 @@ pub struct GameState {
     pub cursor: u8,
     /// The sowing on screen, if any.
     pub anim: Option<Animation>,
-    /// The message line.
+    /// The latest message: what the last move did, or the answer to the last key.
     pub message: Message,
+    /// What the moves did and how the game ended, oldest first: the lines above the
+    /// latest message, so one player's capture stays in view after the other moves.
+    pub log: Vec<Message>,
+    /// The move list is shown over the board (`m`), for terminals without room beside.
+    pub moves_shown: bool,
+    /// How many lines the move list is scrolled back from the latest move.
+    pub moves_scroll: usize,
     /// The quit question is open.
     pub confirm_quit: bool,
     /// The end-of-game box is put away, so the whole final board shows.
@@ -167,6 +174,13 @@ impl GameState {
         )
     }
 
+    /// Scrolls the move list `delta` lines back (negative: towards the latest move).
+    pub(crate) fn scroll_moves(&mut self, delta: isize) {
+        let shown = usize::from(crate::layout::LIST_ROWS);
+        let most = self.session.records().len().saturating_sub(shown);
+        self.moves_scroll = self.moves_scroll.saturating_add_signed(delta).min(most);
+    }
+
     /// After undo or redo: no sowing on screen, replies for the old position dropped.
     pub(crate) fn after_jump(&mut self, now: Instant) {
         self.anim = None;
@@ -254,6 +268,11 @@ impl GameState {
             return;
         };
         self.message = self.announce(&anim.record);
+        self.log.push(self.message.clone());
+        if let Some(words) = self.session.end_text() {
+            self.message = Message::new(MessageKind::Good, words.reason_sentence());
+            self.log.push(self.message.clone());
+        }
         self.computer_at = now + step * 3;
         self.fix_cursor();
     }

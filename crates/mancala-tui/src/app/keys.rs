@@ -81,6 +81,9 @@ impl App {
             KeyCode::Char('+' | '=') => self.change_speed(1),
             KeyCode::Char('-' | '_') => self.change_speed(-1),
             KeyCode::Char('q') => g.confirm_quit = true,
+            KeyCode::Char('m') => g.moves_shown = !g.moves_shown,
+            KeyCode::PageUp => g.scroll_moves(5),
+            KeyCode::PageDown => g.scroll_moves(-5),
             _ if g.anim.is_some() => g.finish_animation(now, step),
             _ => self.move_key(key, now),
         }
@@ -118,6 +121,12 @@ impl App {
             }
             KeyCode::Char('u') => self.undo(now),
             KeyCode::Char('v' | 'V') | KeyCode::Tab => g.result_hidden = !g.result_hidden,
+            KeyCode::Char('m') => {
+                g.moves_shown = !g.moves_shown;
+                g.result_hidden = g.moves_shown;
+            }
+            KeyCode::PageUp => g.scroll_moves(5),
+            KeyCode::PageDown => g.scroll_moves(-5),
             _ => {}
         }
     }

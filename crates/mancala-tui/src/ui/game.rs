@@ -34,15 +34,21 @@ pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     if let Some(h) = layout.history {
         history::draw(frame, g, h);
     }
+    if g.moves_shown {
+        history::draw(frame, g, layout.frame);
+    }
     frame.render_widget(
         Paragraph::new(status_line(app, g)).centered(),
         layout.status,
     );
-    frame.render_widget(Paragraph::new(message_line(g)).centered(), layout.message);
+    frame.render_widget(
+        Paragraph::new(message_lines(g, layout.messages.height)).centered(),
+        layout.messages,
+    );
     frame.render_widget(Paragraph::new(keys_line(app.speed)).centered(), layout.keys);
     if g.confirm_quit {
         popup::quit(frame, layout.frame);
-    } else if g.finished() && !g.result_hidden {
+    } else if g.finished() && !g.result_hidden && !g.moves_shown {
         popup::game_over(frame, g, layout.frame);
     }
 }
@@ -161,6 +167,27 @@ fn choose_status(g: &GameState, side: Side) -> Line<'static> {
     Line::from(spans)
 }
 
+/// The latest message at the bottom, and above it the messages before it from the
+/// log (dimmed), to fill `rows`.
+fn message_lines(g: &GameState, rows: u16) -> Vec<Line<'static>> {
+    let earlier = g
+        .log
+        .iter()
+        .rev()
+        .skip_while(|m| **m == g.message)
+        .filter(|m| !m.text.is_empty())
+        .take(usize::from(rows.saturating_sub(1)));
+    let mut lines: Vec<Line> = earlier
+        .map(|m| Line::from(Span::styled(m.text.clone(), Style::new().fg(DIM))))
+        .collect();
+    lines.reverse();
+    while lines.len() + 1 < usize::from(rows) {
+        lines.insert(0, Line::from(""));
+    }
+    lines.push(message_line(g));
+    lines
+}
+
 fn message_line(g: &GameState) -> Line<'static> {
     let style = match g.message.kind {
         MessageKind::Info => Style::new().fg(Color::White),
@@ -178,15 +205,19 @@ fn keys_line(speed: usize) -> Line<'static> {
         .collect();
     Line::from(vec![
         key("u"),
-        text(" undo  "),
+        text(" undo "),
         key("r"),
-        text(" redo  "),
+        text(" redo "),
         key("h"),
-        text(" hint  "),
-        key("+/-"),
+        text(" hint "),
+        key("m"),
+        text(" moves "),
+        key("+-"),
         text(" speed "),
         Span::styled(gauge, Style::new().fg(ACCENT)),
-        text("  "),
+        text(" "),
+        key("?"),
+        text(" help "),
         key("q"),
         text(" quit"),
     ])
