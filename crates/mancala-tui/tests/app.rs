@@ -744,3 +744,20 @@ fn the_move_list_is_there_at_80x24_and_scrolls() {
     press(&mut app, KeyCode::Char('m'), now);
     assert!(screen(&app, 60, 24).contains("taken"));
 }
+
+#[test]
+fn perfect_falling_back_to_expert_is_said_with_its_move() {
+    let mut now = Instant::now();
+    // Too big to solve in a millisecond: the expert player chooses instead.
+    let mut app = App::new(against("perfect:ms=1", 12, 12), true, now);
+    press(&mut app, KeyCode::Char('2'), now);
+    press(&mut app, KeyCode::Char(' '), now);
+    run_until(&mut app, &mut now, |a| {
+        a.game().unwrap().session.human_to_move() && a.game().unwrap().anim.is_none()
+    });
+    let s = show(&app);
+    assert!(
+        s.contains("(Perfect could not solve this position: expert play instead.)"),
+        "{s}"
+    );
+}

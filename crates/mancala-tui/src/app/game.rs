@@ -34,6 +34,9 @@ pub struct GameState {
     pub(crate) epoch: u64,
     /// The computer's move, chosen and waiting for the animation before it to end.
     pub(crate) choice: Option<(u64, usize, Choice)>,
+    /// What to say about the computer's move of this ply beyond what it did: that
+    /// `perfect` could not solve the position and another player chose.
+    pub(crate) played_note: Option<(usize, String)>,
     /// A hint asked for and not answered yet.
     pub hint_pending: bool,
     /// Not before this time does the computer play (a pause after each move).
@@ -300,6 +303,9 @@ impl GameState {
                 self.label(r.side, r.mv.house())
             ));
         }
+        if let Some((_, note)) = self.played_note.as_ref().filter(|(ply, _)| *ply == r.ply) {
+            text.push(note.clone());
+        }
         if self.session.game().ended_by_repetition() {
             text.push("The position came round again: the game is over.".to_owned());
         }
@@ -406,6 +412,27 @@ pub fn letter_keys(side: Side, houses: usize) -> (String, Option<String>) {
         }
     };
     (ranges.join(", "), note)
+}
+
+/// What to tell players about a computer's choice, from its reason: only a fallback
+/// (`perfect` could not solve the position, so the `expert` level chose), since a
+/// player that plays worse than its name says should say so. Short, to fit the
+/// message line beside the move.
+///
+/// ```
+/// use mancala_tui::fallback_note;
+/// let why = "captures 3 (not perfect play: the position could not be solved in 10 ms, so the alphabeta player chose)";
+/// assert_eq!(
+///     fallback_note(why).unwrap(),
+///     "(Perfect could not solve this position: expert play instead.)"
+/// );
+/// assert_eq!(fallback_note("is perfect play: it leads to a draw"), None);
+/// ```
+#[must_use]
+pub fn fallback_note(reason: &str) -> Option<String> {
+    reason
+        .contains("(not perfect play")
+        .then(|| "(Perfect could not solve this position: expert play instead.)".to_owned())
 }
 
 /// "s" after a count other than one.

@@ -17,7 +17,7 @@ use mancala_core::{Rules, Side};
 use mancala_session::{Seat, Session};
 
 use game::Players;
-pub use game::{COMMAND_LETTERS, GameState, letter_keys};
+pub use game::{COMMAND_LETTERS, GameState, fallback_note, letter_keys};
 pub use view::{Animation, BoardView, Message, MessageKind};
 
 use ratatui::layout::Rect;
@@ -194,6 +194,7 @@ impl App {
             game_id: self.next_game_id,
             epoch: 0,
             choice: None,
+            played_note: None,
             hint_pending: false,
             computer_at: now + self.step_time() * 2,
             cursor: 1,
