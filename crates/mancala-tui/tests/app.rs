@@ -761,3 +761,41 @@ fn perfect_falling_back_to_expert_is_said_with_its_move() {
         "{s}"
     );
 }
+
+#[test]
+fn help_opens_on_question_mark_and_f1_and_any_key_closes_it() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Oware, 6, 4), true, now);
+    press(&mut app, KeyCode::Char('?'), now);
+    let s = show(&app);
+    for want in [
+        "Keys",
+        "Oware (Abapa): sow anticlockwise",
+        "Computer players",
+        "perfect",
+    ] {
+        assert!(s.contains(want), "{want:?} missing from\n{s}");
+    }
+    press(&mut app, KeyCode::Char('3'), now);
+    assert!(
+        !app.help && app.game().unwrap().session.records().is_empty(),
+        "the key only closes"
+    );
+    press(&mut app, KeyCode::F(1), now);
+    assert!(app.help);
+    press(&mut app, KeyCode::Esc, now);
+    assert!(!app.help);
+    // On the start screen too, but ? is a character in a name.
+    let mut app = App::new(Setup::default(), false, now);
+    press(&mut app, KeyCode::Char('?'), now);
+    assert!(
+        show(&app).contains("Kalah: sow the seeds"),
+        "{}",
+        show(&app)
+    );
+    press(&mut app, KeyCode::Esc, now);
+    assert!(!app.should_quit(), "Esc closes the help only");
+    press(&mut app, KeyCode::Up, now);
+    press(&mut app, KeyCode::Char('?'), now);
+    assert!(!app.help);
+}

@@ -197,3 +197,10 @@ fn kalah_end_with_the_result_put_away_shows_the_final_board() {
     press(&mut app, KeyCode::Char('v'));
     assert!(screen(&app, W, H).contains("Play again? (y/n)"));
 }
+
+#[test]
+fn the_help_screen() {
+    let mut app = game_after(people(Variant::Kalah, 6, 4), &[3]);
+    press(&mut app, KeyCode::Char('?'));
+    assert_snapshot!(screen(&app, 80, 24));
+}

@@ -33,6 +33,15 @@ impl App {
             }
             return;
         }
+        if self.help {
+            self.help = false;
+            return;
+        }
+        let typing = matches!(&self.screen, Screen::Setup(f) if matches!(f.focus, Field::Name(_)));
+        if key.code == KeyCode::F(1) || (key.code == KeyCode::Char('?') && !typing) {
+            self.help = true;
+            return;
+        }
         match &mut self.screen {
             Screen::Setup(form) => {
                 if setup_key(form, key, &mut self.quit) {

@@ -71,6 +71,8 @@ pub struct App {
     pub size: (u16, u16),
     /// Ticks so far (for the thinking spinner).
     pub ticks: u64,
+    /// The help screen is up (`?` or F1); any key closes it.
+    pub help: bool,
     quit: bool,
     /// Ctrl-Z was pressed: the terminal loop suspends the program.
     suspend: bool,
@@ -91,6 +93,7 @@ impl App {
             speed: DEFAULT_SPEED,
             size: (100, 35),
             ticks: 0,
+            help: false,
             quit: false,
             suspend: false,
             failure: None,
@@ -148,7 +151,9 @@ impl App {
     #[must_use]
     pub fn busy(&self) -> bool {
         self.game().is_some_and(|g| {
-            g.anim.is_some() || g.hint_pending || (!g.confirm_quit && g.thinking().is_some())
+            g.anim.is_some()
+                || g.hint_pending
+                || (!g.confirm_quit && !self.help && g.thinking().is_some())
         })
     }
 
@@ -226,7 +231,8 @@ impl App {
             return;
         };
         g.advance_animation(now, step);
-        if g.confirm_quit {
+        // The computer waits while the quit question or the help is up.
+        if g.confirm_quit || self.help {
             return;
         }
         if let Err(e) = thinker::computer_turn(g, &self.tx, now, step) {
