@@ -2,7 +2,7 @@
 
 use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Side, Variant};
 use mancala_engine::{Player, PlayerError, PlayerSpec};
-use mancala_session::Seat;
+use mancala_session::{Record, Seat};
 
 /// The player choices the start screen offers for each seat, in order: a person, the
 /// engine's levels, then the simple bots.
@@ -74,6 +74,24 @@ impl Setup {
         } else {
             rules
         })
+    }
+
+    /// The settings of a recorded game: its rules, its players' kinds and names, and
+    /// `seed` for the randomness of computer players.
+    #[must_use]
+    pub fn of_record(record: &Record, seed: u64) -> Setup {
+        let rules = record.rules();
+        let options = rules.options();
+        Setup {
+            variant: rules.variant(),
+            houses: u8::try_from(rules.houses()).unwrap_or(u8::MAX),
+            seeds: u8::try_from(rules.seeds()).unwrap_or(u8::MAX),
+            empty_capture: options.empty_capture,
+            end_rule: options.end_rule,
+            players: record.seats().clone().map(|s| s.to_string()),
+            names: record.names().clone(),
+            seed,
+        }
     }
 
     /// Who plays seat `i` (0 or 1), or why its spec is not a player spec at all.

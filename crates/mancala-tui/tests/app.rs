@@ -799,3 +799,80 @@ fn help_opens_on_question_mark_and_f1_and_any_key_closes_it() {
     press(&mut app, KeyCode::Char('?'), now);
     assert!(!app.help);
 }
+
+/// A fresh empty directory for files a test writes.
+fn temp_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mancala-tui-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn w_saves_a_record_that_loads_back_to_the_same_game() {
+    let now = Instant::now();
+    let dir = temp_dir("save");
+    let mut app = App::new(against("greedy", 6, 4), true, now).with_save_dir(&dir);
+    let mut clock = now;
+    play_houses(&mut app, &[3, 1], clock);
+    run_until(&mut app, &mut clock, |a| {
+        a.game().unwrap().session.human_to_move() && a.game().unwrap().anim.is_none()
+    });
+    press(&mut app, KeyCode::Char('w'), clock);
+    let s = show(&app);
+    assert!(s.contains("Saved to") && s.contains("--load"), "{s}");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("mancala-") && name.ends_with(".txt"),
+        "{name}"
+    );
+    // A second save in the same second gets a name of its own.
+    press(&mut app, KeyCode::Char('w'), clock);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.contains("[Player2Kind \"greedy\"]"), "{text}");
+    let record: mancala_session::Record = text.parse().unwrap();
+    let loaded = App::load(&record, 1, clock);
+    let (a, b) = (app.game().unwrap(), loaded.game().unwrap());
+    assert_eq!(
+        b.session.game(),
+        a.session.game(),
+        "the same position and history"
+    );
+    assert_eq!(b.session.names(), a.session.names());
+    assert_eq!(b.session.seats(), a.session.seats());
+    let s = show(&loaded);
+    assert!(
+        s.contains(&format!(
+            "Loaded {} moves: Ann to move.",
+            a.session.records().len()
+        )),
+        "{s}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_finished_game_loads_for_review_and_undo_steps_back() {
+    let now = Instant::now();
+    let setup = two_people(Variant::Kalah, 6, 4);
+    let mut app = App::new(setup, true, now);
+    play_houses(&mut app, &[1, 1, 2, 3, 1, 4, 1, 5, 1, 6, 1], now);
+    assert!(app.game().unwrap().finished());
+    let record = mancala_session::Record::from_session(&app.game().unwrap().session);
+    let mut loaded = App::load(&record, 1, now);
+    let s = show(&loaded);
+    assert!(
+        s.contains("Bob wins 36 to 12") && s.contains("Play again? (y/n)"),
+        "{s}"
+    );
+    press(&mut loaded, KeyCode::Char('u'), now);
+    assert_eq!(loaded.game().unwrap().session.records().len(), 10);
+    assert!(show(&loaded).contains("Bob, choose a house"));
+}

@@ -50,3 +50,21 @@ fn good_settings_get_as_far_as_the_terminal_check() {
     assert_eq!(code, Some(2));
     assert!(err.contains("needs a terminal"), "{err}");
 }
+
+#[test]
+fn a_load_file_that_is_missing_or_bad_is_refused() {
+    let (code, _, err) = run(&["tui", "--load", "/nonexistent/game.txt"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot read /nonexistent/game.txt"), "{err}");
+    let dir = std::env::temp_dir().join(format!("mancala-tui-args-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "1. 3 3 *\n").unwrap();
+    let (code, _, err) = run(&["tui", "--load", bad.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("empty"), "an illegal move is reported: {err}");
+    let (code, _, err) = run(&["tui", "--load", bad.to_str().unwrap(), "--variant", "oware"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot be used with"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -296,3 +296,40 @@ fn without_a_terminal_mancala_explains_the_console() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("mancala console"));
 }
+
+#[test]
+fn a_game_saved_with_w_loads_back_with_tui_load() {
+    let Some(tmux) = tmux_or_skip("save") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let dir = std::env::temp_dir().join(format!("mancala-e2e-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.display();
+    tmux.start(&format!(
+        "cd {d} && {bin} tui --p2 human --name1 Saver --name2 Other --seed 1; \
+         {bin} tui --load {d}/mancala-*.txt --seed 1; echo EXIT=$?; sleep 60"
+    ));
+    tmux.wait_for("Saver, choose a house", Duration::from_secs(10), |_| {});
+    // Saver sows c3 (an extra turn), then a1; Other is to move.
+    tmux.keys(&["3", "Space"]);
+    tmux.wait_for("Saver gets an extra turn!", Duration::from_secs(5), |_| {});
+    tmux.keys(&["1", "Space"]);
+    tmux.wait_for("Other, choose a house", Duration::from_secs(5), |_| {});
+    tmux.keys(&["w"]);
+    tmux.wait_for("Saved to ./mancala-", Duration::from_secs(5), |_| {});
+    tmux.keys(&["q", "y"]);
+    // The second command loads the file: the same position, the moves listed.
+    let loaded = tmux.wait_for("Loaded 2 moves", Duration::from_secs(10), |_| {});
+    assert!(
+        loaded.contains("Loaded 2 moves: Other to move."),
+        "{loaded}"
+    );
+    assert!(loaded.contains("1 Saver      c3  ↻"), "{loaded}");
+    assert!(loaded.contains("2 Saver      a1"), "{loaded}");
+    assert!(loaded.contains("Other, choose a house"), "{loaded}");
+    tmux.keys(&["q", "y"]);
+    tmux.wait_for("EXIT=0", Duration::from_secs(5), |_| {});
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -129,6 +129,7 @@ impl App {
                 self.screen = Screen::Setup(SetupForm::new(g.setup.clone()));
             }
             KeyCode::Char('u') => self.undo(now),
+            KeyCode::Char('w') => self.save_game(),
             KeyCode::Char('v' | 'V') | KeyCode::Tab => g.result_hidden = !g.result_hidden,
             KeyCode::Char('m') => {
                 g.moves_shown = !g.moves_shown;
@@ -149,6 +150,7 @@ impl App {
             KeyCode::Char('u') => self.undo(now),
             KeyCode::Char('r') => self.redo(now),
             KeyCode::Char('h') => self.hint(),
+            KeyCode::Char('w') => self.save_game(),
             KeyCode::Left | KeyCode::Right | KeyCode::Home | KeyCode::End => {
                 g.move_cursor(key.code);
             }

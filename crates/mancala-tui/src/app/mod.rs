@@ -7,13 +7,14 @@
 
 mod game;
 mod keys;
+mod records;
 mod thinker;
 mod view;
 
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use mancala_core::{Rules, Side};
+use mancala_core::Side;
 use mancala_session::{Seat, Session};
 
 use game::Players;
@@ -74,6 +75,8 @@ pub struct App {
     /// The help screen is up (`?` or F1); any key closes it.
     pub help: bool,
     quit: bool,
+    /// Where `w` saves games.
+    save_dir: std::path::PathBuf,
     /// Ctrl-Z was pressed: the terminal loop suspends the program.
     suspend: bool,
     failure: Option<String>,
@@ -95,6 +98,7 @@ impl App {
             ticks: 0,
             help: false,
             quit: false,
+            save_dir: std::path::PathBuf::from("."),
             suspend: false,
             failure: None,
             next_game_id: 0,
@@ -181,12 +185,20 @@ impl App {
                 return;
             }
         };
+        let [a, b] = &setup.names;
+        let hello = format!("{a} against {b}: {a} moves first.");
+        self.begin(setup, Session::new(rules), hello, now);
+    }
+
+    /// Puts `session` on screen, played by `setup`'s players under its names, saying
+    /// `hello` (or why a player could not be seated as asked).
+    fn begin(&mut self, setup: Setup, session: Session, hello: String, now: Instant) {
         self.next_game_id += 1;
-        let (session, players, notes) = seat_players(&setup, rules);
+        let rules = session.rules();
+        let (session, players, notes) = seat_players(&setup, session);
         let (hinter, hinter_name, _) = build_player(HINT_PLAYERS[0], rules, setup.seed);
         let message = if notes.is_empty() {
-            let [a, b] = &setup.names;
-            Message::info(format!("{a} against {b}: {a} moves first."))
+            Message::info(hello)
         } else {
             Message::warning(notes.join(" "))
         };
@@ -241,12 +253,15 @@ impl App {
     }
 }
 
-/// The session for `setup` with its computer players built, and a note for each
-/// player that could not be built as asked (another plays instead).
-fn seat_players(setup: &Setup, rules: Rules) -> (Session, Players, Vec<String>) {
+/// `session` with `setup`'s seats and names and its computer players built, and a
+/// note for each player that could not be built as asked (another plays instead).
+fn seat_players(setup: &Setup, session: Session) -> (Session, Players, Vec<String>) {
     let mut notes = Vec::new();
     let mut players: Players = [None, None];
-    let mut session = Session::new(rules).with_names(setup.names.clone());
+    let rules = session.rules();
+    let mut session = session
+        .with_seats([Seat::Human, Seat::Human])
+        .with_names(setup.names.clone());
     for (i, side) in Side::BOTH.into_iter().enumerate() {
         if setup.is_human(i) {
             continue;
