@@ -38,7 +38,8 @@ const LOG_ROWS_MAX: u16 = 4;
 /// Rows the game screen needs: title, gap, board frame, gap, status, messages, keys.
 pub const GAME_ROWS: u16 = 1 + 1 + (BOARD_ROWS + 2) + 1 + 1 + LOG_ROWS + 1;
 /// The size the start screen needs.
-pub const SETUP_SIZE: (u16, u16) = (62, 22);
+/// The size the start screen needs: no more than the game on six houses.
+pub const SETUP_SIZE: (u16, u16) = (50, 20);
 
 /// Where each house and store is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,9 +254,14 @@ impl SetupLayout {
     /// use mancala_tui::SetupLayout;
     /// use ratatui::layout::Rect;
     /// let l = SetupLayout::new(Rect::new(0, 0, 100, 30)).unwrap();
-    /// assert_eq!((l.frame.x, l.frame.y, l.frame.width, l.frame.height), (19, 4, 62, 22));
+    /// assert_eq!((l.frame.x, l.frame.y, l.frame.width, l.frame.height), (25, 5, 50, 20));
     /// assert_eq!(l.keys.y, l.frame.bottom() - 2);
-    /// assert!(SetupLayout::new(Rect::new(0, 0, 61, 30)).is_none());
+    /// assert!(SetupLayout::new(Rect::new(0, 0, 49, 30)).is_none());
+    /// // Lines of five settings and the start button (after a blank line).
+    /// assert_eq!(l.line_at(l.fields.y + 1, 6), Some(0));
+    /// assert_eq!(l.line_at(l.fields.y + 5, 6), Some(4));
+    /// assert_eq!(l.line_at(l.fields.y + 6, 6), None);
+    /// assert_eq!(l.line_at(l.fields.y + 7, 6), Some(5));
     /// ```
     #[must_use]
     pub fn new(area: Rect) -> Option<SetupLayout> {
@@ -275,6 +281,22 @@ impl SetupLayout {
             fields: Rect::new(inner.x, inner.y, inner.width, inner.height - 2),
             keys: Rect::new(inner.x, inner.bottom() - 1, inner.width, 1),
         })
+    }
+}
+
+impl SetupLayout {
+    /// Which of `lines` lines of the start screen (the settings, then the start
+    /// button after a blank line) is drawn on row `y`, for clicks.
+    #[must_use]
+    pub fn line_at(&self, y: u16, lines: usize) -> Option<usize> {
+        let first = self.fields.y + 1;
+        let i = usize::from(y.checked_sub(first)?);
+        let last = lines.checked_sub(1)?;
+        match i {
+            i if i < last => Some(i),
+            i if i == last + 1 => Some(last),
+            _ => None,
+        }
     }
 }
 

@@ -101,7 +101,7 @@ fn start_screen_lists_the_choices_and_enter_starts() {
         "Houses per side",
         "◂ 6 ▸",
         "Empty capture",
-        "Player 1 (moves first)",
+        "Player 1 (first)",
         "◂ human ▸",
         "◂ medium ▸",
         "Start the game",
@@ -875,4 +875,64 @@ fn a_finished_game_loads_for_review_and_undo_steps_back() {
     press(&mut loaded, KeyCode::Char('u'), now);
     assert_eq!(loaded.game().unwrap().session.records().len(), 10);
     assert!(show(&loaded).contains("Bob, choose a house"));
+}
+
+fn click(app: &mut App, x: u16, y: u16, now: Instant) {
+    app.handle_mouse(
+        MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: x,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        },
+        now,
+    );
+}
+
+#[test]
+fn the_start_screen_takes_typing_numbers_and_clicks_in_50x20() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    app.resize(50, 20);
+    assert!(app.fits());
+    let s = screen(&app, 50, 20);
+    assert!(
+        s.contains("Start the game") && !s.contains("too small"),
+        "{s}"
+    );
+    // Typing into a name replaces the default, as in a selected field.
+    press(&mut app, KeyCode::Up, now);
+    chars(&mut app, "Zed", now);
+    assert!(screen(&app, 50, 20).contains("Zed▏"));
+    assert!(!screen(&app, 50, 20).contains("Medium botZed"));
+    // Numbers are typed: 1 then 4 is fourteen houses; 9 then 9 is nine (99 is too many).
+    for _ in 0..7 {
+        press(&mut app, KeyCode::Up, now);
+    }
+    chars(&mut app, "14", now);
+    assert!(
+        screen(&app, 50, 20).contains("◂ 14 ▸"),
+        "{}",
+        screen(&app, 50, 20)
+    );
+    press(&mut app, KeyCode::Down, now);
+    chars(&mut app, "99", now);
+    assert!(
+        screen(&app, 50, 20).contains("◂ 9 ▸"),
+        "{}",
+        screen(&app, 50, 20)
+    );
+    // A click focuses a line; a second click on a choice changes it; Start starts.
+    let rows: Vec<String> = screen(&app, 50, 20).lines().map(str::to_owned).collect();
+    let row = |want: &str| rows.iter().position(|r| r.contains(want)).unwrap() as u16;
+    click(&mut app, 10, row("Empty capture"), now);
+    assert!(screen(&app, 50, 20).contains("▸ Empty capture"));
+    click(&mut app, 10, row("Empty capture"), now);
+    assert!(screen(&app, 50, 20).contains("◂ on ▸"));
+    click(&mut app, 25, row("Start the game"), now);
+    let g = app.game().expect("the click started the game");
+    let rules = g.session.rules();
+    assert_eq!((rules.houses(), rules.seeds()), (14, 9));
+    assert!(rules.options().empty_capture);
+    assert_eq!(g.session.name(Side::North), "Zed");
 }

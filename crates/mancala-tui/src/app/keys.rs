@@ -12,7 +12,7 @@ use super::game::plural;
 use super::thinker::{self, Job};
 use super::view::Message;
 use super::{App, SPEEDS_MS, Screen};
-use crate::layout::GameLayout;
+use crate::layout::{GameLayout, SetupLayout};
 use crate::setup::{Field, SetupForm};
 use mancala_session::house_of_letter;
 
@@ -286,11 +286,18 @@ impl App {
     /// Handles a mouse event: a left click on a house plays it, and any click during a
     /// sowing shows the rest of it.
     pub fn handle_mouse(&mut self, ev: MouseEvent, now: Instant) {
-        if ev.kind != MouseEventKind::Down(MouseButton::Left) {
+        if ev.kind != MouseEventKind::Down(MouseButton::Left) || self.help {
             return;
         }
         let size = self.size;
         let step = self.step_time();
+        if let Screen::Setup(form) = &mut self.screen {
+            if setup_click(form, size, ev.row) {
+                let setup = form.setup().clone();
+                self.start_game(setup, now);
+            }
+            return;
+        }
         let Screen::Game(g) = &mut self.screen else {
             return;
         };
@@ -312,6 +319,28 @@ impl App {
     }
 }
 
+/// A click on the start screen's row `y` in a terminal of `size`: focuses the line
+/// under it, and a second click on a choice changes it; returns whether the start
+/// button was clicked.
+fn setup_click(form: &mut SetupForm, size: (u16, u16), y: u16) -> bool {
+    let Some(layout) = SetupLayout::new(Rect::new(0, 0, size.0, size.1)) else {
+        return false;
+    };
+    let fields = form.fields();
+    let Some(field) = layout.line_at(y, fields.len()).map(|i| fields[i]) else {
+        return false;
+    };
+    if field == Field::Start {
+        return true;
+    }
+    if field == form.focus {
+        form.change(1);
+    } else {
+        form.focus_on(field);
+    }
+    false
+}
+
 /// Start-screen keys; returns whether to start the game.
 fn setup_key(form: &mut SetupForm, key: KeyEvent, quit: &mut bool) -> bool {
     let on_name = matches!(form.focus, Field::Name(_));
@@ -324,6 +353,7 @@ fn setup_key(form: &mut SetupForm, key: KeyEvent, quit: &mut bool) -> bool {
         KeyCode::Right => form.change(1),
         KeyCode::Backspace => form.backspace(),
         KeyCode::Char(c) if on_name => form.type_char(c),
+        KeyCode::Char(c @ '0'..='9') => form.type_digit(c as u8 - b'0'),
         KeyCode::Char(' ') if form.focus == Field::Start => return true,
         KeyCode::Char(' ') => form.change(1),
         KeyCode::Char('q') => *quit = true,
