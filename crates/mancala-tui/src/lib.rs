@@ -43,7 +43,7 @@ mod ui;
 
 pub use app::{
     Animation, App, BoardView, COMMAND_LETTERS, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message,
-    MessageKind, SPEEDS_MS, Screen, THINKER_THREAD, fallback_note, letter_keys,
+    MessageKind, SPEEDS_MS, Score, Screen, THINKER_THREAD, fallback_note, letter_keys,
 };
 pub use layout::{
     BoardGeometry, GAME_ROWS, GameLayout, HISTORY_COMPACT_W, HISTORY_W, LOG_ROWS, SETUP_SIZE,

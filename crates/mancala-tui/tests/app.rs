@@ -936,3 +936,46 @@ fn the_start_screen_takes_typing_numbers_and_clicks_in_50x20() {
     assert!(rules.options().empty_capture);
     assert_eq!(g.session.name(Side::North), "Zed");
 }
+
+/// Plays the first legal house each turn until the game is over.
+fn play_out(app: &mut App, now: Instant) {
+    for _ in 0..200 {
+        if app.game().unwrap().finished() {
+            return;
+        }
+        press(app, KeyCode::Enter, now);
+        press(app, KeyCode::Char(' '), now);
+    }
+    panic!("the game did not end");
+}
+
+#[test]
+fn games_in_a_row_keep_a_score_and_swap_who_moves_first() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 3, 2), true, now);
+    play_out(&mut app, now);
+    let first = app.score();
+    assert_eq!(first.games, 1);
+    let s = show(&app);
+    assert!(s.contains(&format!("Games: {}", first.words())), "{s}");
+    assert!(s.contains("Next: Bob moves first"), "{s}");
+    // y: Bob and Ann swap seats; the score goes on.
+    press(&mut app, KeyCode::Char('y'), now);
+    let g = app.game().unwrap();
+    assert_eq!(g.session.names(), &["Bob".to_owned(), "Ann".to_owned()]);
+    assert!(show(&app).contains("Bob against Ann: Bob moves first."));
+    play_out(&mut app, now);
+    assert_eq!(app.score().games, 2);
+    let wins: u32 = app.score().wins.iter().map(|(_, w)| w).sum();
+    assert_eq!(wins + app.score().draws, 2);
+    // f keeps the order for the next game.
+    press(&mut app, KeyCode::Char('f'), now);
+    assert!(
+        show(&app).contains("Next: Bob moves first"),
+        "{}",
+        show(&app)
+    );
+    press(&mut app, KeyCode::Char('y'), now);
+    assert_eq!(app.game().unwrap().session.name(Side::South), "Bob");
+    assert_eq!(app.score().games, 2, "the new game is not counted yet");
+}

@@ -58,6 +58,9 @@ pub struct GameState {
     pub confirm_quit: bool,
     /// The end-of-game box is put away, so the whole final board shows.
     pub result_hidden: bool,
+    /// The players swap seats for the next game (`f` at the end changes it), so the
+    /// other one moves first.
+    pub swap_next: bool,
     /// A first digit typed on a board of ten or more houses.
     pub digit: Option<u8>,
 }

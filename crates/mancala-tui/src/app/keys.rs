@@ -120,10 +120,8 @@ impl App {
             return;
         };
         match key.code {
-            KeyCode::Char('y' | 'Y') => {
-                let setup = g.setup.clone();
-                self.start_game(setup, now);
-            }
+            KeyCode::Char('y' | 'Y') => self.next_game(now),
+            KeyCode::Char('f' | 'F') => g.swap_next = !g.swap_next,
             KeyCode::Char('n' | 'N' | 'q' | 'Q') | KeyCode::Esc => self.quit = true,
             KeyCode::Char('s' | 'S') => {
                 self.screen = Screen::Setup(SetupForm::new(g.setup.clone()));

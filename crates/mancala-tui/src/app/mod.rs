@@ -8,6 +8,7 @@
 mod game;
 mod keys;
 mod records;
+mod series;
 mod thinker;
 mod view;
 
@@ -19,6 +20,7 @@ use mancala_session::{Seat, Session};
 
 use game::Players;
 pub use game::{COMMAND_LETTERS, GameState, fallback_note, letter_keys};
+pub use series::Score;
 pub use view::{Animation, BoardView, Message, MessageKind};
 
 use ratatui::layout::Rect;
@@ -75,6 +77,8 @@ pub struct App {
     /// The help screen is up (`?` or F1); any key closes it.
     pub help: bool,
     quit: bool,
+    /// The games finished in a row before the one on screen.
+    score: Score,
     /// Where `w` saves games.
     save_dir: std::path::PathBuf,
     /// Ctrl-Z was pressed: the terminal loop suspends the program.
@@ -99,6 +103,7 @@ impl App {
             help: false,
             quit: false,
             save_dir: std::path::PathBuf::from("."),
+            score: Score::default(),
             suspend: false,
             failure: None,
             next_game_id: 0,
@@ -222,6 +227,7 @@ impl App {
             moves_scroll: 0,
             confirm_quit: false,
             result_hidden: false,
+            swap_next: true,
             digit: None,
         };
         game.fix_cursor();

@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     if g.confirm_quit {
         popup::quit(frame, layout.frame);
     } else if g.finished() && !g.result_hidden && !g.moves_shown {
-        popup::game_over(frame, g, layout.frame);
+        popup::game_over(frame, g, &app.score(), layout.frame);
     }
 }
 
