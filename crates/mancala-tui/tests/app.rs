@@ -677,8 +677,8 @@ fn the_prompt_says_how_to_choose_a_house_whose_letter_is_a_command() {
     let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
     chars(&mut app, "1 ", now);
     let s = show(&app);
-    assert!(s.contains("(h is hint: type 2 for h2)"), "{s}");
-    chars(&mut app, "2 ", now);
+    assert!(s.contains("(h is hint: type H or 2 for h2)"), "{s}");
+    chars(&mut app, "H ", now);
     assert_eq!(app.game().unwrap().session.records()[1].mv.house(), 2);
 }
 

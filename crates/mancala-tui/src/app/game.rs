@@ -362,8 +362,8 @@ pub const COMMAND_LETTERS: [(char, &str); 6] = [
 ];
 
 /// The letters of `side`'s houses as ranges ("g-l", or "q-z, A-F" on big boards), and
-/// a note on how to choose the houses whose letters are commands ("h is hint: type 2
-/// for h2"), if any are.
+/// a note on how to choose the houses whose letters are commands ("h is hint: type H
+/// or 2 for h2"), if any are.
 ///
 /// ```
 /// use mancala_core::Side;
@@ -371,7 +371,7 @@ pub const COMMAND_LETTERS: [(char, &str); 6] = [
 /// assert_eq!(letter_keys(Side::South, 6), ("a-f".to_owned(), None));
 /// let (letters, note) = letter_keys(Side::North, 6);
 /// assert_eq!(letters, "g-l");
-/// assert_eq!(note.as_deref(), Some("h is hint: type 2 for h2"));
+/// assert_eq!(note.as_deref(), Some("h is hint: type H or 2 for h2"));
 /// assert_eq!(letter_keys(Side::North, 16).0, "q-z, A-F");
 /// ```
 #[must_use]
@@ -403,15 +403,24 @@ pub fn letter_keys(side: Side, houses: usize) -> (String, Option<String>) {
             Some((h, c, command.1))
         })
         .collect();
+    // Capitals name the same houses as small letters on boards of up to 13 houses a
+    // side; on bigger ones they are letters of their own, and only numbers are left.
+    let capitals = 2 * houses <= 26;
     let note = match taken.as_slice() {
         [] => None,
+        [(h, c, what)] if capitals => Some(format!(
+            "{c} is {what}: type {} or {h} for {c}{h}",
+            c.to_ascii_uppercase()
+        )),
         [(h, c, what)] => Some(format!("{c} is {what}: type {h} for {c}{h}")),
         more => {
             let letters: Vec<String> = more.iter().map(|(_, c, _)| c.to_string()).collect();
-            Some(format!(
-                "{} are commands: type the numbers",
-                letters.join(", ")
-            ))
+            let how = if capitals {
+                "capitals or numbers"
+            } else {
+                "the numbers"
+            };
+            Some(format!("{} are commands: type {how}", letters.join(", ")))
         }
     };
     (ranges.join(", "), note)
