@@ -31,10 +31,11 @@
 mod board;
 
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 
 use mancala_core::{IllegalMove, Move, Outcome, Side, Variant};
 use mancala_engine::{MAX_PLIES, Player, PlayerError};
-use mancala_session::{HouseError, Session, parse_house_number};
+use mancala_session::{HouseError, Record, Session, parse_house_number};
 
 pub use board::{kalah_board, oware_board};
 
@@ -66,6 +67,8 @@ pub struct Console {
     start: Session,
     players: [Option<Box<dyn Player>>; 2],
     menu: bool,
+    /// The menu's save also writes the game here as a record, and its load reads it.
+    save_file: Option<PathBuf>,
     layout: Layout,
 }
 
@@ -124,6 +127,7 @@ impl Console {
             start: session,
             players,
             menu: false,
+            save_file: None,
             layout,
         })
     }
@@ -132,6 +136,16 @@ impl Console {
     #[must_use]
     pub fn menu(mut self, on: bool) -> Console {
         self.menu = on;
+        self
+    }
+
+    /// With the menu, `S` also writes the game to `path` as a game record (the
+    /// session's record format, which every tool of the suite reads), and `L` loads the
+    /// game saved there, in this run or an earlier one. What is printed stays the
+    /// specifications' (a failure to read or write the file adds a line saying so).
+    #[must_use]
+    pub fn save_file(mut self, path: Option<PathBuf>) -> Console {
+        self.save_file = path;
         self
     }
 
@@ -226,9 +240,17 @@ impl Console {
             }
             Command::Save if self.menu => {
                 *saved = Some(game.clone());
+                if let Err(e) = self.write_save(game) {
+                    writeln!(out, "{e}")?;
+                }
                 self.show_board(game, out)
             }
             Command::Load if self.menu => {
+                match self.read_save() {
+                    Ok(Some(s)) => *saved = Some(s),
+                    Ok(None) => {}
+                    Err(e) => writeln!(out, "{e}")?,
+                }
                 match saved {
                     Some(s) => *game = s.clone(),
                     None => writeln!(out, "No saved game")?,
@@ -247,6 +269,39 @@ impl Console {
                 }
             }
         }
+    }
+
+    /// Writes `game` to the save file, if there is one.
+    fn write_save(&self, game: &Session) -> Result<(), String> {
+        let Some(path) = &self.save_file else {
+            return Ok(());
+        };
+        let text = Record::from_session(game).to_string();
+        std::fs::write(path, text).map_err(|e| format!("Could not save to {}: {e}", path.display()))
+    }
+
+    /// The game in the save file, with this console's seats and names; `None` without
+    /// a save file or before anything was saved to it.
+    fn read_save(&self) -> Result<Option<Session>, String> {
+        let Some(path) = &self.save_file else {
+            return Ok(None);
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("Could not load {}: {e}", path.display())),
+        };
+        let why = |e: &dyn std::fmt::Display| format!("Could not load {}: {e}", path.display());
+        let record: Record = text.parse().map_err(|e| why(&e))?;
+        if record.rules() != self.start.rules() {
+            return Err(why(&"it holds a game of other rules"));
+        }
+        Ok(Some(
+            record
+                .to_session()
+                .with_seats(self.start.seats().clone())
+                .with_names(self.start.names().clone()),
+        ))
     }
 
     /// Plays a house for a person, or explains why not.

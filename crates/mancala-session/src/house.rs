@@ -53,31 +53,36 @@ impl std::error::Error for HouseError {}
 
 /// The letter of `side`'s house `house` on a board of `houses` per side: player 1's
 /// houses are a, b, c, ... and player 2's continue the alphabet (a..f and g..l on six
-/// houses, as in the classic homework); `None` past z.
+/// houses, as in the classic homework). Past z the capitals go on (`A`, `B`, ...), so
+/// every house of every board up to 26 a side has a letter of its own.
 ///
 /// ```
 /// use mancala_core::Side;
 /// use mancala_session::house_letter;
 /// assert_eq!(house_letter(Side::South, 1, 6), Some('a'));
 /// assert_eq!(house_letter(Side::North, 6, 6), Some('l'));
-/// assert_eq!(house_letter(Side::North, 16, 16), None);
+/// assert_eq!(house_letter(Side::North, 10, 16), Some('z'));
+/// assert_eq!(house_letter(Side::North, 16, 16), Some('F'));
 /// ```
 #[must_use]
 pub fn house_letter(side: Side, house: u8, houses: usize) -> Option<char> {
     let i = side.index() * houses + usize::from(house).checked_sub(1)?;
-    u8::try_from(i)
-        .ok()
-        .filter(|&i| i < 26)
-        .map(|i| char::from(b'a' + i))
+    let i = u8::try_from(i).ok()?;
+    match i {
+        0..26 => Some(char::from(b'a' + i)),
+        26..52 => Some(char::from(b'A' + i - 26)),
+        _ => None,
+    }
 }
 
-/// A house's letter and number, e.g. `c3` (just the number past z).
+/// A house's letter and number, e.g. `c3` or `B14` (just the number if it had no
+/// letter, on boards of more than 26 houses a side).
 ///
 /// ```
 /// use mancala_core::Side;
 /// use mancala_session::house_label;
 /// assert_eq!(house_label(Side::North, 2, 6), "h2");
-/// assert_eq!(house_label(Side::North, 14, 14), "14");
+/// assert_eq!(house_label(Side::North, 14, 14), "B14");
 /// ```
 #[must_use]
 pub fn house_label(side: Side, house: u8, houses: usize) -> String {
@@ -87,21 +92,35 @@ pub fn house_label(side: Side, house: u8, houses: usize) -> String {
     }
 }
 
-/// The house whose letter is `c` (either case), on a board of `houses` per side.
+/// Whether a board of `houses` a side needs capitals for its letters: then `A` is not
+/// `a`. On smaller boards letters are read in either case.
+fn capitals_count(houses: usize) -> bool {
+    2 * houses > 26
+}
+
+/// The house whose letter is `c`, on a board of `houses` per side. Either case on
+/// boards of up to 13 houses a side; on bigger ones the capitals are the letters after
+/// z ([`house_letter`]).
 ///
 /// ```
 /// use mancala_core::Side;
 /// use mancala_session::house_of_letter;
 /// assert_eq!(house_of_letter('H', 6), Some((Side::North, 2)));
 /// assert_eq!(house_of_letter('m', 6), None);
+/// assert_eq!(house_of_letter('z', 16), Some((Side::North, 10)));
+/// assert_eq!(house_of_letter('A', 16), Some((Side::North, 11)));
+/// assert_eq!(house_of_letter('G', 16), None);
 /// ```
 #[must_use]
 pub fn house_of_letter(c: char, houses: usize) -> Option<(Side, u8)> {
-    let c = c.to_ascii_lowercase();
-    if !c.is_ascii_lowercase() {
+    if !c.is_ascii_alphabetic() {
         return None;
     }
-    let i = usize::from(c as u8 - b'a');
+    let i = if c.is_ascii_uppercase() && capitals_count(houses) {
+        26 + usize::from(c as u8 - b'A')
+    } else {
+        usize::from(c.to_ascii_lowercase() as u8 - b'a')
+    };
     if i >= 2 * houses {
         return None;
     }
@@ -209,13 +228,26 @@ mod tests {
         /// Every house's label (and its letter alone) parses back to that house for its
         /// owner, and is refused for the opponent.
         #[test]
-        fn labels_round_trip(houses in 1usize..=13, house in 1u8..=13, north: bool) {
+        fn labels_round_trip(houses in 1usize..=16, house in 1u8..=16, north: bool) {
             prop_assume!(usize::from(house) <= houses);
             let side = if north { Side::North } else { Side::South };
             let label = house_label(side, house, houses);
             prop_assert_eq!(parse_house(&label, side, houses).unwrap().house(), house);
             prop_assert_eq!(parse_house(&label[..1], side, houses).unwrap().house(), house);
             prop_assert!(parse_house(&label, side.opponent(), houses).is_err());
+        }
+
+        /// No two houses of a board share a label.
+        #[test]
+        fn labels_are_unique(houses in 1usize..=16) {
+            let mut labels: Vec<String> = Side::BOTH
+                .into_iter()
+                .flat_map(|s| (1..=houses as u8).map(move |h| house_label(s, h, houses)))
+                .collect();
+            prop_assert!(labels.iter().all(|l| l.starts_with(|c: char| c.is_ascii_alphabetic())));
+            labels.sort();
+            labels.dedup();
+            prop_assert_eq!(labels.len(), 2 * houses);
         }
 
         /// Numbers parse exactly when they are on the board.

@@ -23,12 +23,23 @@ use ratatui::layout::{Position, Rect};
 
 /// Rows of the board inside its frame: names, labels, two rows of houses, the middle.
 const BOARD_ROWS: u16 = 11;
-/// Width of the move history panel.
-const HISTORY_W: u16 = 27;
-/// Rows the game screen needs: title, gap, board frame, gap, status, message, gap, keys.
-pub const GAME_ROWS: u16 = 1 + 1 + (BOARD_ROWS + 2) + 1 + 1 + 1 + 1 + 1;
+/// Moves the move list shows at once, beside the board or over it (the height of the
+/// board's frame inside its border).
+pub const LIST_ROWS: u16 = BOARD_ROWS;
+/// Width of the move list beside the board, with names.
+pub const HISTORY_W: u16 = 27;
+/// Width of the compact move list (numbers and houses), for narrower terminals.
+pub const HISTORY_COMPACT_W: u16 = 18;
+/// Rows of messages at least: the latest, and the one before it (so that a capture
+/// stays in view when the computer moves next).
+pub const LOG_ROWS: u16 = 2;
+/// Rows of messages at most, on a tall terminal.
+const LOG_ROWS_MAX: u16 = 4;
+/// Rows the game screen needs: title, gap, board frame, gap, status, messages, keys.
+pub const GAME_ROWS: u16 = 1 + 1 + (BOARD_ROWS + 2) + 1 + 1 + LOG_ROWS + 1;
 /// The size the start screen needs.
-pub const SETUP_SIZE: (u16, u16) = (62, 22);
+/// The size the start screen needs: no more than the game on six houses.
+pub const SETUP_SIZE: (u16, u16) = (50, 20);
 
 /// Where each house and store is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,12 +169,13 @@ pub struct GameLayout {
     pub frame: Rect,
     /// The houses and stores.
     pub board: BoardGeometry,
-    /// The move list, when there is room.
+    /// The move list, when there is room: [`HISTORY_W`] wide with names, or
+    /// [`HISTORY_COMPACT_W`] without.
     pub history: Option<Rect>,
     /// Whose turn, what is happening.
     pub status: Rect,
-    /// The message line.
-    pub message: Rect,
+    /// The messages, the latest at the bottom: [`LOG_ROWS`] rows or more.
+    pub messages: Rect,
     /// The keys.
     pub keys: Rect,
 }
@@ -178,23 +190,29 @@ impl GameLayout {
         }
         let frame_w = |inner, gap| BoardGeometry::width(houses, inner, gap) + 4;
         let total_w =
-            |inner, gap, history| frame_w(inner, gap) + if history { HISTORY_W + 1 } else { 0 };
-        // The roomiest arrangement that fits: wide houses, the move list, gaps.
-        let (inner, gap, history) = [
-            (5, 1, true),
-            (5, 1, false),
-            (3, 1, true),
-            (3, 1, false),
-            (3, 0, false),
+            |inner, gap, list: u16| frame_w(inner, gap) + if list > 0 { list + 1 } else { 0 };
+        // The roomiest arrangement that fits: wide houses, a move list (with names if
+        // possible: a list without names beats wide houses), gaps.
+        let (inner, gap, list) = [
+            (5, 1, HISTORY_W),
+            (5, 1, HISTORY_COMPACT_W),
+            (3, 1, HISTORY_W),
+            (3, 1, HISTORY_COMPACT_W),
+            (5, 1, 0),
+            (3, 1, 0),
+            (3, 0, 0),
         ]
         .into_iter()
-        .find(|&(inner, gap, history)| total_w(inner, gap, history) <= area.width)?;
-        let total_w = total_w(inner, gap, history);
+        .find(|&(inner, gap, list)| total_w(inner, gap, list) <= area.width)?;
+        let total_w = total_w(inner, gap, list);
+        let log_rows = (LOG_ROWS + (area.height - GAME_ROWS) / 2).min(LOG_ROWS_MAX);
+        let rows = GAME_ROWS + log_rows - LOG_ROWS;
         let x = area.x + (area.width - total_w) / 2;
-        let y = area.y + (area.height - GAME_ROWS) / 2;
+        let y = area.y + (area.height - rows) / 2;
         let frame = Rect::new(x, y + 2, frame_w(inner, gap), BOARD_ROWS + 2);
         let board_area = Rect::new(frame.x + 2, frame.y + 1, frame.width - 4, BOARD_ROWS);
         let line = |dy: u16| Rect::new(x, y + dy, total_w, 1);
+        let below = 2 + BOARD_ROWS + 2 + 1;
         Some(GameLayout {
             title: line(0),
             frame,
@@ -204,11 +222,10 @@ impl GameLayout {
                 inner,
                 gap,
             },
-            history: history
-                .then(|| Rect::new(frame.right() + 1, frame.y, HISTORY_W, frame.height)),
-            status: line(2 + BOARD_ROWS + 2 + 1),
-            message: line(2 + BOARD_ROWS + 2 + 2),
-            keys: line(GAME_ROWS - 1),
+            history: (list > 0).then(|| Rect::new(frame.right() + 1, frame.y, list, frame.height)),
+            status: line(below),
+            messages: Rect::new(x, y + below + 1, total_w, log_rows),
+            keys: line(rows - 1),
         })
     }
 
@@ -237,9 +254,14 @@ impl SetupLayout {
     /// use mancala_tui::SetupLayout;
     /// use ratatui::layout::Rect;
     /// let l = SetupLayout::new(Rect::new(0, 0, 100, 30)).unwrap();
-    /// assert_eq!((l.frame.x, l.frame.y, l.frame.width, l.frame.height), (19, 4, 62, 22));
+    /// assert_eq!((l.frame.x, l.frame.y, l.frame.width, l.frame.height), (25, 5, 50, 20));
     /// assert_eq!(l.keys.y, l.frame.bottom() - 2);
-    /// assert!(SetupLayout::new(Rect::new(0, 0, 61, 30)).is_none());
+    /// assert!(SetupLayout::new(Rect::new(0, 0, 49, 30)).is_none());
+    /// // Lines of five settings and the start button (after a blank line).
+    /// assert_eq!(l.line_at(l.fields.y + 1, 6), Some(0));
+    /// assert_eq!(l.line_at(l.fields.y + 5, 6), Some(4));
+    /// assert_eq!(l.line_at(l.fields.y + 6, 6), None);
+    /// assert_eq!(l.line_at(l.fields.y + 7, 6), Some(5));
     /// ```
     #[must_use]
     pub fn new(area: Rect) -> Option<SetupLayout> {
@@ -259,6 +281,22 @@ impl SetupLayout {
             fields: Rect::new(inner.x, inner.y, inner.width, inner.height - 2),
             keys: Rect::new(inner.x, inner.bottom() - 1, inner.width, 1),
         })
+    }
+}
+
+impl SetupLayout {
+    /// Which of `lines` lines of the start screen (the settings, then the start
+    /// button after a blank line) is drawn on row `y`, for clicks.
+    #[must_use]
+    pub fn line_at(&self, y: u16, lines: usize) -> Option<usize> {
+        let first = self.fields.y + 1;
+        let i = usize::from(y.checked_sub(first)?);
+        let last = lines.checked_sub(1)?;
+        match i {
+            i if i < last => Some(i),
+            i if i == last + 1 => Some(last),
+            _ => None,
+        }
     }
 }
 
@@ -336,6 +374,8 @@ mod tests {
         assert!(wide.history.is_some());
         let narrow = layout(72, 22, 6).unwrap();
         assert!(narrow.history.is_none());
+        let eighty = layout(80, 24, 6).unwrap();
+        assert_eq!(eighty.history.unwrap().width, HISTORY_COMPACT_W);
         let sixteen = layout(100, 35, 16).unwrap();
         assert_eq!((sixteen.board.inner, sixteen.board.gap), (3, 0));
         assert_eq!(GameLayout::min_size(16), (sixteen.frame.width, GAME_ROWS));
@@ -355,11 +395,19 @@ mod tests {
             l.frame.y,
             l.frame.bottom(),
             l.status.y,
-            l.message.y,
+            l.messages.y,
+            l.messages.bottom(),
             l.keys.y,
         ];
-        assert!(ys.windows(2).all(|w| w[0] < w[1]), "{ys:?}");
-        assert_eq!(l.keys.y - l.title.y + 1, GAME_ROWS);
+        assert!(ys.windows(2).all(|w| w[0] <= w[1]), "{ys:?}");
+        assert_eq!(l.keys.y, l.messages.bottom());
+        assert!(
+            l.messages.height > LOG_ROWS,
+            "a tall terminal shows more messages"
+        );
+        let small = layout(60, GAME_ROWS, 6).unwrap();
+        assert_eq!(small.messages.height, LOG_ROWS);
+        assert_eq!(small.keys.y - small.title.y + 1, GAME_ROWS);
     }
 
     #[test]

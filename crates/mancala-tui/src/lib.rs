@@ -25,9 +25,11 @@
 //! ```
 //!
 //! Keys in a game: arrows and Enter, a house number, or a house letter (player 1's
-//! houses are a, b, c, ... and player 2's continue the alphabet), or a click; `u` undo,
-//! `r` redo, `h` hint, `+`/`-` sowing speed, any key skips a sowing, `q` quits (asking
-//! first), Ctrl-C quits at once.
+//! houses are a, b, c, ... and player 2's continue the alphabet, then capitals), or a
+//! click; `u` undo, `r` redo, `h` hint, `m` the move list (PgUp/PgDn scroll it), `w`
+//! save, `+`/`-` sowing speed, `?`/F1 help, any key skips a sowing, `q` quits (asking
+//! first), Ctrl-C quits at once, Ctrl-Z suspends. At the end: `y`/`n`, `f` who moves
+//! first next, `v` the result box away and back. The README has the full table.
 
 #![forbid(unsafe_code)]
 #![warn(clippy::too_many_lines)]
@@ -42,13 +44,16 @@ mod terminal;
 mod ui;
 
 pub use app::{
-    Animation, App, BoardView, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message, MessageKind,
-    SPEEDS_MS, Screen, THINKER_THREAD,
+    Animation, App, BoardView, COMMAND_LETTERS, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message,
+    MessageKind, SPEEDS_MS, Score, Screen, THINKER_THREAD, fallback_note, letter_keys,
 };
-pub use layout::{BoardGeometry, GAME_ROWS, GameLayout, SETUP_SIZE, SetupLayout};
+pub use layout::{
+    BoardGeometry, GAME_ROWS, GameLayout, HISTORY_COMPACT_W, HISTORY_W, LOG_ROWS, SETUP_SIZE,
+    SetupLayout,
+};
 pub use setup::{
     FALLBACK_PLAYER, Field, NAME_MAX, PLAYER_CHOICES, Setup, SetupForm, build_player, default_name,
     player_problem,
 };
-pub use terminal::run;
+pub use terminal::{Ended, run, run_app};
 pub use ui::draw;

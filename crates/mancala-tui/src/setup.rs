@@ -2,7 +2,7 @@
 
 use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Side, Variant};
 use mancala_engine::{Player, PlayerError, PlayerSpec};
-use mancala_session::Seat;
+use mancala_session::{Record, Seat};
 
 /// The player choices the start screen offers for each seat, in order: a person, the
 /// engine's levels, then the simple bots.
@@ -74,6 +74,24 @@ impl Setup {
         } else {
             rules
         })
+    }
+
+    /// The settings of a recorded game: its rules, its players' kinds and names, and
+    /// `seed` for the randomness of computer players.
+    #[must_use]
+    pub fn of_record(record: &Record, seed: u64) -> Setup {
+        let rules = record.rules();
+        let options = rules.options();
+        Setup {
+            variant: rules.variant(),
+            houses: u8::try_from(rules.houses()).unwrap_or(u8::MAX),
+            seeds: u8::try_from(rules.seeds()).unwrap_or(u8::MAX),
+            empty_capture: options.empty_capture,
+            end_rule: options.end_rule,
+            players: record.seats().clone().map(|s| s.to_string()),
+            names: record.names().clone(),
+            seed,
+        }
     }
 
     /// Who plays seat `i` (0 or 1), or why its spec is not a player spec at all.
@@ -229,6 +247,9 @@ pub struct SetupForm {
     /// Why each seat's chosen player cannot play, worked out when the settings change
     /// rather than when the screen is drawn, since finding out builds the player.
     notes: [Option<String>; 2],
+    /// The focused line was just reached: like a selected field, the first character
+    /// or digit typed replaces its value instead of adding to it.
+    fresh: bool,
 }
 
 impl SetupForm {
@@ -246,6 +267,7 @@ impl SetupForm {
             focus: Field::Start,
             choices,
             notes: [None, None],
+            fresh: false,
         };
         form.check_players();
         form
@@ -293,7 +315,35 @@ impl SetupForm {
         let fields = self.fields();
         let i = fields.iter().position(|f| *f == self.focus).unwrap_or(0) as isize;
         let n = fields.len() as isize;
-        self.focus = fields[(i + delta).rem_euclid(n) as usize];
+        self.focus_on(fields[(i + delta).rem_euclid(n) as usize]);
+    }
+
+    /// Puts the focus on `field`; what is typed first there replaces its value.
+    pub fn focus_on(&mut self, field: Field) {
+        self.fresh = field != self.focus || self.fresh;
+        self.focus = field;
+    }
+
+    /// Types the digit `d` into the focused number (houses or seeds): the first digit
+    /// typed replaces the number, the next ones add to it while it stays in range
+    /// (else the digit starts a new number).
+    pub fn type_digit(&mut self, d: u8) {
+        let (value, max) = match self.focus {
+            Field::Houses => (&mut self.setup.houses, MAX_HOUSES as u8),
+            Field::Seeds => (&mut self.setup.seeds, MAX_SEEDS as u8),
+            _ => return,
+        };
+        let longer = u16::from(*value) * 10 + u16::from(d);
+        let new = if !self.fresh && longer <= u16::from(max) {
+            longer as u8
+        } else {
+            d
+        };
+        self.fresh = false;
+        if new >= 1 {
+            *value = new;
+            self.check_players();
+        }
     }
 
     /// Changes the focused setting by one step (`delta` is +1 or -1).
@@ -333,22 +383,50 @@ impl SetupForm {
             }
             Field::Name(_) | Field::Start => return,
         }
+        self.fresh = false;
         self.check_players();
     }
 
-    /// Types `c` into the focused name.
+    /// Types `c` into the focused name (the first character typed there replaces it).
     pub fn type_char(&mut self, c: char) {
         if let Field::Name(seat) = self.focus {
+            if std::mem::take(&mut self.fresh) {
+                self.setup.names[seat].clear();
+            }
             if self.setup.names[seat].chars().count() < NAME_MAX && !c.is_control() {
                 self.setup.names[seat].push(c);
             }
         }
     }
 
-    /// Deletes the last character of the focused name.
+    /// Deletes the last character of the focused name, or all of it when it was just
+    /// reached (as a selected field).
     pub fn backspace(&mut self) {
         if let Field::Name(seat) = self.focus {
-            self.setup.names[seat].pop();
+            if std::mem::take(&mut self.fresh) {
+                self.setup.names[seat].clear();
+            } else {
+                self.setup.names[seat].pop();
+            }
+        }
+    }
+
+    /// Empties the focused name (Ctrl-U, as in a shell).
+    pub fn clear_name(&mut self) {
+        if let Field::Name(seat) = self.focus {
+            self.setup.names[seat].clear();
+            self.fresh = false;
+        }
+    }
+
+    /// Deletes the last word of the focused name and the spaces after it (Ctrl-W, as
+    /// in a shell).
+    pub fn delete_word(&mut self) {
+        if let Field::Name(seat) = self.focus {
+            let name = &mut self.setup.names[seat];
+            let kept = name.trim_end().rfind(' ').map_or(0, |i| i + 1);
+            name.truncate(kept);
+            self.fresh = false;
         }
     }
 }

@@ -4,9 +4,9 @@
 
 use std::io::{self, Stdout};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 use std::time::{Duration, Instant};
 
@@ -63,27 +63,56 @@ fn install_panic_hook() {
     }));
 }
 
-/// Plays in the terminal until the player quits.
+/// How a game in the terminal ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The player quit.
+    Quit,
+    /// A signal from outside (SIGTERM, SIGHUP, SIGINT) ended it.
+    Signal(i32),
+}
+
+impl Ended {
+    /// The exit status a shell expects: 0 after quitting, 128 + the signal's number
+    /// after a signal (143 for SIGTERM), so scripts and service managers can tell.
+    #[must_use]
+    pub fn exit_status(self) -> u8 {
+        match self {
+            Ended::Quit => 0,
+            Ended::Signal(n) => u8::try_from(128 + n).unwrap_or(u8::MAX),
+        }
+    }
+}
+
+/// Plays in the terminal until the player quits or a signal ends the game.
 ///
 /// Shows the start screen filled in with `setup`, or goes straight to the game when
 /// `skip_start`.
 ///
 /// # Errors
 /// When the terminal cannot be set up or written, or a computer player fails.
-pub fn run(setup: Setup, skip_start: bool) -> io::Result<()> {
+pub fn run(setup: Setup, skip_start: bool) -> io::Result<Ended> {
+    run_app(|now| App::new(setup, skip_start, now))
+}
+
+/// Plays the app `make` builds until the player quits or a signal ends the game.
+///
+/// # Errors
+/// When the terminal cannot be set up or written, or a computer player fails.
+pub fn run_app(make: impl FnOnce(Instant) -> App) -> io::Result<Ended> {
     install_panic_hook();
     // A signal from outside (the terminal closing, `kill`) ends the loop at the next
     // tick, and the guard below restores the terminal on the way out. If the loop does
     // not get back to check (its input is gone with the terminal, and reading it never
     // returns), the signal thread restores what it can and ends the process itself.
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(AtomicI32::new(0));
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT])?;
     let flag = Arc::clone(&stop);
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                flag.store(true, Ordering::Relaxed);
+                flag.store(signal, Ordering::Relaxed);
                 std::thread::sleep(SIGNAL_GRACE);
                 restore();
                 std::process::exit(128 + signal);
@@ -94,25 +123,42 @@ pub fn run(setup: Setup, skip_start: bool) -> io::Result<()> {
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
-    let result = event_loop(&mut terminal, setup, skip_start, &stop);
+    let result = event_loop(&mut terminal, make(Instant::now()), &stop);
     drop(terminal);
     drop(guard);
     result
 }
 
+/// Ctrl-Z: gives the terminal back, stops the process as the shell's job control
+/// expects (raw mode turns off the terminal's own Ctrl-Z, so the program does it),
+/// and takes the terminal again and redraws it all when continued (`fg`).
+fn suspend(terminal: &mut Terminal<CrosstermBackend<Stdout>>) -> io::Result<()> {
+    restore();
+    signal_hook::low_level::raise(SIGTSTP)?;
+    enable_raw_mode()?;
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    terminal.clear()
+}
+
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
-    setup: Setup,
-    skip_start: bool,
-    stop: &AtomicBool,
-) -> io::Result<()> {
-    let mut app = App::new(setup, skip_start, Instant::now());
+    mut app: App,
+    stop: &AtomicI32,
+) -> io::Result<Ended> {
     let size = terminal.size()?;
     app.resize(size.width, size.height);
     loop {
         terminal.draw(|frame| ui::draw(frame, &app))?;
-        if app.should_quit() || stop.load(Ordering::Relaxed) {
-            return Ok(());
+        match stop.load(Ordering::Relaxed) {
+            0 if app.should_quit() => return Ok(Ended::Quit),
+            0 => {}
+            signal => return Ok(Ended::Signal(signal)),
+        }
+        if app.take_suspend() {
+            suspend(terminal)?;
+            let size = terminal.size()?;
+            app.resize(size.width, size.height);
+            continue;
         }
         if let Some(failure) = app.failure() {
             return Err(io::Error::other(failure.to_owned()));

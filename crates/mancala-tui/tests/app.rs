@@ -101,7 +101,7 @@ fn start_screen_lists_the_choices_and_enter_starts() {
         "Houses per side",
         "◂ 6 ▸",
         "Empty capture",
-        "Player 1 (moves first)",
+        "Player 1 (first)",
         "◂ human ▸",
         "◂ medium ▸",
         "Start the game",
@@ -159,7 +159,7 @@ fn the_board_is_drawn_as_a_board() {
         s.contains("Ann, choose a house: ←→ + Enter, 1-6, a-f or click"),
         "{s}"
     );
-    assert!(s.contains("u undo  r redo  h hint  +/- speed"), "{s}");
+    assert!(s.contains("u undo r redo h hint m moves +- speed"), "{s}");
 }
 
 #[test]
@@ -523,4 +523,459 @@ fn two_digits_choose_a_house_on_big_boards() {
     chars(&mut app, "1", now);
     press(&mut app, KeyCode::Enter, now);
     assert_eq!(app.game().unwrap().session.records()[1].mv.house(), 1);
+}
+
+fn ctrl(app: &mut App, c: char, now: Instant) {
+    app.handle_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL), now);
+}
+
+#[test]
+fn control_keys_never_act_as_their_letter() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    let before = show(&app);
+    for c in ['d', 'a', 'h', 'q', 'u', 'x'] {
+        ctrl(&mut app, c, now);
+    }
+    let g = app.game().unwrap();
+    assert!(g.session.records().is_empty(), "Ctrl-D played house d");
+    assert!(!g.confirm_quit && !g.hint_pending && !app.should_quit());
+    assert_eq!(show(&app), before, "other Ctrl keys do nothing");
+    // Ctrl-Z asks the terminal loop to suspend, once.
+    assert!(!app.take_suspend());
+    ctrl(&mut app, 'z', now);
+    assert!(app.take_suspend());
+    assert!(!app.take_suspend());
+    assert!(!show(&app).contains("No house is lettered"));
+}
+
+#[test]
+fn control_keys_edit_a_name_as_in_a_shell() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    // From Start, up to player 2's name ("Medium bot").
+    press(&mut app, KeyCode::Up, now);
+    ctrl(&mut app, 'w', now);
+    assert!(show(&app).contains("Medium ▏"), "{}", show(&app));
+    ctrl(&mut app, 'h', now);
+    ctrl(&mut app, 'u', now);
+    chars(&mut app, "Zed Two", now);
+    ctrl(&mut app, 'w', now);
+    press(&mut app, KeyCode::Backspace, now);
+    chars(&mut app, "!", now);
+    ctrl(&mut app, 'd', now);
+    press(&mut app, KeyCode::Enter, now);
+    let g = app.game().unwrap();
+    assert_eq!(g.session.name(Side::North), "Zed!");
+}
+
+#[test]
+fn on_a_screen_too_small_q_quits_at_once() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    app.resize(50, 12);
+    assert!(!app.fits());
+    press(&mut app, KeyCode::Char('3'), now);
+    assert!(
+        app.game().unwrap().session.records().is_empty(),
+        "unseen move"
+    );
+    press(&mut app, KeyCode::Char('q'), now);
+    assert!(app.should_quit(), "no question nobody can see");
+    // The start screen too, even with a name focused.
+    let mut app = App::new(Setup::default(), false, now);
+    press(&mut app, KeyCode::Up, now);
+    app.resize(40, 10);
+    press(&mut app, KeyCode::Char('q'), now);
+    assert!(app.should_quit());
+}
+
+#[test]
+fn small_boards_show_no_stray_arrow_and_the_robot_is_just_robot() {
+    let now = Instant::now();
+    let setup = Setup {
+        houses: 3,
+        players: ["human".into(), "robot".into()],
+        names: ["Ann".into(), mancala_tui::default_name(1, "robot")],
+        ..Setup::default()
+    };
+    let app = App::new(setup, true, now);
+    let s = show(&app);
+    assert!(!s.contains('⟲'), "{s}");
+    assert!(s.contains("Robot") && !s.contains("Robot bot"), "{s}");
+}
+
+#[test]
+fn the_final_board_adds_up_to_the_score_in_every_variant() {
+    let now = Instant::now();
+    for variant in Variant::ALL {
+        for (houses, seeds) in [(2, 1), (3, 2), (4, 3), (6, 4)] {
+            let mut app = App::new(two_people(variant, houses, seeds), true, now);
+            let mut guard = 0;
+            while !app.game().unwrap().finished() {
+                press(&mut app, KeyCode::Enter, now);
+                press(&mut app, KeyCode::Char(' '), now);
+                guard += 1;
+                assert!(guard < 2000, "{variant} {houses}x{seeds} ends");
+            }
+            let g = app.game().unwrap();
+            let outcome = g.session.outcome().unwrap();
+            let board = g.board();
+            assert_eq!(board.stores, outcome.scores, "{variant} {houses}x{seeds}");
+            let end = g.session.end().unwrap();
+            let left: u16 = board.houses.iter().flatten().sum();
+            assert_eq!(left, end.unclaimed, "{variant} {houses}x{seeds}");
+            let reason = g.session.end_text().unwrap().reason_sentence();
+            let first_words: String = reason.chars().take(20).collect();
+            assert!(
+                show(&app).contains(&first_words),
+                "{reason}\n{}",
+                show(&app)
+            );
+        }
+    }
+}
+
+#[test]
+fn every_house_of_the_biggest_board_has_a_label_of_its_own() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 16, 4), true, now);
+    let s = show(&app);
+    for label in ["a1", "p16", "q1", "z10", "A11", "F16"] {
+        assert!(s.contains(label), "{label} missing from\n{s}");
+    }
+    // Ann sows house 1; Bob's houses 11 to 16 are lettered A to F.
+    chars(&mut app, "a ", now);
+    let s = show(&app);
+    assert!(
+        s.contains("Bob, choose a house: ←→ + Enter, 1-16, q-z, A-F or click"),
+        "{s}"
+    );
+    assert!(
+        s.contains("q, r, u, w are commands: type the numbers"),
+        "{s}"
+    );
+    chars(&mut app, "a", now);
+    assert!(
+        show(&app).contains("House a1 is Ann's. Bob, choose one of yours (q1 to F16)."),
+        "{}",
+        show(&app)
+    );
+    chars(&mut app, "D ", now);
+    let g = app.game().unwrap();
+    assert_eq!(g.session.records()[1].mv.house(), 14);
+    assert!(
+        show(&app).contains("Bob sowed house D14."),
+        "{}",
+        show(&app)
+    );
+}
+
+#[test]
+fn the_prompt_says_how_to_choose_a_house_whose_letter_is_a_command() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    chars(&mut app, "1 ", now);
+    let s = show(&app);
+    assert!(s.contains("(h is hint: type H or 2 for h2)"), "{s}");
+    chars(&mut app, "H ", now);
+    assert_eq!(app.game().unwrap().session.records()[1].mv.house(), 2);
+}
+
+/// Plays `moves` (house numbers of the player to move), each sowing skipped.
+fn play_houses(app: &mut App, moves: &[u8], now: Instant) {
+    for &h in moves {
+        press(app, KeyCode::Char(char::from(b'0' + h)), now);
+        press(app, KeyCode::Char(' '), now);
+    }
+}
+
+#[test]
+fn a_capture_stays_in_view_after_the_next_move_and_is_marked_once_sown() {
+    let mut now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    play_houses(&mut app, &[3, 1, 1, 4, 2], now);
+    // Ann's c3 captures; while it is sown the list has the move but not the mark.
+    press(&mut app, KeyCode::Char('3'), now);
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("  6 c3") && !s.contains("×8"), "{s}");
+    now += app.step_time() * 20;
+    app.tick(now);
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("  6 c3  ×8"), "{s}");
+    // Bob moves: at 80x24 Ann's capture is still there, above Bob's move.
+    play_houses(&mut app, &[1], now);
+    let s = screen(&app, 80, 24);
+    assert!(
+        s.contains("Ann captured the contents of houses i3 and d4"),
+        "{s}"
+    );
+    assert!(
+        s.contains("Bob captured the contents of houses e5 and h2"),
+        "{s}"
+    );
+}
+
+#[test]
+fn the_move_list_is_there_at_80x24_and_scrolls() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Oware, 6, 4), true, now);
+    let houses = [
+        1, 1, 2, 1, 3, 1, 4, 1, 5, 1, 1, 2, 1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3, 4, 1, 5, 1, 6, 2,
+    ];
+    play_houses(&mut app, &houses, now);
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("Moves") && s.contains(" 30 h2"), "{s}");
+    assert!(!s.contains("  1 a1"), "the latest moves first:\n{s}");
+    for _ in 0..10 {
+        press(&mut app, KeyCode::PageUp, now);
+    }
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("Moves 1-11") && s.contains("  1 a1"), "{s}");
+    assert!(!s.contains(" 30 h2"), "{s}");
+    press(&mut app, KeyCode::PageDown, now);
+    assert!(screen(&app, 80, 24).contains("Moves 6-16"));
+    // Where no list fits beside the board, m shows it over the board.
+    let s = screen(&app, 60, 24);
+    assert!(!s.contains("Moves"), "{s}");
+    press(&mut app, KeyCode::Char('m'), now);
+    let s = screen(&app, 60, 24);
+    assert!(s.contains("Moves") && s.contains("Ann"), "{s}");
+    press(&mut app, KeyCode::Char('m'), now);
+    assert!(screen(&app, 60, 24).contains("taken"));
+}
+
+#[test]
+fn perfect_falling_back_to_expert_is_said_with_its_move() {
+    let mut now = Instant::now();
+    // Too big to solve in a millisecond: the expert player chooses instead.
+    let mut app = App::new(against("perfect:ms=1", 12, 12), true, now);
+    press(&mut app, KeyCode::Char('2'), now);
+    press(&mut app, KeyCode::Char(' '), now);
+    run_until(&mut app, &mut now, |a| {
+        a.game().unwrap().session.human_to_move() && a.game().unwrap().anim.is_none()
+    });
+    let s = show(&app);
+    assert!(
+        s.contains("(Perfect could not solve this position: expert play instead.)"),
+        "{s}"
+    );
+}
+
+#[test]
+fn help_opens_on_question_mark_and_f1_and_any_key_closes_it() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Oware, 6, 4), true, now);
+    press(&mut app, KeyCode::Char('?'), now);
+    let s = show(&app);
+    for want in [
+        "Keys",
+        "Oware (Abapa): sow anticlockwise",
+        "Computer players",
+        "perfect",
+    ] {
+        assert!(s.contains(want), "{want:?} missing from\n{s}");
+    }
+    press(&mut app, KeyCode::Char('3'), now);
+    assert!(
+        !app.help && app.game().unwrap().session.records().is_empty(),
+        "the key only closes"
+    );
+    press(&mut app, KeyCode::F(1), now);
+    assert!(app.help);
+    press(&mut app, KeyCode::Esc, now);
+    assert!(!app.help);
+    // On the start screen too, but ? is a character in a name.
+    let mut app = App::new(Setup::default(), false, now);
+    press(&mut app, KeyCode::Char('?'), now);
+    assert!(
+        show(&app).contains("Kalah: sow the seeds"),
+        "{}",
+        show(&app)
+    );
+    press(&mut app, KeyCode::Esc, now);
+    assert!(!app.should_quit(), "Esc closes the help only");
+    press(&mut app, KeyCode::Up, now);
+    press(&mut app, KeyCode::Char('?'), now);
+    assert!(!app.help);
+}
+
+/// A fresh empty directory for files a test writes.
+fn temp_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mancala-tui-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn w_saves_a_record_that_loads_back_to_the_same_game() {
+    let now = Instant::now();
+    let dir = temp_dir("save");
+    let mut app = App::new(against("greedy", 6, 4), true, now).with_save_dir(&dir);
+    let mut clock = now;
+    play_houses(&mut app, &[3, 1], clock);
+    run_until(&mut app, &mut clock, |a| {
+        a.game().unwrap().session.human_to_move() && a.game().unwrap().anim.is_none()
+    });
+    press(&mut app, KeyCode::Char('w'), clock);
+    let s = show(&app);
+    assert!(s.contains("Saved to") && s.contains("--load"), "{s}");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("mancala-") && name.ends_with(".txt"),
+        "{name}"
+    );
+    // A second save in the same second gets a name of its own.
+    press(&mut app, KeyCode::Char('w'), clock);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.contains("[Player2Kind \"greedy\"]"), "{text}");
+    let record: mancala_session::Record = text.parse().unwrap();
+    let loaded = App::load(&record, 1, clock);
+    let (a, b) = (app.game().unwrap(), loaded.game().unwrap());
+    assert_eq!(
+        b.session.game(),
+        a.session.game(),
+        "the same position and history"
+    );
+    assert_eq!(b.session.names(), a.session.names());
+    assert_eq!(b.session.seats(), a.session.seats());
+    let s = show(&loaded);
+    assert!(
+        s.contains(&format!(
+            "Loaded {} moves: Ann to move.",
+            a.session.records().len()
+        )),
+        "{s}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_finished_game_loads_for_review_and_undo_steps_back() {
+    let now = Instant::now();
+    let setup = two_people(Variant::Kalah, 6, 4);
+    let mut app = App::new(setup, true, now);
+    play_houses(&mut app, &[1, 1, 2, 3, 1, 4, 1, 5, 1, 6, 1], now);
+    assert!(app.game().unwrap().finished());
+    let record = mancala_session::Record::from_session(&app.game().unwrap().session);
+    let mut loaded = App::load(&record, 1, now);
+    let s = show(&loaded);
+    assert!(
+        s.contains("Bob wins 36 to 12") && s.contains("Play again? (y/n)"),
+        "{s}"
+    );
+    press(&mut loaded, KeyCode::Char('u'), now);
+    assert_eq!(loaded.game().unwrap().session.records().len(), 10);
+    assert!(show(&loaded).contains("Bob, choose a house"));
+}
+
+fn click(app: &mut App, x: u16, y: u16, now: Instant) {
+    app.handle_mouse(
+        MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: x,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        },
+        now,
+    );
+}
+
+#[test]
+fn the_start_screen_takes_typing_numbers_and_clicks_in_50x20() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    app.resize(50, 20);
+    assert!(app.fits());
+    let s = screen(&app, 50, 20);
+    assert!(
+        s.contains("Start the game") && !s.contains("too small"),
+        "{s}"
+    );
+    // Typing into a name replaces the default, as in a selected field.
+    press(&mut app, KeyCode::Up, now);
+    chars(&mut app, "Zed", now);
+    assert!(screen(&app, 50, 20).contains("Zed▏"));
+    assert!(!screen(&app, 50, 20).contains("Medium botZed"));
+    // Numbers are typed: 1 then 4 is fourteen houses; 9 then 9 is nine (99 is too many).
+    for _ in 0..7 {
+        press(&mut app, KeyCode::Up, now);
+    }
+    chars(&mut app, "14", now);
+    assert!(
+        screen(&app, 50, 20).contains("◂ 14 ▸"),
+        "{}",
+        screen(&app, 50, 20)
+    );
+    press(&mut app, KeyCode::Down, now);
+    chars(&mut app, "99", now);
+    assert!(
+        screen(&app, 50, 20).contains("◂ 9 ▸"),
+        "{}",
+        screen(&app, 50, 20)
+    );
+    // A click focuses a line; a second click on a choice changes it; Start starts.
+    let rows: Vec<String> = screen(&app, 50, 20).lines().map(str::to_owned).collect();
+    let row = |want: &str| rows.iter().position(|r| r.contains(want)).unwrap() as u16;
+    click(&mut app, 10, row("Empty capture"), now);
+    assert!(screen(&app, 50, 20).contains("▸ Empty capture"));
+    click(&mut app, 10, row("Empty capture"), now);
+    assert!(screen(&app, 50, 20).contains("◂ on ▸"));
+    click(&mut app, 25, row("Start the game"), now);
+    let g = app.game().expect("the click started the game");
+    let rules = g.session.rules();
+    assert_eq!((rules.houses(), rules.seeds()), (14, 9));
+    assert!(rules.options().empty_capture);
+    assert_eq!(g.session.name(Side::North), "Zed");
+}
+
+/// Plays the first legal house each turn until the game is over.
+fn play_out(app: &mut App, now: Instant) {
+    for _ in 0..200 {
+        if app.game().unwrap().finished() {
+            return;
+        }
+        press(app, KeyCode::Enter, now);
+        press(app, KeyCode::Char(' '), now);
+    }
+    panic!("the game did not end");
+}
+
+#[test]
+fn games_in_a_row_keep_a_score_and_swap_who_moves_first() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 3, 2), true, now);
+    play_out(&mut app, now);
+    let first = app.score();
+    assert_eq!(first.games, 1);
+    let s = show(&app);
+    assert!(s.contains(&format!("Games: {}", first.words())), "{s}");
+    assert!(s.contains("Next: Bob moves first"), "{s}");
+    // y: Bob and Ann swap seats; the score goes on.
+    press(&mut app, KeyCode::Char('y'), now);
+    let g = app.game().unwrap();
+    assert_eq!(g.session.names(), &["Bob".to_owned(), "Ann".to_owned()]);
+    assert!(show(&app).contains("Bob against Ann: Bob moves first."));
+    play_out(&mut app, now);
+    assert_eq!(app.score().games, 2);
+    let wins: u32 = app.score().wins.iter().map(|(_, w)| w).sum();
+    assert_eq!(wins + app.score().draws, 2);
+    // f keeps the order for the next game.
+    press(&mut app, KeyCode::Char('f'), now);
+    assert!(
+        show(&app).contains("Next: Bob moves first"),
+        "{}",
+        show(&app)
+    );
+    press(&mut app, KeyCode::Char('y'), now);
+    assert_eq!(app.game().unwrap().session.name(Side::South), "Bob");
+    assert_eq!(app.score().games, 2, "the new game is not counted yet");
 }

@@ -180,3 +180,27 @@ fn a_terminal_too_small() {
     let app = game_after(people(Variant::Kalah, 6, 4), &[]);
     assert_snapshot!(screen(&app, 50, 12));
 }
+
+#[test]
+fn kalah_end_with_the_result_put_away_shows_the_final_board() {
+    // As above; `v` puts the box away: every house, the stores holding the final score
+    // (Bob's 36 seeds swept into his store), and where the last seeds went.
+    let mut app = game_after(
+        people(Variant::Kalah, 6, 4),
+        &[1, 1, 2, 3, 1, 4, 1, 5, 1, 6, 1],
+    );
+    press(&mut app, KeyCode::Char('v'));
+    let s = screen(&app, W, H);
+    assert!(!s.contains("Play again?"), "{s}");
+    assert!(s.contains("to the stores: Bob +36"), "{s}");
+    assert_snapshot!(s);
+    press(&mut app, KeyCode::Char('v'));
+    assert!(screen(&app, W, H).contains("Play again? (y/n)"));
+}
+
+#[test]
+fn the_help_screen() {
+    let mut app = game_after(people(Variant::Kalah, 6, 4), &[3]);
+    press(&mut app, KeyCode::Char('?'));
+    assert_snapshot!(screen(&app, 80, 24));
+}

@@ -1,6 +1,7 @@
 //! `mancala console`: the line console.
 
 use std::io::{self, Write};
+use std::path::PathBuf;
 
 use clap::Args;
 use mancala_console::Console;
@@ -35,6 +36,11 @@ pub struct ConsoleArgs {
     #[arg(long)]
     menu: bool,
 
+    /// With --menu: S also writes the game to this file as a game record (see
+    /// docs/records.md), and L loads the game saved there, by this run or an earlier one
+    #[arg(long, value_name = "PATH", requires = "menu")]
+    save_file: Option<PathBuf>,
+
     /// Seed for computer players that use randomness
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -59,7 +65,9 @@ pub fn run(args: &ConsoleArgs) -> anyhow::Result<()> {
             name(&args.name1, Side::South, &args.p1),
             name(&args.name2, Side::North, &args.p2),
         ]);
-    let mut console = Console::new(session, args.seed)?.menu(args.menu);
+    let mut console = Console::new(session, args.seed)?
+        .menu(args.menu)
+        .save_file(args.save_file.clone());
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

@@ -1,12 +1,16 @@
 //! `mancala tui` (and `mancala` with no subcommand): the full-screen terminal game.
 
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Variant};
-use mancala_engine::PlayerSpec;
-use mancala_tui::{Setup, default_name};
+use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Rules, Variant};
+use mancala_engine::{PlayerError, PlayerSpec};
+use mancala_session::{Record, Seat};
+use mancala_tui::{App, Ended, Setup, default_name};
+
+use crate::args::read_records;
 
 /// Arguments of `mancala tui`. Any of them skips the start screen; the others keep
 /// their defaults (Kalah, 6 houses, 4 seeds, a person against `medium`).
@@ -51,6 +55,19 @@ pub struct TuiArgs {
     /// Seed for computer players that use randomness (default: from the clock)
     #[arg(long)]
     seed: Option<u64>,
+
+    /// Go on with (or, if it is over, review) the game in this record file, as saved
+    /// by `w` in the game; its players and names come with it
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["variant", "houses", "seeds", "empty_capture", "end_rule", "p1", "p2", "name1", "name2"],
+    )]
+    load: Option<PathBuf>,
+
+    /// Which game of the record file, from 1 (needed when it holds several)
+    #[arg(long, value_name = "N", requires = "load", value_parser = clap::value_parser!(u32).range(1..))]
+    game: Option<u32>,
 }
 
 impl TuiArgs {
@@ -94,35 +111,108 @@ impl TuiArgs {
                 None => default_name(i, &s.players[i]),
             };
         }
-        s.seed = self.seed.unwrap_or_else(|| {
+        s.seed = self.seed();
+        check_players(&s, s.rules()?)?;
+        Ok(s)
+    }
+
+    fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_secs())
-        });
-        s.rules()?;
-        Ok(s)
+        })
+    }
+
+    /// The game of `--load`, checked: the file read, the game chosen, its players
+    /// ones this build can seat.
+    fn loaded(&self, path: &Path) -> anyhow::Result<Record> {
+        let mut records = read_records(path, Rules::kalah(6, 4))?;
+        let n = records.len();
+        let chosen = match (self.game, n) {
+            (None, 1) => 1,
+            (None, _) => {
+                anyhow::bail!("{} holds {n} games; choose one with --game", path.display())
+            }
+            (Some(g), _) if g as usize > n => anyhow::bail!(
+                "{} holds {n} game{}; there is no game {g}",
+                path.display(),
+                if n == 1 { "" } else { "s" }
+            ),
+            (Some(g), _) => g as usize,
+        };
+        let record = records.swap_remove(chosen - 1);
+        check_players(&Setup::of_record(&record, 0), record.rules())?;
+        Ok(record)
     }
 }
 
-/// Runs `mancala tui`.
-pub fn run(args: &TuiArgs) -> ExitCode {
-    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
-        eprintln!("error: mancala tui needs a terminal for its input and output.");
-        eprintln!("{PIPES}");
-        return ExitCode::from(2);
+/// Refuses a player named on the command line that cannot play `rules`, as the
+/// console does: a game against a stand-in nobody asked for is worse than a clear
+/// error. (The start screen offers only players it can build, and says when one
+/// cannot play the chosen variant.)
+fn check_players(s: &Setup, rules: Rules) -> anyhow::Result<()> {
+    for (i, spec) in s.players.iter().enumerate() {
+        let built = match Seat::computer(spec) {
+            Ok(Seat::Human) => Ok(()),
+            Ok(Seat::Computer(spec)) => spec.build(rules, s.seed).map(drop),
+            Err(e) => Err(e),
+        };
+        match built {
+            Ok(()) => {}
+            // This message lists the known players already.
+            Err(e @ PlayerError::Unknown(_)) => anyhow::bail!("--p{}: {e}", i + 1),
+            Err(e) => anyhow::bail!(
+                "--p{}: {e} (players: {}, {})",
+                i + 1,
+                Seat::HUMAN,
+                PlayerSpec::KNOWN.join(", ")
+            ),
+        }
     }
-    let setup = match args.setup() {
+    Ok(())
+}
+
+/// What the terminal game starts with.
+enum Start {
+    /// The start screen, or a game with these settings.
+    Setup(Setup),
+    /// A recorded game.
+    Load(Box<Record>),
+}
+
+/// Runs `mancala tui`.
+///
+/// Bad settings are refused first, with or without a terminal, so the message is
+/// the same wherever the command is tried.
+pub fn run(args: &TuiArgs) -> ExitCode {
+    let start = match &args.load {
+        Some(path) => args.loaded(path).map(|r| Start::Load(Box::new(r))),
+        None => args.setup().map(Start::Setup),
+    };
+    let start = match start {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e:#}");
             return ExitCode::from(2);
         }
     };
-    match mancala_tui::run(setup, args.any_setting()) {
-        Ok(()) => {
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        eprintln!("error: mancala tui needs a terminal for its input and output.");
+        eprintln!("{PIPES}");
+        return ExitCode::from(2);
+    }
+    let seed = args.seed();
+    let ended = match start {
+        Start::Setup(setup) => mancala_tui::run(setup, args.any_setting()),
+        Start::Load(record) => mancala_tui::run_app(|now| App::load(&record, seed, now)),
+    };
+    match ended {
+        Ok(Ended::Quit) => {
             println!("Thanks for playing!");
             ExitCode::SUCCESS
         }
+        Ok(ended) => ExitCode::from(ended.exit_status()),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)

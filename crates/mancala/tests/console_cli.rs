@@ -320,3 +320,53 @@ fn bad_options_are_refused_with_status_2() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn menu_save_writes_a_record_file_that_a_later_run_loads() {
+    let dir = std::env::temp_dir().join(format!("mancala-console-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("saved.txt");
+    let _ = std::fs::remove_file(&file);
+    let path = file.to_str().unwrap();
+    let args = ["console", "--menu", "--houses", "2", "--seeds", "1"];
+    let with_file = [&args[..], &["--save-file", path]].concat();
+    // The transcript is the specification's, with or without the file.
+    let input = "2\ns\nq\n";
+    let (ok, plain, _) = spec::run_binary(&args, input);
+    let (ok_file, saved_run, err) = spec::run_binary(&with_file, input);
+    assert!(ok && ok_file, "{err}");
+    assert_eq!(saved_run, plain);
+    // The file is a game record of the game as saved.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let record: mancala_session::Record = text.parse().unwrap();
+    assert_eq!(
+        record.moves().iter().map(|m| m.house()).collect::<Vec<_>>(),
+        [2]
+    );
+    assert_eq!(record.rules(), mancala_core::Rules::kalah(2, 1));
+    // A later run loads it with L: the board after house 2, then P2 to move.
+    let (ok, loaded, err) = spec::run_binary(&with_file, "l\nq\n");
+    assert!(ok, "{err}");
+    let after_2 = "\
++----+-------+-------+----+
+| P2 | 2[ 1] | 1[ 1] |  1 |
+|    |-------+-------|    |
+|  0 | 1[ 1] | 2[ 0] | P1 |
++----+-------+-------+----+
+";
+    assert!(
+        loaded.contains(&format!("Choice:{after_2}Player P1\n")),
+        "{loaded}"
+    );
+    // Without a save file, L in a new run has nothing to load.
+    let (_, nothing, _) = spec::run_binary(&args, "l\nq\n");
+    assert!(nothing.contains("No saved game"), "{nothing}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_save_file_needs_the_menu() {
+    let (ok, _, err) = spec::run_binary(&["console", "--save-file", "x.txt"], "");
+    assert!(!ok);
+    assert!(err.contains("--menu"), "{err}");
+}

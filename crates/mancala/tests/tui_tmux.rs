@@ -193,7 +193,8 @@ fn a_termination_signal_gives_the_terminal_back() {
             .success()
     );
     let after = tmux.wait_for("MODE=", Duration::from_secs(5), |_| {});
-    assert!(after.contains("EXIT=0"), "{after}");
+    // 128 + 15, as shells report a process ended by SIGTERM.
+    assert!(after.contains("EXIT=143"), "{after}");
     assert!(
         after.contains("MODE=icanon"),
         "the terminal is left in raw mode:\n{after}"
@@ -202,6 +203,47 @@ fn a_termination_signal_gives_the_terminal_back() {
         !after.contains("choose a house"),
         "the alternate screen is left:\n{after}"
     );
+}
+
+/// The state letter of process `pid` (`R`, `S`, `T` for stopped, ...).
+fn state(pid: &str) -> char {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let line = status.lines().find(|l| l.starts_with("State:"));
+    line.and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.chars().next())
+        .unwrap_or('?')
+}
+
+#[test]
+fn ctrl_z_suspends_and_the_game_comes_back_when_continued() {
+    let Some(tmux) = tmux_or_skip("suspend") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    // A shell with job control, as a person has: the game runs as a job of its own.
+    tmux.start("env PS1='$ ' bash --norc --noprofile");
+    tmux.keys(&[&format!("{bin} tui --p2 human --name1 Suspend"), "Enter"]);
+    tmux.wait_for("Suspend, choose a house", Duration::from_secs(10), |_| {});
+    let pid = game_pid("tui --p2 human --name1 Suspend");
+    tmux.keys(&["C-z"]);
+    let stopped = tmux.wait_for("Stopped", Duration::from_secs(5), |_| {});
+    assert_eq!(state(&pid), 'T', "{stopped}");
+    assert!(
+        !stopped.contains("choose a house"),
+        "the terminal is given back while stopped:\n{stopped}"
+    );
+    // The shell's own line editing works: the terminal is out of raw mode.
+    tmux.keys(&["fg", "Enter"]);
+    let back = tmux.wait_for("Suspend, choose a house", Duration::from_secs(5), |_| {});
+    assert!(back.contains("MANCALA") && back.contains("store"), "{back}");
+    tmux.keys(&["3", "Space"]);
+    tmux.wait_for(
+        "Suspend gets an extra turn!",
+        Duration::from_secs(5),
+        |_| {},
+    );
+    tmux.keys(&["q", "y"]);
+    tmux.wait_for("Thanks for playing!", Duration::from_secs(5), |_| {});
 }
 
 /// Whether process `pid` has ended (gone, or a zombie nobody has reaped yet).
@@ -253,4 +295,41 @@ fn without_a_terminal_mancala_explains_the_console() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("mancala console"));
+}
+
+#[test]
+fn a_game_saved_with_w_loads_back_with_tui_load() {
+    let Some(tmux) = tmux_or_skip("save") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let dir = std::env::temp_dir().join(format!("mancala-e2e-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.display();
+    tmux.start(&format!(
+        "cd {d} && {bin} tui --p2 human --name1 Saver --name2 Other --seed 1; \
+         {bin} tui --load {d}/mancala-*.txt --seed 1; echo EXIT=$?; sleep 60"
+    ));
+    tmux.wait_for("Saver, choose a house", Duration::from_secs(10), |_| {});
+    // Saver sows c3 (an extra turn), then a1; Other is to move.
+    tmux.keys(&["3", "Space"]);
+    tmux.wait_for("Saver gets an extra turn!", Duration::from_secs(5), |_| {});
+    tmux.keys(&["1", "Space"]);
+    tmux.wait_for("Other, choose a house", Duration::from_secs(5), |_| {});
+    tmux.keys(&["w"]);
+    tmux.wait_for("Saved to ./mancala-", Duration::from_secs(5), |_| {});
+    tmux.keys(&["q", "y"]);
+    // The second command loads the file: the same position, the moves listed.
+    let loaded = tmux.wait_for("Loaded 2 moves", Duration::from_secs(10), |_| {});
+    assert!(
+        loaded.contains("Loaded 2 moves: Other to move."),
+        "{loaded}"
+    );
+    assert!(loaded.contains("1 Saver      c3  ↻"), "{loaded}");
+    assert!(loaded.contains("2 Saver      a1"), "{loaded}");
+    assert!(loaded.contains("Other, choose a house"), "{loaded}");
+    tmux.keys(&["q", "y"]);
+    tmux.wait_for("EXIT=0", Duration::from_secs(5), |_| {});
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -34,6 +34,9 @@ pub struct GameState {
     pub(crate) epoch: u64,
     /// The computer's move, chosen and waiting for the animation before it to end.
     pub(crate) choice: Option<(u64, usize, Choice)>,
+    /// What to say about the computer's move of this ply beyond what it did: that
+    /// `perfect` could not solve the position and another player chose.
+    pub(crate) played_note: Option<(usize, String)>,
     /// A hint asked for and not answered yet.
     pub hint_pending: bool,
     /// Not before this time does the computer play (a pause after each move).
@@ -42,21 +45,35 @@ pub struct GameState {
     pub cursor: u8,
     /// The sowing on screen, if any.
     pub anim: Option<Animation>,
-    /// The message line.
+    /// The latest message: what the last move did, or the answer to the last key.
     pub message: Message,
+    /// What the moves did and how the game ended, oldest first: the lines above the
+    /// latest message, so one player's capture stays in view after the other moves.
+    pub log: Vec<Message>,
+    /// The move list is shown over the board (`m`), for terminals without room beside.
+    pub moves_shown: bool,
+    /// How many lines the move list is scrolled back from the latest move.
+    pub moves_scroll: usize,
     /// The quit question is open.
     pub confirm_quit: bool,
+    /// The end-of-game box is put away, so the whole final board shows.
+    pub result_hidden: bool,
+    /// The players swap seats for the next game (`f` at the end changes it), so the
+    /// other one moves first.
+    pub swap_next: bool,
     /// A first digit typed on a board of ten or more houses.
     pub digit: Option<u8>,
 }
 
 impl GameState {
-    /// The board as drawn now.
+    /// The board as drawn now: a moment of the sowing on screen, the final board with
+    /// the last seeds swept into the stores (so they show the score), or the position.
     #[must_use]
     pub fn board(&self) -> BoardView {
-        match &self.anim {
-            Some(a) => a.board(),
-            None => BoardView::of(self.session.position()),
+        match (&self.anim, self.session.end()) {
+            (Some(a), _) => a.board(),
+            (None, Some(end)) => BoardView::finished(self.session.position(), &end),
+            (None, None) => BoardView::of(self.session.position()),
         }
     }
 
@@ -156,14 +173,18 @@ impl GameState {
     pub(crate) fn key_help(&self) -> String {
         let houses = self.session.rules().houses();
         let side = self.session.to_move().unwrap_or(Side::South);
-        let letters = match (
-            house_letter(side, 1, houses),
-            house_letter(side, houses as u8, houses),
-        ) {
-            (Some(a), Some(b)) => format!(", {a}-{b}"),
-            _ => String::new(),
-        };
-        format!("choose a house with the arrows and Enter, 1-{houses}{letters}, or a click.")
+        let (letters, note) = letter_keys(side, houses);
+        let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
+        format!(
+            "choose a house with the arrows and Enter, 1-{houses}, {letters}{note}, or a click."
+        )
+    }
+
+    /// Scrolls the move list `delta` lines back (negative: towards the latest move).
+    pub(crate) fn scroll_moves(&mut self, delta: isize) {
+        let shown = usize::from(crate::layout::LIST_ROWS);
+        let most = self.session.records().len().saturating_sub(shown);
+        self.moves_scroll = self.moves_scroll.saturating_add_signed(delta).min(most);
     }
 
     /// After undo or redo: no sowing on screen, replies for the old position dropped.
@@ -173,6 +194,7 @@ impl GameState {
         self.choice = None;
         self.digit = None;
         self.computer_at = now;
+        self.result_hidden = false;
         self.fix_cursor();
     }
 
@@ -252,6 +274,11 @@ impl GameState {
             return;
         };
         self.message = self.announce(&anim.record);
+        self.log.push(self.message.clone());
+        if let Some(words) = self.session.end_text() {
+            self.message = Message::new(MessageKind::Good, words.reason_sentence());
+            self.log.push(self.message.clone());
+        }
         self.computer_at = now + step * 3;
         self.fix_cursor();
     }
@@ -278,6 +305,9 @@ impl GameState {
                 "{name} sowed house {}.",
                 self.label(r.side, r.mv.house())
             ));
+        }
+        if let Some((_, note)) = self.played_note.as_ref().filter(|(ply, _)| *ply == r.ply) {
+            text.push(note.clone());
         }
         if self.session.game().ended_by_repetition() {
             text.push("The position came round again: the game is over.".to_owned());
@@ -318,6 +348,103 @@ impl GameState {
             Pit::Store(_) => "store".to_owned(),
         }
     }
+}
+
+/// Letters that are keys of their own in a game (hint, the move list, quit, redo,
+/// undo, save), so they cannot name a house by themselves.
+pub const COMMAND_LETTERS: [(char, &str); 6] = [
+    ('h', "hint"),
+    ('m', "moves"),
+    ('q', "quit"),
+    ('r', "redo"),
+    ('u', "undo"),
+    ('w', "save"),
+];
+
+/// The letters of `side`'s houses as ranges ("g-l", or "q-z, A-F" on big boards), and
+/// a note on how to choose the houses whose letters are commands ("h is hint: type H
+/// or 2 for h2"), if any are.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_tui::letter_keys;
+/// assert_eq!(letter_keys(Side::South, 6), ("a-f".to_owned(), None));
+/// let (letters, note) = letter_keys(Side::North, 6);
+/// assert_eq!(letters, "g-l");
+/// assert_eq!(note.as_deref(), Some("h is hint: type H or 2 for h2"));
+/// assert_eq!(letter_keys(Side::North, 16).0, "q-z, A-F");
+/// ```
+#[must_use]
+pub fn letter_keys(side: Side, houses: usize) -> (String, Option<String>) {
+    let labelled: Vec<(u8, char)> = (1..=houses as u8)
+        .filter_map(|h| house_letter(side, h, houses).map(|c| (h, c)))
+        .collect();
+    let mut runs: Vec<(char, char)> = Vec::new();
+    for &(_, c) in &labelled {
+        match runs.last_mut() {
+            Some((_, last)) if u32::from(*last) + 1 == u32::from(c) => *last = c,
+            _ => runs.push((c, c)),
+        }
+    }
+    let ranges: Vec<String> = runs
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    let taken: Vec<(u8, char, &str)> = labelled
+        .iter()
+        .filter_map(|&(h, c)| {
+            let command = COMMAND_LETTERS.iter().find(|(k, _)| *k == c)?;
+            Some((h, c, command.1))
+        })
+        .collect();
+    // Capitals name the same houses as small letters on boards of up to 13 houses a
+    // side; on bigger ones they are letters of their own, and only numbers are left.
+    let capitals = 2 * houses <= 26;
+    let note = match taken.as_slice() {
+        [] => None,
+        [(h, c, what)] if capitals => Some(format!(
+            "{c} is {what}: type {} or {h} for {c}{h}",
+            c.to_ascii_uppercase()
+        )),
+        [(h, c, what)] => Some(format!("{c} is {what}: type {h} for {c}{h}")),
+        more => {
+            let letters: Vec<String> = more.iter().map(|(_, c, _)| c.to_string()).collect();
+            let how = if capitals {
+                "capitals or numbers"
+            } else {
+                "the numbers"
+            };
+            Some(format!("{} are commands: type {how}", letters.join(", ")))
+        }
+    };
+    (ranges.join(", "), note)
+}
+
+/// What to tell players about a computer's choice, from its reason: only a fallback
+/// (`perfect` could not solve the position, so the `expert` level chose), since a
+/// player that plays worse than its name says should say so. Short, to fit the
+/// message line beside the move.
+///
+/// ```
+/// use mancala_tui::fallback_note;
+/// let why = "captures 3 (not perfect play: the position could not be solved in 10 ms, so the alphabeta player chose)";
+/// assert_eq!(
+///     fallback_note(why).unwrap(),
+///     "(Perfect could not solve this position: expert play instead.)"
+/// );
+/// assert_eq!(fallback_note("is perfect play: it leads to a draw"), None);
+/// ```
+#[must_use]
+pub fn fallback_note(reason: &str) -> Option<String> {
+    reason
+        .contains("(not perfect play")
+        .then(|| "(Perfect could not solve this position: expert play instead.)".to_owned())
 }
 
 /// "s" after a count other than one.

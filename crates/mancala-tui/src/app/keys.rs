@@ -12,17 +12,34 @@ use super::game::plural;
 use super::thinker::{self, Job};
 use super::view::Message;
 use super::{App, SPEEDS_MS, Screen};
-use crate::layout::GameLayout;
+use crate::layout::{GameLayout, SetupLayout};
 use crate::setup::{Field, SetupForm};
 use mancala_session::house_of_letter;
 
 impl App {
     /// Handles a key press.
+    ///
+    /// Control keys never act as their letter (Ctrl-D is not house d): Ctrl-C quits,
+    /// Ctrl-Z suspends, Ctrl-U, Ctrl-W and Ctrl-H edit a name, the others do nothing.
+    /// On a terminal too small for the screen only quitting works: `q` or Esc quits at
+    /// once, since a question asked there could not be seen.
     pub fn handle_key(&mut self, key: KeyEvent, now: Instant) {
-        if key.modifiers.contains(KeyModifiers::CONTROL)
-            && matches!(key.code, KeyCode::Char('c' | 'C'))
-        {
-            self.quit = true;
+        if key.modifiers.contains(KeyModifiers::CONTROL) {
+            return self.control_key(key.code);
+        }
+        if !self.fits() {
+            if matches!(key.code, KeyCode::Char('q' | 'Q') | KeyCode::Esc) {
+                self.quit = true;
+            }
+            return;
+        }
+        if self.help {
+            self.help = false;
+            return;
+        }
+        let typing = matches!(&self.screen, Screen::Setup(f) if matches!(f.focus, Field::Name(_)));
+        if key.code == KeyCode::F(1) || (key.code == KeyCode::Char('?') && !typing) {
+            self.help = true;
             return;
         }
         match &mut self.screen {
@@ -33,6 +50,26 @@ impl App {
                 }
             }
             Screen::Game(_) => self.game_key(key, now),
+        }
+    }
+
+    fn control_key(&mut self, code: KeyCode) {
+        let KeyCode::Char(c) = code else {
+            return;
+        };
+        match c.to_ascii_lowercase() {
+            'c' => self.quit = true,
+            'z' => self.suspend = true,
+            'u' | 'w' | 'h' => {
+                if let Screen::Setup(form) = &mut self.screen {
+                    match c.to_ascii_lowercase() {
+                        'u' => form.clear_name(),
+                        'w' => form.delete_word(),
+                        _ => form.backspace(),
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
@@ -53,6 +90,9 @@ impl App {
             KeyCode::Char('+' | '=') => self.change_speed(1),
             KeyCode::Char('-' | '_') => self.change_speed(-1),
             KeyCode::Char('q') => g.confirm_quit = true,
+            KeyCode::Char('m') => g.moves_shown = !g.moves_shown,
+            KeyCode::PageUp => g.scroll_moves(5),
+            KeyCode::PageDown => g.scroll_moves(-5),
             _ if g.anim.is_some() => g.finish_animation(now, step),
             _ => self.move_key(key, now),
         }
@@ -73,21 +113,28 @@ impl App {
         }
     }
 
-    /// Keys once the game is over: another game, the start screen, quit, or undo.
+    /// Keys once the game is over: another game, the start screen, quit, undo, or the
+    /// result box put away and back (`v`) to see the final board.
     fn end_key(&mut self, key: KeyEvent, now: Instant) {
         let Screen::Game(g) = &mut self.screen else {
             return;
         };
         match key.code {
-            KeyCode::Char('y' | 'Y') => {
-                let setup = g.setup.clone();
-                self.start_game(setup, now);
-            }
+            KeyCode::Char('y' | 'Y') => self.next_game(now),
+            KeyCode::Char('f' | 'F') => g.swap_next = !g.swap_next,
             KeyCode::Char('n' | 'N' | 'q' | 'Q') | KeyCode::Esc => self.quit = true,
             KeyCode::Char('s' | 'S') => {
                 self.screen = Screen::Setup(SetupForm::new(g.setup.clone()));
             }
             KeyCode::Char('u') => self.undo(now),
+            KeyCode::Char('w') => self.save_game(),
+            KeyCode::Char('v' | 'V') | KeyCode::Tab => g.result_hidden = !g.result_hidden,
+            KeyCode::Char('m') => {
+                g.moves_shown = !g.moves_shown;
+                g.result_hidden = g.moves_shown;
+            }
+            KeyCode::PageUp => g.scroll_moves(5),
+            KeyCode::PageDown => g.scroll_moves(-5),
             _ => {}
         }
     }
@@ -101,6 +148,7 @@ impl App {
             KeyCode::Char('u') => self.undo(now),
             KeyCode::Char('r') => self.redo(now),
             KeyCode::Char('h') => self.hint(),
+            KeyCode::Char('w') => self.save_game(),
             KeyCode::Left | KeyCode::Right | KeyCode::Home | KeyCode::End => {
                 g.move_cursor(key.code);
             }
@@ -236,11 +284,18 @@ impl App {
     /// Handles a mouse event: a left click on a house plays it, and any click during a
     /// sowing shows the rest of it.
     pub fn handle_mouse(&mut self, ev: MouseEvent, now: Instant) {
-        if ev.kind != MouseEventKind::Down(MouseButton::Left) {
+        if ev.kind != MouseEventKind::Down(MouseButton::Left) || self.help {
             return;
         }
         let size = self.size;
         let step = self.step_time();
+        if let Screen::Setup(form) = &mut self.screen {
+            if setup_click(form, size, ev.row) {
+                let setup = form.setup().clone();
+                self.start_game(setup, now);
+            }
+            return;
+        }
         let Screen::Game(g) = &mut self.screen else {
             return;
         };
@@ -262,6 +317,28 @@ impl App {
     }
 }
 
+/// A click on the start screen's row `y` in a terminal of `size`: focuses the line
+/// under it, and a second click on a choice changes it; returns whether the start
+/// button was clicked.
+fn setup_click(form: &mut SetupForm, size: (u16, u16), y: u16) -> bool {
+    let Some(layout) = SetupLayout::new(Rect::new(0, 0, size.0, size.1)) else {
+        return false;
+    };
+    let fields = form.fields();
+    let Some(field) = layout.line_at(y, fields.len()).map(|i| fields[i]) else {
+        return false;
+    };
+    if field == Field::Start {
+        return true;
+    }
+    if field == form.focus {
+        form.change(1);
+    } else {
+        form.focus_on(field);
+    }
+    false
+}
+
 /// Start-screen keys; returns whether to start the game.
 fn setup_key(form: &mut SetupForm, key: KeyEvent, quit: &mut bool) -> bool {
     let on_name = matches!(form.focus, Field::Name(_));
@@ -274,6 +351,7 @@ fn setup_key(form: &mut SetupForm, key: KeyEvent, quit: &mut bool) -> bool {
         KeyCode::Right => form.change(1),
         KeyCode::Backspace => form.backspace(),
         KeyCode::Char(c) if on_name => form.type_char(c),
+        KeyCode::Char(c @ '0'..='9') => form.type_digit(c as u8 - b'0'),
         KeyCode::Char(' ') if form.focus == Field::Start => return true,
         KeyCode::Char(' ') => form.change(1),
         KeyCode::Char('q') => *quit = true,

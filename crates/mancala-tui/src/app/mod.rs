@@ -7,19 +7,25 @@
 
 mod game;
 mod keys;
+mod records;
+mod series;
 mod thinker;
 mod view;
 
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use mancala_core::{Rules, Side};
+use mancala_core::Side;
 use mancala_session::{Seat, Session};
 
-pub use game::GameState;
 use game::Players;
+pub use game::{COMMAND_LETTERS, GameState, fallback_note, letter_keys};
+pub use series::Score;
 pub use view::{Animation, BoardView, Message, MessageKind};
 
+use ratatui::layout::Rect;
+
+use crate::layout::{GameLayout, SetupLayout};
 use crate::setup::{Field, Setup, SetupForm, build_player};
 use thinker::Reply;
 
@@ -68,7 +74,15 @@ pub struct App {
     pub size: (u16, u16),
     /// Ticks so far (for the thinking spinner).
     pub ticks: u64,
+    /// The help screen is up (`?` or F1); any key closes it.
+    pub help: bool,
     quit: bool,
+    /// The games finished in a row before the one on screen.
+    score: Score,
+    /// Where `w` saves games.
+    save_dir: std::path::PathBuf,
+    /// Ctrl-Z was pressed: the terminal loop suspends the program.
+    suspend: bool,
     failure: Option<String>,
     next_game_id: u64,
     tx: Sender<Reply>,
@@ -86,7 +100,11 @@ impl App {
             speed: DEFAULT_SPEED,
             size: (100, 35),
             ticks: 0,
+            help: false,
             quit: false,
+            save_dir: std::path::PathBuf::from("."),
+            score: Score::default(),
+            suspend: false,
             failure: None,
             next_game_id: 0,
             tx,
@@ -102,6 +120,24 @@ impl App {
     #[must_use]
     pub fn should_quit(&self) -> bool {
         self.quit
+    }
+
+    /// Whether Ctrl-Z asked to suspend the program since the last call. The app cannot
+    /// suspend itself: the terminal loop gives the terminal back, stops the process,
+    /// and takes the terminal again when the shell continues it.
+    pub fn take_suspend(&mut self) -> bool {
+        std::mem::take(&mut self.suspend)
+    }
+
+    /// Whether the screen up fits the terminal. When it does not, the app shows a note
+    /// instead, and keys that would act unseen are ignored (only quitting works).
+    #[must_use]
+    pub fn fits(&self) -> bool {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        match &self.screen {
+            Screen::Setup(_) => SetupLayout::new(area).is_some(),
+            Screen::Game(g) => GameLayout::new(area, g.session.rules().houses()).is_some(),
+        }
     }
 
     /// A computer player that failed (panicked), if one did.
@@ -124,7 +160,9 @@ impl App {
     #[must_use]
     pub fn busy(&self) -> bool {
         self.game().is_some_and(|g| {
-            g.anim.is_some() || g.hint_pending || (!g.confirm_quit && g.thinking().is_some())
+            g.anim.is_some()
+                || g.hint_pending
+                || (!g.confirm_quit && !self.help && g.thinking().is_some())
         })
     }
 
@@ -152,12 +190,20 @@ impl App {
                 return;
             }
         };
+        let [a, b] = &setup.names;
+        let hello = format!("{a} against {b}: {a} moves first.");
+        self.begin(setup, Session::new(rules), hello, now);
+    }
+
+    /// Puts `session` on screen, played by `setup`'s players under its names, saying
+    /// `hello` (or why a player could not be seated as asked).
+    fn begin(&mut self, setup: Setup, session: Session, hello: String, now: Instant) {
         self.next_game_id += 1;
-        let (session, players, notes) = seat_players(&setup, rules);
+        let rules = session.rules();
+        let (session, players, notes) = seat_players(&setup, session);
         let (hinter, hinter_name, _) = build_player(HINT_PLAYERS[0], rules, setup.seed);
         let message = if notes.is_empty() {
-            let [a, b] = &setup.names;
-            Message::info(format!("{a} against {b}: {a} moves first."))
+            Message::info(hello)
         } else {
             Message::warning(notes.join(" "))
         };
@@ -170,12 +216,18 @@ impl App {
             game_id: self.next_game_id,
             epoch: 0,
             choice: None,
+            played_note: None,
             hint_pending: false,
             computer_at: now + self.step_time() * 2,
             cursor: 1,
             anim: None,
+            log: vec![message.clone()],
             message,
+            moves_shown: false,
+            moves_scroll: 0,
             confirm_quit: false,
+            result_hidden: false,
+            swap_next: true,
             digit: None,
         };
         game.fix_cursor();
@@ -197,7 +249,8 @@ impl App {
             return;
         };
         g.advance_animation(now, step);
-        if g.confirm_quit {
+        // The computer waits while the quit question or the help is up.
+        if g.confirm_quit || self.help {
             return;
         }
         if let Err(e) = thinker::computer_turn(g, &self.tx, now, step) {
@@ -206,12 +259,15 @@ impl App {
     }
 }
 
-/// The session for `setup` with its computer players built, and a note for each
-/// player that could not be built as asked (another plays instead).
-fn seat_players(setup: &Setup, rules: Rules) -> (Session, Players, Vec<String>) {
+/// `session` with `setup`'s seats and names and its computer players built, and a
+/// note for each player that could not be built as asked (another plays instead).
+fn seat_players(setup: &Setup, session: Session) -> (Session, Players, Vec<String>) {
     let mut notes = Vec::new();
     let mut players: Players = [None, None];
-    let mut session = Session::new(rules).with_names(setup.names.clone());
+    let rules = session.rules();
+    let mut session = session
+        .with_seats([Seat::Human, Seat::Human])
+        .with_names(setup.names.clone());
     for (i, side) in Side::BOTH.into_iter().enumerate() {
         if setup.is_human(i) {
             continue;

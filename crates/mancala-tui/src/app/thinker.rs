@@ -90,10 +90,15 @@ pub(crate) fn computer_turn(
         Some((epoch, at, choice)) if *epoch == g.epoch && *at == ply => {
             if g.anim.is_none() && now >= g.computer_at {
                 let mv = choice.mv;
+                let note = choice
+                    .reason
+                    .as_deref()
+                    .and_then(super::game::fallback_note);
                 g.choice = None;
                 if g.session.position().check(mv).is_err() {
                     return Err(format!("computer chose an illegal move {mv}"));
                 }
+                g.played_note = note.map(|n| (ply, n));
                 g.play(mv, now, step);
             }
         }

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use mancala_core::{Pit, Position, Side, SowStep};
+use mancala_core::{GameEnd, Pit, Position, Side, SowStep};
 use mancala_session::MoveRecord;
 
 /// What a message line says and how it is coloured.
@@ -60,6 +60,8 @@ pub struct BoardView {
     pub last_drop: Option<Pit>,
     /// Houses emptied by a capture.
     pub captured: Vec<Pit>,
+    /// Houses whose seeds went to their owner's store when the game ended.
+    pub swept: Vec<Pit>,
 }
 
 impl BoardView {
@@ -71,7 +73,30 @@ impl BoardView {
             origin: None,
             last_drop: None,
             captured: Vec::new(),
+            swept: Vec::new(),
         }
+    }
+
+    /// The final board of a game the rules ended at `p`: the seeds each player took
+    /// from their own houses at the end are in their store, so the stores show the
+    /// final score; seeds that count for nobody stay where they were.
+    pub(crate) fn finished(p: &Position, end: &GameEnd) -> BoardView {
+        let mut b = BoardView::of(p);
+        for side in Side::BOTH {
+            let taken = end.sweep[side.index()];
+            if taken == 0 {
+                continue;
+            }
+            for (i, seeds) in b.houses[side.index()].iter_mut().enumerate() {
+                if *seeds > 0 {
+                    *seeds = 0;
+                    let house = u8::try_from(i + 1).expect("at most 16 houses");
+                    b.swept.push(Pit::House { side, house });
+                }
+            }
+            b.stores[side.index()] += taken;
+        }
+        b
     }
 
     /// The seeds in `pit`.

@@ -124,6 +124,10 @@ fn house_look(g: &GameState, board: &BoardView, side: Side, house: u8) -> HouseL
         look.border = Style::new().fg(ACCENT).bold();
         look.count = Style::new().fg(Color::Black).bg(ACCENT).bold();
     }
+    if board.swept.contains(&pit) {
+        look.border = Style::new().fg(colour).add_modifier(Modifier::DIM);
+        look.border_type = BorderType::Plain;
+    }
     if board.captured.contains(&pit) {
         look.border = Style::new().fg(Color::LightRed).bold();
         look.count = Style::new().fg(Color::White).bg(Color::Red).bold();
@@ -216,20 +220,47 @@ fn middle_line(g: &GameState, board: &BoardView, width: usize) -> Line<'static> 
             text(&format!(" {}", board.in_hand)),
         ]);
     }
+    if g.finished() {
+        return Line::from(Span::styled(
+            sweep_words(g),
+            Style::new().fg(ACCENT).add_modifier(Modifier::ITALIC),
+        ));
+    }
     let tip = match g.session.rules().variant() {
         Variant::Kalah => "⟲ end in your store to move again",
         Variant::Oware => "⟲ make 2 or 3 over there to capture",
         Variant::OwareSimplified => "⟲ turn their 1 into 2 to capture",
     };
+    // On a board too narrow for the tip, nothing: a lone arrow would say nothing.
     let shown = if tip.chars().count() <= width {
         tip
     } else {
-        "⟲"
+        ""
     };
     Line::from(Span::styled(
         shown,
         Style::new().fg(DIM).add_modifier(Modifier::ITALIC),
     ))
+}
+
+/// Where the seeds left at the end went, in a few words: "swept: Bob +36", or "5 left
+/// for nobody"; empty when none were left.
+fn sweep_words(g: &GameState) -> String {
+    let Some(end) = g.session.end() else {
+        return String::new();
+    };
+    let mut parts: Vec<String> = Side::BOTH
+        .into_iter()
+        .filter(|s| end.sweep[s.index()] > 0)
+        .map(|s| format!("{} +{}", g.session.name(s), end.sweep[s.index()]))
+        .collect();
+    if !parts.is_empty() {
+        parts[0] = format!("to the stores: {}", parts[0]);
+    }
+    if end.unclaimed > 0 {
+        parts.push(format!("{} left for nobody", end.unclaimed));
+    }
+    parts.join(" · ")
 }
 
 /// A count in `width` columns: `+` signs when it does not fit.

@@ -10,9 +10,8 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::style::{ACCENT, DIM, key, side_colour, text};
 use super::{board, history, popup};
-use crate::app::{Animation, App, GameState, MessageKind, SPEEDS_MS};
+use crate::app::{Animation, App, GameState, MessageKind, SPEEDS_MS, letter_keys};
 use crate::layout::GameLayout;
-use mancala_session::house_letter;
 
 /// The thinking spinner's frames.
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -35,16 +34,22 @@ pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     if let Some(h) = layout.history {
         history::draw(frame, g, h);
     }
+    if g.moves_shown {
+        history::draw(frame, g, layout.frame);
+    }
     frame.render_widget(
         Paragraph::new(status_line(app, g)).centered(),
         layout.status,
     );
-    frame.render_widget(Paragraph::new(message_line(g)).centered(), layout.message);
+    frame.render_widget(
+        Paragraph::new(message_lines(g, layout.messages.height)).centered(),
+        layout.messages,
+    );
     frame.render_widget(Paragraph::new(keys_line(app.speed)).centered(), layout.keys);
     if g.confirm_quit {
         popup::quit(frame, layout.frame);
-    } else if g.finished() {
-        popup::game_over(frame, g, layout.frame);
+    } else if g.finished() && !g.result_hidden && !g.moves_shown {
+        popup::game_over(frame, g, &app.score(), layout.frame);
     }
 }
 
@@ -81,7 +86,7 @@ fn status_line(app: &App, g: &GameState) -> Line<'static> {
     if let Some(a) = &g.anim {
         sowing_status(g, a)
     } else if g.finished() {
-        Line::from(Span::styled("Game over", Style::new().fg(ACCENT).bold()))
+        over_status(g)
     } else if let Some(side) = g.thinking() {
         let spinner = SPINNER[(app.ticks / 2) as usize % SPINNER.len()];
         Line::from(vec![
@@ -94,6 +99,29 @@ fn status_line(app: &App, g: &GameState) -> Line<'static> {
     } else {
         Line::from("")
     }
+}
+
+/// After the game: the result, and the keys that matter now (the box with the
+/// reason may be put away to see the board).
+fn over_status(g: &GameState) -> Line<'static> {
+    let headline = g
+        .session
+        .end_text()
+        .map_or_else(|| "Game over".to_owned(), |t| t.headline);
+    let toggle = if g.result_hidden {
+        " result  "
+    } else {
+        " board  "
+    };
+    Line::from(vec![
+        Span::styled(format!("{headline}.  "), Style::new().fg(ACCENT).bold()),
+        key("v"),
+        text(toggle),
+        key("y"),
+        text(" again  "),
+        key("n"),
+        text(" quit"),
+    ])
 }
 
 fn name_span(g: &GameState, side: Side) -> Span<'static> {
@@ -126,18 +154,38 @@ fn choose_status(g: &GameState, side: Side) -> Line<'static> {
         text(", "),
         key(&format!("1-{houses}")),
     ];
-    if let (Some(a), Some(b)) = (
-        house_letter(side, 1, houses),
-        house_letter(side, houses as u8, houses),
-    ) {
-        spans.push(text(", "));
-        spans.push(key(&format!("{a}-{b}")));
-    }
+    let (letters, note) = letter_keys(side, houses);
+    spans.push(text(", "));
+    spans.push(key(&letters));
     spans.push(text(" or click"));
+    if let Some(note) = note {
+        spans.push(text(&format!(" ({note})")));
+    }
     if g.hint_pending {
         spans.push(text("  (looking for a hint...)"));
     }
     Line::from(spans)
+}
+
+/// The latest message at the bottom, and above it the messages before it from the
+/// log (dimmed), to fill `rows`.
+fn message_lines(g: &GameState, rows: u16) -> Vec<Line<'static>> {
+    let earlier = g
+        .log
+        .iter()
+        .rev()
+        .skip_while(|m| **m == g.message)
+        .filter(|m| !m.text.is_empty())
+        .take(usize::from(rows.saturating_sub(1)));
+    let mut lines: Vec<Line> = earlier
+        .map(|m| Line::from(Span::styled(m.text.clone(), Style::new().fg(DIM))))
+        .collect();
+    lines.reverse();
+    while lines.len() + 1 < usize::from(rows) {
+        lines.insert(0, Line::from(""));
+    }
+    lines.push(message_line(g));
+    lines
 }
 
 fn message_line(g: &GameState) -> Line<'static> {
@@ -157,15 +205,19 @@ fn keys_line(speed: usize) -> Line<'static> {
         .collect();
     Line::from(vec![
         key("u"),
-        text(" undo  "),
+        text(" undo "),
         key("r"),
-        text(" redo  "),
+        text(" redo "),
         key("h"),
-        text(" hint  "),
-        key("+/-"),
+        text(" hint "),
+        key("m"),
+        text(" moves "),
+        key("+-"),
         text(" speed "),
         Span::styled(gauge, Style::new().fg(ACCENT)),
-        text("  "),
+        text(" "),
+        key("?"),
+        text(" help "),
         key("q"),
         text(" quit"),
     ])

@@ -1,66 +1,113 @@
-//! The move list beside the board: the latest moves that fit, numbered, with who
-//! moved, the house, and what the move did (`×n` a capture, `↻` an extra turn).
+//! The move list: numbered moves with who moved (when there is room for names), the
+//! house, and what the move did (`×n` a capture, `↻` an extra turn). It shows the
+//! latest moves that fit, or earlier ones when scrolled back (PgUp/PgDn); beside the
+//! board, or over it (`m`) where there is no room beside.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Paragraph};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use mancala_session::MoveRecord;
 
 use super::style::{ACCENT, DIM, side_colour};
 use crate::app::GameState;
+use crate::layout::HISTORY_W;
 use mancala_session::house_label;
 
-/// Names longer than this are cut with an ellipsis, to keep the columns straight.
+/// Names wider than this many columns are cut with an ellipsis, to keep the columns
+/// straight.
 const NAME_W: usize = 10;
 
-/// Draws the move list of `g` in `r`.
+/// Draws the move list of `g` in `r`, over whatever was drawn there.
 pub fn draw(frame: &mut Frame, g: &GameState, r: Rect) {
+    let records = g.session.records();
+    let inner_h = usize::from(r.height.saturating_sub(2));
+    let last = records
+        .len()
+        .saturating_sub(g.moves_scroll.min(records.len().saturating_sub(inner_h)));
+    let first = last.saturating_sub(inner_h);
+    let title = if last < records.len() {
+        format!(" Moves {}-{} ", first + 1, last)
+    } else {
+        " Moves ".to_owned()
+    };
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .border_style(Style::new().fg(DIM))
-        .title(Line::from(" Moves ".bold()).centered());
+        .title(Line::from(title.bold()).centered());
     let inner = block.inner(r);
+    frame.render_widget(Clear, r);
     frame.render_widget(block, r);
-    let records = g.session.records();
-    let shown = records.len().min(usize::from(inner.height));
-    // A move being sown is listed already: it has been played.
+    let names = r.width >= HISTORY_W;
     let lines: Vec<Line> = if records.is_empty() {
         vec![Line::from(Span::styled(
             " no moves yet",
             Style::new().fg(DIM).add_modifier(Modifier::ITALIC),
         ))]
     } else {
-        records[records.len() - shown..]
+        records[first..last]
             .iter()
-            .map(|r| move_line(g, r))
+            .map(|r| move_line(g, r, names))
             .collect()
     };
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-fn move_line(g: &GameState, r: &MoveRecord) -> Line<'static> {
-    let full = g.session.name(r.side);
-    let name: String = if full.chars().count() > NAME_W {
-        full.chars().take(NAME_W - 1).chain(['…']).collect()
-    } else {
-        full.to_owned()
-    };
+/// One move; a move still being sown is listed (it has been played) but its marks
+/// wait for the sowing to reach them.
+fn move_line(g: &GameState, r: &MoveRecord, names: bool) -> Line<'static> {
     let houses = g.session.rules().houses();
-    Line::from(vec![
-        Span::styled(format!("{:>3} ", r.ply + 1), Style::new().fg(DIM)),
-        Span::styled(
-            format!("{name:<NAME_W$} "),
+    let sowing = g.anim.as_ref().is_some_and(|a| a.record.ply == r.ply);
+    let mut spans = vec![Span::styled(
+        format!("{:>3} ", r.ply + 1),
+        Style::new().fg(DIM),
+    )];
+    if names {
+        spans.push(Span::styled(
+            format!("{} ", fit_name(g.session.name(r.side))),
             Style::new().fg(side_colour(r.side)),
-        ),
-        Span::styled(
-            format!("{:<4}", house_label(r.side, r.mv.house(), houses)),
-            Style::new().fg(Color::White).bold(),
-        ),
-        Span::styled(note(r), Style::new().fg(ACCENT)),
-    ])
+        ));
+    }
+    let label_style = if names {
+        Style::new().fg(Color::White).bold()
+    } else {
+        Style::new().fg(side_colour(r.side)).bold()
+    };
+    spans.push(Span::styled(
+        format!("{:<4}", house_label(r.side, r.mv.house(), houses)),
+        label_style,
+    ));
+    if !sowing {
+        spans.push(Span::styled(note(r), Style::new().fg(ACCENT)));
+    }
+    Line::from(spans)
+}
+
+/// `name` in exactly [`NAME_W`] columns: cut with an ellipsis, or padded, by display
+/// width (a CJK character takes two columns).
+fn fit_name(name: &str) -> String {
+    let mut out = String::new();
+    let mut width = 0;
+    if name.width() > NAME_W {
+        for c in name.chars() {
+            let w = c.width().unwrap_or(0);
+            if width + w > NAME_W - 1 {
+                break;
+            }
+            out.push(c);
+            width += w;
+        }
+        out.push('…');
+        width += 1;
+    } else {
+        out.push_str(name);
+        width = name.width();
+    }
+    out.extend(std::iter::repeat_n(' ', NAME_W.saturating_sub(width)));
+    out
 }
 
 /// `×n` for a capture, `↻` for an extra turn (not for a move that ended the game).
@@ -76,4 +123,18 @@ fn note(r: &MoveRecord) -> String {
         note.push('↻');
     }
     note
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit_name;
+    use unicode_width::UnicodeWidthStr;
+
+    #[test]
+    fn names_take_ten_columns_whatever_their_script() {
+        for name in ["Ann", "山田太郎", "山田太郎山田太郎", "Bartholomew", ""] {
+            assert_eq!(fit_name(name).width(), 10, "{name}");
+        }
+        assert_eq!(fit_name("山田太郎山田太郎"), "山田太郎… ");
+    }
 }

@@ -8,6 +8,7 @@
 
 mod board;
 mod game;
+mod help;
 mod history;
 mod popup;
 mod setup;
@@ -26,6 +27,15 @@ use style::ACCENT;
 /// Draws the app: the start screen or the game, or a note that the terminal is too small.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
+    if app.help {
+        let variant = match &app.screen {
+            Screen::Setup(form) => form.setup().variant,
+            Screen::Game(g) => g.session.rules().variant(),
+        };
+        let w = area.width.min(76);
+        let r = Rect::new(area.x + (area.width - w) / 2, area.y, w, area.height);
+        return help::draw(frame, r, variant);
+    }
     match &app.screen {
         Screen::Setup(form) => match SetupLayout::new(area) {
             Some(layout) => setup::draw(frame, &layout, form),

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use super::style::{ACCENT, P1, P2, key, side_colour, text};
-use crate::app::GameState;
+use crate::app::{GameState, Score};
 use crate::layout::popup_rect;
 
 /// The widest line of the reason the game ended: wrapped, the box stays compact over
@@ -32,7 +32,7 @@ pub fn quit(frame: &mut Frame, over: Rect) {
 
 /// The end of the game, over `over`: who won and the score, why the game ended and
 /// where the seeds left on the board went, and what the keys do now.
-pub fn game_over(frame: &mut Frame, g: &GameState, over: Rect) {
+pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, over: Rect) {
     let (Some(outcome), Some(words)) = (g.session.outcome(), g.session.end_text()) else {
         return;
     };
@@ -55,8 +55,19 @@ pub fn game_over(frame: &mut Frame, g: &GameState, over: Rect) {
             .into_iter()
             .map(Line::from),
     );
+    let first = if g.swap_next {
+        Side::North
+    } else {
+        Side::South
+    };
     lines.extend([
         Line::from(""),
+        Line::from(vec![text(&format!("Games: {}", score.words()))]),
+        Line::from(vec![
+            text(&format!("Next: {} moves first  ", g.session.name(first))),
+            key("f"),
+            text(" changes"),
+        ]),
         Line::from(vec![
             Span::styled("Play again? (", white),
             key("y"),
@@ -68,7 +79,9 @@ pub fn game_over(frame: &mut Frame, g: &GameState, over: Rect) {
             key("s"),
             text(" new setup  "),
             key("u"),
-            text(" undo"),
+            text(" undo  "),
+            key("v"),
+            text(" see the board"),
         ]),
     ]);
     popup(frame, over, " Game over ", lines, colour);

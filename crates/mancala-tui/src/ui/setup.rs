@@ -54,7 +54,7 @@ fn field_text(s: &Setup, field: Field) -> (&'static str, String, bool) {
             end_rule_words(s.end_rule).to_owned(),
             false,
         ),
-        Field::Player(0) => ("Player 1 (moves first)", s.players[0].clone(), false),
+        Field::Player(0) => ("Player 1 (first)", s.players[0].clone(), false),
         Field::Player(i) => ("Player 2", s.players[i].clone(), false),
         Field::Name(i) => ("  name", s.names[i].clone(), true),
         Field::Start => ("", String::new(), false),
@@ -97,7 +97,7 @@ fn field_line(s: &Setup, field: Field, focused: bool) -> Line<'static> {
     };
     let mut spans = vec![
         Span::styled(if focused { " ▸ " } else { "   " }, label_style),
-        Span::styled(format!("{label:<24}"), label_style),
+        Span::styled(format!("{label:<17}"), label_style),
     ];
     if typed {
         spans.push(Span::styled(value, value_style.fg(colour)));
@@ -133,10 +133,7 @@ fn player_notes(form: &SetupForm) -> Vec<Line<'static>> {
         .filter_map(|(i, note)| {
             let why = note.as_deref()?;
             Some(Line::from(Span::styled(
-                format!(
-                    " ! player {}: {why}; {FALLBACK_PLAYER} plays instead.",
-                    i + 1
-                ),
+                format!(" ! {why}; {FALLBACK_PLAYER} plays for player {}.", i + 1),
                 Style::new().fg(Color::LightRed),
             )))
         })
@@ -146,12 +143,13 @@ fn player_notes(form: &SetupForm) -> Vec<Line<'static>> {
 fn keys_line() -> Line<'static> {
     Line::from(vec![
         key("↑↓"),
-        text(" choose  "),
+        text(" field "),
         key("←→"),
-        text(" change  "),
-        text("type a name  "),
+        text(" change "),
         key("Enter"),
-        text(" start  "),
+        text(" start "),
+        key("?"),
+        text(" help "),
         key("Esc"),
         text(" quit"),
     ])

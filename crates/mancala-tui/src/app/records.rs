@@ -1,0 +1,124 @@
+//! Saving a game (`w`) and loading one (`mancala tui --load FILE`), in the session's
+//! game record format, so that the file is one every tool of the suite reads
+//! (`mancala record check`, `replay --record`, `solve --record`, the web).
+
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use mancala_session::Record;
+
+use super::game::{GameState, plural};
+use super::view::{Message, MessageKind};
+use super::{App, Screen};
+use crate::setup::Setup;
+
+impl App {
+    /// The same app saving games (`w`) into `dir` instead of the current directory.
+    #[must_use]
+    pub fn with_save_dir(mut self, dir: impl Into<PathBuf>) -> App {
+        self.save_dir = dir.into();
+        self
+    }
+
+    /// The game of `record` on screen, at its end, with its players (computer players
+    /// built from their kinds, `seed` for their randomness): it goes on from there,
+    /// or, when it is over, shows its result, and undo steps back through it.
+    #[must_use]
+    pub fn load(record: &Record, seed: u64, now: Instant) -> App {
+        let mut app = App::new(Setup::of_record(record, seed), false, now);
+        let session = record.to_session();
+        let n = session.records().len();
+        let hello = match session.to_move() {
+            Some(side) => format!(
+                "Loaded {n} move{}: {} to move.",
+                plural(n),
+                session.name(side)
+            ),
+            None => format!("Loaded a finished game of {n} move{}.", plural(n)),
+        };
+        app.begin(Setup::of_record(record, seed), session, hello, now);
+        app
+    }
+
+    /// `w`: saves the game on screen and says where.
+    pub(crate) fn save_game(&mut self) {
+        let dir = self.save_dir.clone();
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        g.message = match g.save(&dir, SystemTime::now()) {
+            Ok(path) => Message::new(
+                MessageKind::Good,
+                format!(
+                    "Saved to {}; mancala tui --load {0} goes on from here.",
+                    path.display()
+                ),
+            ),
+            Err(e) => {
+                Message::warning(format!("Could not save the game in {}: {e}", dir.display()))
+            }
+        };
+        g.log.push(g.message.clone());
+    }
+}
+
+impl GameState {
+    /// Writes the game as a record to a new file in `dir`, named after the time `at`
+    /// (`mancala-2026-11-25-101500.txt`, with `-2`, `-3`, ... when that exists: a save
+    /// never overwrites a file); returns its path.
+    pub(crate) fn save(&self, dir: &Path, at: SystemTime) -> io::Result<PathBuf> {
+        let secs = at.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let (y, mo, d, h, mi, s) = civil(secs);
+        let record = Record::from_session(&self.session).with_date(format!("{y}.{mo:02}.{d:02}"));
+        let stem = format!("mancala-{y}-{mo:02}-{d:02}-{h:02}{mi:02}{s:02}");
+        for n in 1..=100 {
+            let name = if n == 1 {
+                format!("{stem}.txt")
+            } else {
+                format!("{stem}-{n}.txt")
+            };
+            let path = dir.join(name);
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut file) => {
+                    file.write_all(record.to_string().as_bytes())?;
+                    return Ok(path);
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Err(io::Error::other("a hundred saves this second already"))
+    }
+}
+
+/// The UTC date and time of `secs` since 1970: year, month, day, hour, minute,
+/// second (the civil-from-days algorithm of H. Hinnant, proleptic Gregorian).
+fn civil(secs: u64) -> (i64, u32, u32, u32, u32, u32) {
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
+    (year, month, day, h as u32, m as u32, s as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil;
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        assert_eq!(civil(951_782_400), (2000, 2, 29, 0, 0, 0));
+        assert_eq!(civil(1_795_000_000), (2026, 11, 18, 11, 6, 40));
+    }
+}

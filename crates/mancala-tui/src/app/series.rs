@@ -1,0 +1,85 @@
+//! Several games in a row: the running score, and who moves first in the next game
+//! (the players swap seats by default, so each moves first in turn).
+
+use std::time::Instant;
+
+use mancala_core::Side;
+
+use super::game::GameState;
+use super::{App, Screen};
+
+/// The running score of the games played in a row, by the players' names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    /// Each player's name and games won, in the order they first played.
+    pub wins: Vec<(String, u32)>,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games counted.
+    pub games: u32,
+}
+
+impl Score {
+    /// This score with the game `g` counted, if it has a result.
+    #[must_use]
+    pub fn with(&self, g: &GameState) -> Score {
+        let mut score = self.clone();
+        for side in Side::BOTH {
+            let name = g.session.name(side);
+            if !score.wins.iter().any(|(n, _)| n == name) {
+                score.wins.push((name.to_owned(), 0));
+            }
+        }
+        let Some(outcome) = g.session.outcome() else {
+            return score;
+        };
+        score.games += 1;
+        match outcome.winner {
+            Some(side) => {
+                let name = g.session.name(side);
+                if let Some((_, w)) = score.wins.iter_mut().find(|(n, _)| n == name) {
+                    *w += 1;
+                }
+            }
+            None => score.draws += 1,
+        }
+        score
+    }
+
+    /// "Ann 2 · Bob 1 · 1 draw".
+    #[must_use]
+    pub fn words(&self) -> String {
+        let mut parts: Vec<String> = self.wins.iter().map(|(n, w)| format!("{n} {w}")).collect();
+        if self.draws > 0 {
+            let s = if self.draws == 1 { "" } else { "s" };
+            parts.push(format!("{} draw{s}", self.draws));
+        }
+        parts.join(" · ")
+    }
+}
+
+impl App {
+    /// The score so far, the game on screen counted once it is over.
+    #[must_use]
+    pub fn score(&self) -> Score {
+        match &self.screen {
+            Screen::Game(g) if g.finished() => self.score.with(g),
+            _ => self.score.clone(),
+        }
+    }
+
+    /// `y` after a game: counts it and starts the next with the same players, who
+    /// swap seats unless `f` kept the order.
+    pub(crate) fn next_game(&mut self, now: Instant) {
+        let Screen::Game(g) = &self.screen else {
+            return;
+        };
+        self.score = self.score.with(g);
+        let mut setup = g.setup.clone();
+        if g.swap_next {
+            setup.players.swap(0, 1);
+            setup.names.swap(0, 1);
+        }
+        self.start_game(setup, now);
+    }
+}

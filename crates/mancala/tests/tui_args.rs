@@ -1,0 +1,70 @@
+//! `mancala tui` refuses bad settings before it takes the screen, with exit status 2
+//! and a message naming the players it knows, as `mancala console` does. No terminal
+//! is needed: settings are checked first.
+
+use std::process::{Command, Stdio};
+
+/// Runs `mancala <args>` with no terminal; returns the exit status and standard error.
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn an_unknown_player_is_refused_with_the_known_ones() {
+    let (code, out, err) = run(&["tui", "--p2", "bogus"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("--p2: unknown player \"bogus\""), "{err}");
+    for known in ["greedy", "medium", "perfect", "robot"] {
+        assert!(err.contains(known), "{known} missing from {err}");
+    }
+    assert!(!err.contains("needs a terminal"), "{err}");
+}
+
+#[test]
+fn a_player_that_cannot_play_the_variant_is_refused() {
+    let (code, _, err) = run(&["tui", "--variant", "oware", "--p2", "robot"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--p2: player robot does not play oware"),
+        "{err}"
+    );
+    assert!(err.contains("players: human, random"), "{err}");
+    let (code, _, err) = run(&["tui", "--p1", "random:depth=3"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--p1: player random"), "{err}");
+}
+
+#[test]
+fn good_settings_get_as_far_as_the_terminal_check() {
+    let (code, _, err) = run(&["tui", "--variant", "oware", "--p2", "greedy"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("needs a terminal"), "{err}");
+}
+
+#[test]
+fn a_load_file_that_is_missing_or_bad_is_refused() {
+    let (code, _, err) = run(&["tui", "--load", "/nonexistent/game.txt"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot read /nonexistent/game.txt"), "{err}");
+    let dir = std::env::temp_dir().join(format!("mancala-tui-args-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "1. 3 3 *\n").unwrap();
+    let (code, _, err) = run(&["tui", "--load", bad.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("empty"), "an illegal move is reported: {err}");
+    let (code, _, err) = run(&["tui", "--load", bad.to_str().unwrap(), "--variant", "oware"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot be used with"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
