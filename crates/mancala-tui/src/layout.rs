@@ -249,20 +249,6 @@ pub struct SetupLayout {
 
 impl SetupLayout {
     /// The layout in `area`, or `None` when [`SETUP_SIZE`] does not fit.
-    ///
-    /// ```
-    /// use mancala_tui::SetupLayout;
-    /// use ratatui::layout::Rect;
-    /// let l = SetupLayout::new(Rect::new(0, 0, 100, 30)).unwrap();
-    /// assert_eq!((l.frame.x, l.frame.y, l.frame.width, l.frame.height), (25, 5, 50, 20));
-    /// assert_eq!(l.keys.y, l.frame.bottom() - 2);
-    /// assert!(SetupLayout::new(Rect::new(0, 0, 49, 30)).is_none());
-    /// // Lines of five settings and the start button (after a blank line).
-    /// assert_eq!(l.line_at(l.fields.y + 1, 6), Some(0));
-    /// assert_eq!(l.line_at(l.fields.y + 5, 6), Some(4));
-    /// assert_eq!(l.line_at(l.fields.y + 6, 6), None);
-    /// assert_eq!(l.line_at(l.fields.y + 7, 6), Some(5));
-    /// ```
     #[must_use]
     pub fn new(area: Rect) -> Option<SetupLayout> {
         let (w, h) = SETUP_SIZE;
@@ -423,5 +409,22 @@ mod tests {
             centred_text_rect(Rect::new(0, 0, 30, 2), 4),
             Rect::new(0, 0, 30, 2)
         );
+    }
+
+    #[test]
+    fn setup_layout_centres_the_box_and_finds_lines() {
+        use ratatui::layout::Rect;
+        let l = SetupLayout::new(Rect::new(0, 0, 100, 30)).unwrap();
+        assert_eq!(
+            (l.frame.x, l.frame.y, l.frame.width, l.frame.height),
+            (25, 5, 50, 20)
+        );
+        assert_eq!(l.keys.y, l.frame.bottom() - 2);
+        assert!(SetupLayout::new(Rect::new(0, 0, 49, 30)).is_none());
+        // Lines of five settings and the start button (after a blank line).
+        assert_eq!(l.line_at(l.fields.y + 1, 6), Some(0));
+        assert_eq!(l.line_at(l.fields.y + 5, 6), Some(4));
+        assert_eq!(l.line_at(l.fields.y + 6, 6), None);
+        assert_eq!(l.line_at(l.fields.y + 7, 6), Some(5));
     }
 }

@@ -10,7 +10,7 @@
 //! Drawing is cheap, since it happens every 25 ms: whatever takes time to find out is
 //! worked out when the state changes and kept in it. The start screen, for one, checks
 //! whether each chosen computer player can play the rules (which builds the player)
-//! when a setting changes, and draws from [`SetupForm::notes`].
+//! when a setting changes, and draws from what it found.
 //!
 //! ```
 //! use std::time::Instant;
@@ -43,17 +43,8 @@ mod setup;
 mod terminal;
 mod ui;
 
-pub use app::{
-    Animation, App, BoardView, COMMAND_LETTERS, DEFAULT_SPEED, GameState, HINT_PLAYERS, Message,
-    MessageKind, SPEEDS_MS, Score, Screen, THINKER_THREAD, fallback_note, letter_keys,
-};
-pub use layout::{
-    BoardGeometry, GAME_ROWS, GameLayout, HISTORY_COMPACT_W, HISTORY_W, LOG_ROWS, SETUP_SIZE,
-    SetupLayout,
-};
-pub use setup::{
-    FALLBACK_PLAYER, Field, NAME_MAX, PLAYER_CHOICES, Setup, SetupForm, build_player, default_name,
-    player_problem,
-};
+pub use app::{App, Message, Score};
+pub use layout::GameLayout;
+pub use setup::{Setup, default_name};
 pub use terminal::{Ended, run, run_app};
 pub use ui::draw;

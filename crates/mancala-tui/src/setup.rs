@@ -112,16 +112,6 @@ impl Setup {
 /// Builds the computer player named `spec` for `rules`, falling back to
 /// [`FALLBACK_PLAYER`] (then `random`) when it cannot be built. Returns the player, the
 /// spec actually used, and the reason for a fallback.
-///
-/// ```
-/// use mancala_core::Rules;
-/// use mancala_tui::build_player;
-/// let (_, used, why) = build_player("no-such-bot", Rules::kalah(6, 4), 1);
-/// assert_eq!(used, "greedy");
-/// assert!(why.unwrap().contains("no-such-bot"));
-/// let (_, used, why) = build_player("random", Rules::kalah(6, 4), 1);
-/// assert_eq!((used.as_str(), why), ("random", None));
-/// ```
 pub fn build_player(
     spec: &str,
     rules: Rules,
@@ -151,18 +141,6 @@ fn try_build(spec: &str, rules: Rules, seed: u64) -> Result<Box<dyn Player>, Pla
 
 /// Why `spec` cannot be built for `rules`, if it cannot. Finding out builds the
 /// player, which can be expensive (a `medium` player allocates a 16 MiB table).
-///
-/// ```
-/// use mancala_core::Rules;
-/// use mancala_tui::player_problem;
-/// assert_eq!(player_problem("human", Rules::oware(6, 4)), None);
-/// assert!(player_problem("robot", Rules::oware(6, 4)).unwrap().contains("does not play"));
-/// ```
-#[must_use]
-pub fn player_problem(spec: &str, rules: Rules) -> Option<String> {
-    seat_problem(spec, rules).map(|e| e.to_string())
-}
-
 fn seat_problem(spec: &str, rules: Rules) -> Option<PlayerError> {
     match Seat::computer(spec) {
         Ok(Seat::Human) => None,
@@ -224,18 +202,6 @@ pub enum Field {
 
 /// The start screen's state: the settings being edited, the focused line, and what the
 /// screen says about the chosen players.
-///
-/// ```
-/// use mancala_core::Variant;
-/// use mancala_tui::{Field, Setup, SetupForm};
-/// let setup = Setup { players: ["robot".into(), "human".into()], ..Setup::default() };
-/// let mut form = SetupForm::new(setup);
-/// assert_eq!(form.notes(), &[None, None]);
-/// form.focus = Field::Variant;
-/// form.change(1);
-/// assert_eq!(form.setup().variant, Variant::Oware);
-/// assert!(form.notes()[0].as_deref().unwrap().contains("does not play"));
-/// ```
 #[derive(Clone, Debug)]
 pub struct SetupForm {
     /// Changed only through the methods below, which keep `notes` up to date with it.
@@ -538,5 +504,35 @@ mod tests {
         f.change(1);
         assert!(build_count::get() > built);
         assert!(f.notes()[0].as_deref().unwrap().contains("does not play"));
+    }
+
+    #[test]
+    fn build_player_falls_back_and_says_why() {
+        use mancala_core::Rules;
+        let (_, used, why) = build_player("no-such-bot", Rules::kalah(6, 4), 1);
+        assert_eq!(used, "greedy");
+        assert!(why.unwrap().contains("no-such-bot"));
+        let (_, used, why) = build_player("random", Rules::kalah(6, 4), 1);
+        assert_eq!((used.as_str(), why), ("random", None));
+    }
+
+    #[test]
+    fn setup_form_notes_follow_the_variant() {
+        use mancala_core::Variant;
+        let setup = Setup {
+            players: ["robot".into(), "human".into()],
+            ..Setup::default()
+        };
+        let mut form = SetupForm::new(setup);
+        assert_eq!(form.notes(), &[None, None]);
+        form.focus = Field::Variant;
+        form.change(1);
+        assert_eq!(form.setup().variant, Variant::Oware);
+        assert!(
+            form.notes()[0]
+                .as_deref()
+                .unwrap()
+                .contains("does not play")
+        );
     }
 }

@@ -364,16 +364,6 @@ pub const COMMAND_LETTERS: [(char, &str); 6] = [
 /// The letters of `side`'s houses as ranges ("g-l", or "q-z, A-F" on big boards), and
 /// a note on how to choose the houses whose letters are commands ("h is hint: type H
 /// or 2 for h2"), if any are.
-///
-/// ```
-/// use mancala_core::Side;
-/// use mancala_tui::letter_keys;
-/// assert_eq!(letter_keys(Side::South, 6), ("a-f".to_owned(), None));
-/// let (letters, note) = letter_keys(Side::North, 6);
-/// assert_eq!(letters, "g-l");
-/// assert_eq!(note.as_deref(), Some("h is hint: type H or 2 for h2"));
-/// assert_eq!(letter_keys(Side::North, 16).0, "q-z, A-F");
-/// ```
 #[must_use]
 pub fn letter_keys(side: Side, houses: usize) -> (String, Option<String>) {
     let labelled: Vec<(u8, char)> = (1..=houses as u8)
@@ -430,16 +420,6 @@ pub fn letter_keys(side: Side, houses: usize) -> (String, Option<String>) {
 /// (`perfect` could not solve the position, so the `expert` level chose), since a
 /// player that plays worse than its name says should say so. Short, to fit the
 /// message line beside the move.
-///
-/// ```
-/// use mancala_tui::fallback_note;
-/// let why = "captures 3 (not perfect play: the position could not be solved in 10 ms, so the alphabeta player chose)";
-/// assert_eq!(
-///     fallback_note(why).unwrap(),
-///     "(Perfect could not solve this position: expert play instead.)"
-/// );
-/// assert_eq!(fallback_note("is perfect play: it leads to a draw"), None);
-/// ```
 #[must_use]
 pub fn fallback_note(reason: &str) -> Option<String> {
     reason
@@ -457,4 +437,29 @@ fn sentence(text: &str) -> String {
     let mut c = text.chars();
     let first = c.next().map(|f| f.to_uppercase().collect::<String>());
     format!("{}{}.", first.unwrap_or_default(), c.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letter_keys_give_ranges_and_the_way_around_commands() {
+        use mancala_core::Side;
+        assert_eq!(letter_keys(Side::South, 6), ("a-f".to_owned(), None));
+        let (letters, note) = letter_keys(Side::North, 6);
+        assert_eq!(letters, "g-l");
+        assert_eq!(note.as_deref(), Some("h is hint: type H or 2 for h2"));
+        assert_eq!(letter_keys(Side::North, 16).0, "q-z, A-F");
+    }
+
+    #[test]
+    fn fallback_note_only_for_a_fallback() {
+        let why = "captures 3 (not perfect play: the position could not be solved in 10 ms, so the alphabeta player chose)";
+        assert_eq!(
+            fallback_note(why).unwrap(),
+            "(Perfect could not solve this position: expert play instead.)"
+        );
+        assert_eq!(fallback_note("is perfect play: it leads to a draw"), None);
+    }
 }

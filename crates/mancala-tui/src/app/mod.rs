@@ -19,7 +19,7 @@ use mancala_core::Side;
 use mancala_session::{Seat, Session};
 
 use game::Players;
-pub use game::{COMMAND_LETTERS, GameState, fallback_note, letter_keys};
+pub use game::{GameState, letter_keys};
 pub use series::Score;
 pub use view::{Animation, BoardView, Message, MessageKind};
 
