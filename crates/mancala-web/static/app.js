@@ -215,11 +215,17 @@ class GamePage {
     return `Player ${seat}`;
   }
 
-  // The label of a seat's store: whose it is, by name.
+  // The label of a seat's store: whose it is, by a name short enough for a phone
+  // (a computer by its level or player), over what it holds.
   storeLabel(view, seat) {
-    const name = this.nameOf(view, seat);
+    const p = view.players[seat - 1];
+    const name = p.kind === "computer" ? p.name.charAt(0).toUpperCase() + p.name.slice(1) : this.nameOf(view, seat);
     const what = view.variant === "kalah" ? "store" : "captures";
-    return name === "You" ? `Your ${what}` : `${name}: ${what}`;
+    const label = document.createElement("span");
+    const who = document.createElement("b");
+    who.textContent = name;
+    label.append(who, what);
+    return label;
   }
 
   verb(view, seat, you, other) { return this.nameOf(view, seat) === "You" ? you : other; }
@@ -339,7 +345,7 @@ class GamePage {
         b.setAttribute("aria-label", `${owner} house ${n}, ${count} seed${count === 1 ? "" : "s"}${legal ? ", playable" : ""}`);
       }
       const s = $(`s${seat}`);
-      s.querySelector(".who").textContent = this.storeLabel(view, seat);
+      s.querySelector(".who").replaceChildren(...this.storeLabel(view, seat).childNodes);
       s.setAttribute("aria-label", `${seat === mine ? "your" : `player ${seat}'s`} ${view.variant === "kalah" ? "store" : "captures"}: ${view.stores[seat - 1]}`);
     }
     this.renderStatus(view, myTurn);

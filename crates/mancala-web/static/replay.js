@@ -12,6 +12,7 @@ function setRecordLinks(id, replaying) {
   $("replay-link").hidden = replaying;
   $("game-link").href = `/g/${id}`;
   $("game-link").hidden = !replaying;
+  $("watch-link").value = `${location.origin}/g/${id}`;
 }
 
 class ReplayPage extends GamePage {

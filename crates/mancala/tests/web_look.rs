@@ -708,10 +708,10 @@ async fn pages_fit_a_phone_and_a_laptop() {
     assert_eq!(
         js(
             laptop,
-            "return document.querySelector('#s2 .who').textContent;"
+            "return [1, 2].map(s => document.querySelector(`#s${s} .who`).innerText);"
         )
         .await,
-        json!("Computer (greedy): captures")
+        json!(["Player 1\ncaptures", "Greedy\ncaptures"])
     );
     h.close().await;
 }
