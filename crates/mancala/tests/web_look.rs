@@ -400,6 +400,34 @@ async fn a_record_saves_and_loads_back_to_the_same_game() {
     );
     click(c, "replay-last").await;
     assert_eq!(board_counts(c).await, counts);
+
+    // Loaded to review, the record opens in the viewer at its last move.
+    c.goto(&server.base).await.unwrap();
+    js(c, "document.getElementById('import').open = true;").await;
+    c.execute(
+        "document.getElementById('import-text').value = arguments[0]; \
+         document.getElementById('import-as').value = 'review';",
+        vec![json!(record)],
+    )
+    .await
+    .unwrap();
+    click(c, "import-start").await;
+    wait_for(
+        c,
+        "location.pathname.endsWith('/replay') && document.body.dataset.replay === 'ready'",
+        "the review",
+    )
+    .await;
+    assert_eq!(
+        js(
+            c,
+            "return document.getElementById('replay-where').textContent;"
+        )
+        .await,
+        json!(format!("Move {plies} of {plies}"))
+    );
+    assert_eq!(board_counts(c).await, counts);
+    assert_eq!(move_list(c).await, moves);
     h.close().await;
 }
 
