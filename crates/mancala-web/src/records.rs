@@ -160,8 +160,8 @@ fn civil_date(days: i64) -> (i64, u32, u32) {
     (year, month as u32, day as u32)
 }
 
-/// The settings of a new game with a record's rules.
-fn new_game_for(rules: Rules, opponent: String, public: Option<bool>) -> NewGame {
+/// The settings of a new game with a record's rules, private.
+fn new_game_for(rules: Rules, opponent: String) -> NewGame {
     let kalah = rules.variant() == Variant::Kalah;
     let options = rules.options();
     NewGame {
@@ -171,7 +171,7 @@ fn new_game_for(rules: Rules, opponent: String, public: Option<bool>) -> NewGame
         empty_capture: kalah.then_some(options.empty_capture),
         end_rule: kalah.then_some::<EndRule>(options.end_rule),
         opponent: Some(opponent),
-        public,
+        public: None,
     }
 }
 
@@ -221,22 +221,20 @@ impl Games {
         let opponent = request
             .opponent
             .unwrap_or_else(|| DEFAULT_OPPONENT.to_owned());
-        let grant = self
-            .create(new_game_for(game.rules(), opponent, request.public))
-            .await?;
+        // Listed only once its moves are in.
+        let grant = self.create(new_game_for(game.rules(), opponent)).await?;
         let id = grant.id.clone().expect("a new game's grant names it");
         let row = self.row(&id).await?;
         let mut played = Game::new(game.rules());
+        let mut next = Next::Person;
         for (ply, &mv) in game.moves().iter().enumerate() {
             played
                 .play(mv)
                 .map_err(|e| GameError::Internal(format!("a checked record's move: {e}")))?;
-            let last = ply + 1 == game.moves().len();
-            let next = if last {
-                self.next_after(&row, &played)
-            } else {
-                Next::Person
-            };
+            // The moves before the last are history: nobody is owed a turn after them.
+            if ply + 1 == game.moves().len() {
+                next = self.next_after(&row, &played);
+            }
             let new = NewMove {
                 game: id.clone(),
                 ply,
@@ -248,9 +246,12 @@ impl Games {
                     "ply {ply} of the new game {id} was taken"
                 )));
             }
-            if let (true, Next::Computer { .. }) = (last, next) {
-                self.schedule_computer(&id, client.to_string());
-            }
+        }
+        if request.public == Some(true) {
+            self.store().list_publicly(&id).await?;
+        }
+        if let Next::Computer { .. } = next {
+            self.schedule_computer(&id, client.to_string());
         }
         Ok(grant)
     }

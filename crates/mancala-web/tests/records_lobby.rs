@@ -13,7 +13,7 @@ use common::TestDb;
 use http_body_util::BodyExt;
 use mancala_core::Rules;
 use mancala_session::parse_records;
-use mancala_web::app;
+use mancala_web::{Expiry, Games, Limits, app};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -24,6 +24,7 @@ on_both_backends!(
     bad_imports_are_refused_whole,
     positions_and_history_marks_step_through_a_game,
     public_games_are_listed_and_joined_without_invite,
+    an_expired_public_game_leaves_its_lists,
 );
 
 /// A request's answer: status, headers and the body as text.
@@ -292,7 +293,8 @@ async fn an_imported_game_continues_against_the_computer(db: TestDb) {
 async fn bad_imports_are_refused_whole(db: TestDb) {
     let r = app(db.games().await);
     let refused = |record: &str, game: Option<usize>| {
-        let body = json!({"record": record, "game": game, "opponent": "human"});
+        // Public, so that a game created by mistake would show in the lobby.
+        let body = json!({"record": record, "game": game, "opponent": "human", "public": true});
         let r = r.clone();
         async move { post(&r, "/api/games/import", body).await }
     };
@@ -331,7 +333,7 @@ async fn bad_imports_are_refused_whole(db: TestDb) {
     let long = post(
         &r,
         "/api/games/import",
-        json!({"record": format!("{{{comment}}} 3 *"), "opponent": "human"}),
+        json!({"record": format!("{{{comment}}} 3 *"), "opponent": "human", "public": true}),
     )
     .await;
     assert_eq!(long.status, StatusCode::CREATED, "{}", long.text);
@@ -339,13 +341,19 @@ async fn bad_imports_are_refused_whole(db: TestDb) {
     let huge = post(
         &r,
         "/api/games/import",
-        json!({"record": format!("{{{huge}}} 3 *")}),
+        json!({"record": format!("{{{huge}}} 3 *"), "public": true}),
     )
     .await;
     assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE);
-    // Nothing was created by the refused ones: only the long record is listed nowhere,
-    // and ids of refused imports do not exist (none was handed out).
-    assert_eq!(get(&r, "/api/lobby").await.json()["games"], json!([]));
+    // Of the public imports, only the one accepted created a game.
+    let lobby = get(&r, "/api/lobby").await.json();
+    let listed: Vec<&Value> = lobby["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| &g["id"])
+        .collect();
+    assert_eq!(listed, [&long.json()["id"]]);
 }
 
 async fn positions_and_history_marks_step_through_a_game(db: TestDb) {
@@ -480,4 +488,29 @@ async fn public_games_are_listed_and_joined_without_invite(db: TestDb) {
         .await;
         assert_eq!(j.status, StatusCode::FORBIDDEN);
     }
+}
+
+async fn an_expired_public_game_leaves_its_lists(db: TestDb) {
+    let limits = Limits {
+        expiry: Expiry {
+            unstarted: Duration::from_millis(300),
+            ..Expiry::default()
+        },
+        ..Limits::default()
+    };
+    let games = Games::with_limits(db.store().await, limits);
+    let r = app(games.clone());
+    create(&r, json!({"variant": "kalah", "public": true})).await;
+    assert_eq!(
+        get(&r, "/api/lobby").await.json()["games"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Out of the list as soon as it has expired, and deleted with its listing.
+    assert_eq!(get(&r, "/api/lobby").await.json()["games"], json!([]));
+    assert_eq!(games.expire().await.unwrap(), 1);
+    assert_eq!(get(&r, "/api/lobby").await.json()["games"], json!([]));
 }
