@@ -25,6 +25,7 @@ on_both_backends!(
     positions_and_history_marks_step_through_a_game,
     public_games_are_listed_and_joined_without_invite,
     an_expired_public_game_leaves_its_lists,
+    the_viewer_and_its_scripts_are_served,
 );
 
 /// A request's answer: status, headers and the body as text.
@@ -513,4 +514,40 @@ async fn an_expired_public_game_leaves_its_lists(db: TestDb) {
     assert_eq!(get(&r, "/api/lobby").await.json()["games"], json!([]));
     assert_eq!(games.expire().await.unwrap(), 1);
     assert_eq!(get(&r, "/api/lobby").await.json()["games"], json!([]));
+}
+
+async fn the_viewer_and_its_scripts_are_served(db: TestDb) {
+    let r = app(db.games().await);
+    let id = create(&r, json!({"variant": "kalah"})).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let page = get(&r, &format!("/g/{id}/replay")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    // The page loads the scripts under their versioned addresses.
+    for script in ["lobby.js", "replay.js"] {
+        let at = page
+            .text
+            .find(&format!("/static/{script}?v="))
+            .unwrap_or_else(|| panic!("{script}"));
+        let uri = page.text[at..].split('"').next().unwrap().to_owned();
+        let a = get(&r, &uri).await;
+        assert_eq!(a.status, StatusCode::OK, "{uri}");
+        assert_eq!(
+            a.headers[header::CONTENT_TYPE],
+            "text/javascript; charset=utf-8"
+        );
+    }
+    let icon = get(&r, "/favicon-turn.svg").await;
+    assert_eq!(
+        (icon.status, &icon.headers[header::CONTENT_TYPE]),
+        (
+            StatusCode::OK,
+            &"image/svg+xml".parse::<axum::http::HeaderValue>().unwrap()
+        )
+    );
+    assert_eq!(
+        get(&r, "/g/nope/replay").await.status,
+        StatusCode::NOT_FOUND
+    );
 }
