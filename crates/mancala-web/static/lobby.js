@@ -122,6 +122,7 @@ async function refreshMyGames() {
   $("my-games").hidden = items.length === 0;
   const waiting = games.filter((g) => g.mine).length;
   document.title = waiting ? `(${waiting}) Mancala: your turn` : "Mancala";
+  document.querySelector('link[rel="icon"]').setAttribute("href", waiting ? "/favicon-turn.svg" : "/favicon.svg");
 }
 
 let myGamesAt = 0;

@@ -638,6 +638,14 @@ async fn the_lobby_lists_a_public_game_and_one_click_joins() {
     assert_eq!(
         js(
             a,
+            "return document.querySelector('link[rel=icon]').getAttribute('href');"
+        )
+        .await,
+        json!("/favicon-turn.svg")
+    );
+    assert_eq!(
+        js(
+            a,
             "return document.getElementById('lobby-list').children.length;"
         )
         .await,
