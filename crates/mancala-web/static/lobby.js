@@ -142,7 +142,14 @@ async function refreshLists() {
 // their defaults unless changed): the computer at the chosen level, or a friend.
 function quickStart(computer) {
   $(computer ? "against-computer" : "against-friend").checked = true;
-  $("new-game").requestSubmit();
+  const form = $("new-game");
+  if (!form.checkValidity()) {
+    // A setting out of range, folded away: show it and say what is wrong.
+    $("settings").open = true;
+    form.reportValidity();
+    return;
+  }
+  form.requestSubmit();
 }
 
 async function importRecord(e) {

@@ -696,6 +696,25 @@ async fn pages_fit_a_phone_and_a_laptop() {
         json!(0),
         "the settings scroll sideways"
     );
+    // A setting out of range, folded away, is shown rather than ignored; a refusal of
+    // the server shows under the buttons.
+    js(phone, "document.getElementById('settings').open = false; document.getElementById('seeds').value = '99';").await;
+    click(phone, "quick-computer").await;
+    assert_eq!(
+        js(phone, "return document.getElementById('settings').open;").await,
+        json!(true)
+    );
+    assert_eq!(js(phone, "return location.pathname;").await, json!("/"));
+    js(phone, "document.getElementById('seeds').value = '4'; document.getElementById('level').value = 'robot'; \
+               document.getElementById('variant').value = 'oware';").await;
+    click(phone, "quick-computer").await;
+    let error = wait_for(
+        phone,
+        "document.getElementById('form-error').textContent",
+        "the server's refusal",
+    )
+    .await;
+    assert!(error.as_str().unwrap().contains("robot"), "{error}");
 
     // A 16-house game on both.
     let (_, g) = server.call(
