@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -32,6 +33,10 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use crate::client::{Client, ClientKeyExtractor};
 use crate::games::{GameError, Games, JoinRequest, MoveRequest, NewGame, StreamSlot};
 use crate::limits::Rate;
+use crate::records::{
+    ImportRequest, RECORD_LIMIT, RecordQuery, positions_of, record_of, write_record,
+};
+use crate::store::Listing;
 use crate::view::GameView;
 
 /// The largest request body accepted; larger ones get 413.
@@ -74,6 +79,22 @@ pub fn app(games: Games) -> Router {
         .max_age(Duration::from_secs(3600));
     let api = Router::new()
         .route("/api/games", post(create_game).layer(create.clone()))
+        .route(
+            "/api/games/import",
+            post(import_game)
+                .layer::<_, Infallible>(DefaultBodyLimit::max(RECORD_LIMIT))
+                .layer(create.clone()),
+        )
+        .route(
+            "/api/games/{id}/record",
+            get(download_record).layer(read.clone()),
+        )
+        .route(
+            "/api/games/{id}/positions",
+            get(positions).layer(read.clone()),
+        )
+        .route("/api/lobby", get(lobby).layer(read.clone()))
+        .route("/api/watch", get(watch).layer(read.clone()))
         .route("/api/games/{id}", get(show).layer(read.clone()))
         .route("/api/games/{id}/join", post(join_game).layer(join))
         .route("/api/games/{id}/moves", post(play).layer(moves))
@@ -87,9 +108,13 @@ pub fn app(games: Games) -> Router {
     let pages = Router::new()
         .route("/", get(home))
         .route("/g/{id}", get(game_page))
+        .route("/g/{id}/replay", get(game_page))
         .route("/static/app.js", get(script))
+        .route("/static/lobby.js", get(lobby_script))
+        .route("/static/replay.js", get(replay_script))
         .route("/static/style.css", get(style))
         .route("/favicon.svg", get(favicon_svg))
+        .route("/favicon-turn.svg", get(favicon_turn_svg))
         .route("/favicon.ico", get(favicon_ico))
         .method_not_allowed_fallback(method_not_allowed)
         .route_layer(read.clone());
@@ -283,6 +308,53 @@ async fn show(State(games): State<Games>, Path(id): Path<String>) -> Result<Resp
     Ok(Json(games.view(&id).await?).into_response())
 }
 
+/// The game as a record file, to save (`Content-Disposition: attachment`).
+async fn download_record(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    query: Result<Query<RecordQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let row = games.row(&id).await?;
+    let Query(query) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
+    let text = write_record(&record_of(&row)?, query.format.as_deref())?;
+    // Ids are hex, so the name needs no quoting beyond the quotes.
+    let disposition = format!("attachment; filename=\"mancala-{id}.txt\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+async fn positions(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let row = games.row(&id).await?;
+    Ok(Json(positions_of(&row)?).into_response())
+}
+
+async fn import_game(
+    State(games): State<Games>,
+    Client(client): Client,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let request: ImportRequest = parse_body(body)?;
+    let grant = games.import(request, client).await?;
+    Ok((StatusCode::CREATED, Json(grant)).into_response())
+}
+
+async fn lobby(State(games): State<Games>) -> Result<Response, ApiError> {
+    Ok(Json(games.listed(Listing::Open).await?).into_response())
+}
+
+async fn watch(State(games): State<Games>) -> Result<Response, ApiError> {
+    Ok(Json(games.listed(Listing::Playing).await?).into_response())
+}
+
 async fn join_game(
     State(games): State<Games>,
     Path(id): Path<String>,
@@ -462,6 +534,8 @@ fn asset_version() -> &'static str {
     VERSION.get_or_init(|| {
         let mut h = Sha256::new();
         h.update(include_str!("../static/app.js"));
+        h.update(include_str!("../static/lobby.js"));
+        h.update(include_str!("../static/replay.js"));
         h.update(include_str!("../static/style.css"));
         h.finalize()[..6]
             .iter()
@@ -534,6 +608,20 @@ async fn script() -> Response {
     )
 }
 
+async fn lobby_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/lobby.js"),
+    )
+}
+
+async fn replay_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/replay.js"),
+    )
+}
+
 async fn style() -> Response {
     asset(
         "text/css; charset=utf-8",
@@ -543,6 +631,14 @@ async fn style() -> Response {
 
 async fn favicon_svg() -> Response {
     asset("image/svg+xml", include_bytes!("../static/favicon.svg"))
+}
+
+/// The icon of a tab whose player is to move.
+async fn favicon_turn_svg() -> Response {
+    asset(
+        "image/svg+xml",
+        include_bytes!("../static/favicon-turn.svg"),
+    )
 }
 
 async fn favicon_ico() -> Response {

@@ -100,6 +100,10 @@ pub struct NewGame {
     pub end_rule: Option<EndRule>,
     /// `human` (default: a friend joins) or any computer player or level.
     pub opponent: Option<String>,
+    /// Listed in the lobby while it waits for an opponent (who may then join without
+    /// the invite), and among the games to watch once it is played (default false: the
+    /// links only).
+    pub public: Option<bool>,
 }
 
 /// A move request (`POST /api/games/{id}/moves`): the house, and the ply the client
@@ -349,7 +353,7 @@ impl Games {
         }
     }
 
-    fn store(&self) -> &Store {
+    pub(crate) fn store(&self) -> &Store {
         &self.inner.store
     }
 
@@ -376,7 +380,7 @@ impl Games {
     }
 
     /// The stored game, unless it does not exist or has expired.
-    async fn row(&self, id: &str) -> Result<GameRow, GameError> {
+    pub(crate) async fn row(&self, id: &str) -> Result<GameRow, GameError> {
         let row = self.store().load(id).await?;
         match row {
             Some(row) if self.inner.limits.expiry.deadline_ms(&row) > now_ms() => Ok(row),
@@ -452,6 +456,9 @@ impl Games {
         };
         let id = row.id.clone();
         self.store().create(&row).await?;
+        if req.public == Some(true) {
+            self.store().list_publicly(&id).await?;
+        }
         Ok(SeatGrant {
             id: Some(id),
             seat: 1,
@@ -479,7 +486,7 @@ impl Games {
     /// Takes seat 2 of a game against a friend, for the holder of its invite.
     ///
     /// Checks, in order: the game exists (404), the request body (400), the seat is
-    /// free (409), the invite (403).
+    /// free (409), the invite (403; a public game needs none).
     ///
     /// # Errors
     /// [`GameError::NotFound`]; [`GameError::BadRequest`]; [`GameError::Conflict`] when the opponent is a
@@ -501,7 +508,9 @@ impl Games {
         if row.token_hashes[1].is_some() {
             return Err(GameError::Conflict("seat 2 is taken".into()));
         }
-        if !invite.is_some_and(|i| matches(row.invite_hash, i)) {
+        let invited = invite.is_some_and(|i| matches(row.invite_hash, i));
+        // A public game's seat is open to anyone (the lobby lists it).
+        if !invited && !self.store().is_listed(id).await? {
             return Err(GameError::Forbidden(
                 "joining takes the invite link's secret (the watch link only watches)".into(),
             ));
@@ -620,7 +629,7 @@ impl Games {
 
     /// Who moves in `after`, the game of `row` after a move: the computer's turn is
     /// held by this instance.
-    fn next_after(&self, row: &GameRow, after: &Game) -> Next {
+    pub(crate) fn next_after(&self, row: &GameRow, after: &Game) -> Next {
         if after.is_over() {
             Next::Nobody
         } else if against_computer(row) && after.to_move() == Some(Side::North) {
@@ -887,7 +896,7 @@ impl Games {
     /// its moves (several in a row after Kalah extra turns), renewing its hold
     /// meanwhile. If the turn already runs here, it looks again before it ends (the
     /// person may have moved just as it finished).
-    fn schedule_computer(&self, id: &str, client: String) {
+    pub(crate) fn schedule_computer(&self, id: &str, client: String) {
         match lock(&self.inner.thinking).entry(id.to_owned()) {
             Entry::Occupied(mut running) => {
                 *running.get_mut() = true;

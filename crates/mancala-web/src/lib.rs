@@ -10,10 +10,14 @@
 //! limits.rs  every limit of the server and its default
 //! client.rs  who a client is (peer address, or a trusted proxy's X-Forwarded-For)
 //! view.rs    the JSON shape of a game
+//! records.rs game records: download, import, the positions of a game ply by ply
+//! lobby.rs   the public games: waiting for an opponent (the lobby), being played
 //! store/     games, hashed seat tokens and invites, one row per move: one interface
 //!            (GameStore), SQLite (the default) or PostgreSQL (several instances, one
 //!            database); migrations/ holds each backend's versioned schemas
-//! static/    index.html, app.js, style.css, icons (embedded in the binary)
+//! static/    index.html, app.js (home and game pages), lobby.js (the home page's
+//!            lists and import), replay.js (the replay viewer), style.css, icons
+//!            (embedded in the binary)
 //! ```
 //!
 //! Handlers never block the async runtime: SQLite runs on the blocking pool,
@@ -28,6 +32,8 @@ mod games;
 mod kept;
 mod limits;
 mod live;
+mod lobby;
+mod records;
 mod store;
 mod think;
 mod view;
@@ -40,9 +46,12 @@ pub use games::{
 };
 pub use kept::KeptStats;
 pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
+pub use lobby::{GameList, LIST_LIMIT, ListedGame};
+pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, RecordQuery};
 pub use store::{
-    Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, NewMove, Next, PostgresStore,
-    Progress, RematchSeat, RematchToken, SqliteStore, Store, StoreError, StoreOptions, now_ms,
+    Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, Listing, NewMove, Next,
+    PostgresStore, Progress, RematchSeat, RematchToken, SqliteStore, Store, StoreError,
+    StoreOptions, now_ms,
 };
 pub use think::{ThinkLimits, ThinkStats};
 pub use view::{EndView, GameView, HistoryEntry, LastMove, PlayerView, RulesView, StepView};

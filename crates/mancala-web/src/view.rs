@@ -88,13 +88,18 @@ impl EndView {
     }
 }
 
-/// One ply of the history.
+/// One ply of the history, with the marks of the record notation (`docs/records.md`).
 #[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
 pub struct HistoryEntry {
     /// The seat that moved.
     pub seat: u8,
     /// The house it sowed.
     pub house: u8,
+    /// Seeds the move captured (the record's `x` when above 0).
+    pub captured: u16,
+    /// The same seat moves next (the record's `+`: Kalah's extra turn, or in simplified
+    /// Oware an opponent with no seeds skipped). False for the move that ends the game.
+    pub again: bool,
 }
 
 /// A seat: a person (who may not have joined yet) or a computer player.
@@ -208,10 +213,13 @@ impl GameView {
             let corrupt = || StoreError::Corrupt(format!("game {} ply {ply}", row.id));
             let mv = Move::new(h).ok_or_else(corrupt)?;
             let before = *game.position();
+            let (_, report) = before.play_with_report(mv).map_err(|_| corrupt())?;
             game.play(mv).map_err(|_| corrupt())?;
             history.push(HistoryEntry {
                 seat: before.to_move().number(),
                 house: h,
+                captured: report.captured,
+                again: game.to_move() == Some(before.to_move()),
             });
             before_last = Some((before, mv));
         }

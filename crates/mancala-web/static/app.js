@@ -22,7 +22,8 @@ function loadSeat(id) {
   try { return JSON.parse(localStorage.getItem(seatKey(id))); } catch { return null; }
 }
 function saveSeat(id, seat, token, invite) {
-  const entry = { seat, token };
+  // `at` orders the home page's list of this browser's games.
+  const entry = { seat, token, at: Date.now() };
   if (invite) entry.invite = invite;
   localStorage.setItem(seatKey(id), JSON.stringify(entry));
 }
@@ -76,6 +77,7 @@ function showHome() {
       houses: Number($("houses").value),
       seeds: Number($("seeds").value),
       opponent: $("against-computer").checked ? $("level").value : "human",
+      public: $("public").checked,
     };
     if (body.variant === "kalah") {
       body.empty_capture = $("empty-capture").checked;
@@ -213,6 +215,19 @@ class GamePage {
     return `Player ${seat}`;
   }
 
+  // The label of a seat's store: whose it is, by a name short enough for a phone
+  // (a computer by its level or player), over what it holds.
+  storeLabel(view, seat) {
+    const p = view.players[seat - 1];
+    const name = p.kind === "computer" ? p.name.charAt(0).toUpperCase() + p.name.slice(1) : this.nameOf(view, seat);
+    const what = view.variant === "kalah" ? "store" : "captures";
+    const label = document.createElement("span");
+    const who = document.createElement("b");
+    who.textContent = name;
+    label.append(who, what);
+    return label;
+  }
+
   verb(view, seat, you, other) { return this.nameOf(view, seat) === "You" ? you : other; }
 
   // ------------------------------------------------------------ drawing
@@ -263,12 +278,33 @@ class GamePage {
       b.addEventListener("click", () => this.play(n));
       return b;
     };
+    // Each pit's column and row across (--c, --r), and its row down a phone's screen
+    // (--d): the board turned a quarter anticlockwise, your store on top.
+    const place = (el, column, row) => {
+      el.style.setProperty("--c", column);
+      el.style.setProperty("--r", row);
+      el.style.setProperty("--d", h + 3 - column);
+    };
     board.append(store(them, "left"));
-    top.forEach((n, i) => { const b = house(them, n, "top"); b.style.gridColumn = i + 2; b.style.gridRow = 1; board.append(b); });
-    bottom.forEach((n, i) => { const b = house(me, n, "bottom"); b.style.gridColumn = i + 2; b.style.gridRow = 2; board.append(b); });
+    place(board.lastChild, 1, 1);
+    top.forEach((n, i) => { const b = house(them, n, "top"); place(b, i + 2, 1); board.append(b); });
+    bottom.forEach((n, i) => { const b = house(me, n, "bottom"); place(b, i + 2, 2); board.append(b); });
     board.append(store(me, "right"));
-    board.lastChild.style.gridColumn = h + 2;
+    place(board.lastChild, h + 2, 1);
     this.boardKey = `${view.rules.houses}:${me}`;
+    this.fitBoard();
+    if (!this.fitting) {
+      this.fitting = true;
+      window.addEventListener("resize", () => this.fitBoard());
+    }
+  }
+
+  // A board whose houses would be too narrow to tap across the screen runs down it.
+  fitBoard() {
+    const board = $("board");
+    const columns = Number(board.style.getPropertyValue("--houses")) + 2;
+    const width = $("board-wrap").clientWidth;
+    board.classList.toggle("down", width > 0 && width / columns < 40);
   }
 
   setCount(pitId, n) {
@@ -309,12 +345,13 @@ class GamePage {
         b.setAttribute("aria-label", `${owner} house ${n}, ${count} seed${count === 1 ? "" : "s"}${legal ? ", playable" : ""}`);
       }
       const s = $(`s${seat}`);
+      s.querySelector(".who").replaceChildren(...this.storeLabel(view, seat).childNodes);
       s.setAttribute("aria-label", `${seat === mine ? "your" : `player ${seat}'s`} ${view.variant === "kalah" ? "store" : "captures"}: ${view.stores[seat - 1]}`);
     }
     this.renderStatus(view, myTurn);
     this.renderHistory(view);
     this.renderEnd(view);
-    document.title = `Mancala: ${view.over ? "game over" : myTurn ? "your turn" : "waiting"}`;
+    this.showTurn(view, myTurn);
     $("rules-line").textContent = `${view.variant}, ${view.rules.houses} houses, ${view.rules.seeds} seeds` +
       (view.variant === "kalah" ? `, ${view.rules.empty_capture ? "empty captures" : "no empty captures"}, ends ${view.rules.end_rule.replaceAll("-", " ")}` : "");
   }
@@ -338,15 +375,70 @@ class GamePage {
     $("status").textContent = text;
   }
 
+  // The tab says when it is your turn, in its title and its icon, so that a game in a
+  // background tab is not forgotten.
+  showTurn(view, myTurn) {
+    document.title = myTurn ? "(Your turn) Mancala" : `Mancala: ${view.over ? "game over" : "waiting"}`;
+    const icon = document.querySelector('link[rel="icon"]');
+    const href = myTurn ? "/favicon-turn.svg" : "/favicon.svg";
+    if (icon && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
+  }
+
+  // One move in the record notation (docs/records.md): the house, `x` after a capture,
+  // `+` when the same player moves again.
+  static moveText(m) {
+    return `${m.house}${m.captured ? "x" : ""}${m.again ? "+" : ""}`;
+  }
+
+  moveWords(view, m) {
+    const notes = [];
+    if (m.captured) notes.push(`captures ${m.captured}`);
+    if (m.again) notes.push("moves again");
+    return [`${this.nameOf(view, m.seat)}: house ${m.house}`, ...notes].join(", ");
+  }
+
+  // The moves in numbered turns, as records number them: a move of player 1 after one
+  // of player 2 opens the next number, and a player's moves in a row share it. The
+  // numbers are text in a column of their own, so no width cuts them (the list's
+  // markers used to sit outside its scrolling box, which clipped "10." to "l0.").
   renderHistory(view) {
-    const ol = $("history");
-    if (ol.childElementCount > view.history.length) ol.innerHTML = "";
-    view.history.slice(ol.childElementCount).forEach((m) => {
+    const box = $("history");
+    const key = `${view.history.length}:${view.over}`;
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.innerHTML = "";
+    let round = null;
+    let number = 0;
+    let previous = 2;
+    view.history.forEach((m, ply) => {
+      if (!round || (m.seat === 1 && previous === 2)) {
+        number += 1;
+        round = document.createElement("div");
+        round.className = "round";
+        const num = document.createElement("span");
+        num.className = "num";
+        num.textContent = `${number}.`;
+        round.append(num, document.createElement("ol"), document.createElement("ol"));
+        box.append(round);
+      }
       const li = document.createElement("li");
-      li.textContent = `${this.nameOf(view, m.seat)}: house ${m.house}`;
-      ol.append(li);
+      li.textContent = GamePage.moveText(m);
+      li.title = this.moveWords(view, m);
+      li.setAttribute("aria-label", li.title);
+      li.dataset.ply = ply + 1;
+      li.dataset.seat = m.seat;
+      round.children[m.seat].append(li);
+      previous = m.seat;
     });
-    ol.scrollTop = ol.scrollHeight;
+    if (view.over && view.result) {
+      const end = document.createElement("div");
+      end.className = "round result-mark";
+      const w = view.result.winner;
+      end.textContent = w === 1 ? "1-0" : w === 2 ? "0-1" : "½-½";
+      end.title = view.end ? view.end.text : "";
+      box.append(end);
+    }
+    box.scrollTop = box.scrollHeight;
   }
 
   renderEnd(view) {
@@ -466,6 +558,7 @@ class GamePage {
 
 // ---------------------------------------------------------------- routing
 
+// The replay viewer (/g/ID/replay) is replay.js's; the home page's lists lobby.js's.
 const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)$/);
 if (match) new GamePage(match[1]).start();
-else showHome();
+else if (location.pathname === "/") showHome();

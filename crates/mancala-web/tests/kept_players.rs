@@ -33,6 +33,7 @@ async fn new_game(games: &Games) -> (String, String) {
             empty_capture: None,
             end_rule: None,
             opponent: Some("alphabeta:depth=3".into()),
+            public: None,
         })
         .await
         .unwrap();

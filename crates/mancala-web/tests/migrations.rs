@@ -89,6 +89,22 @@ async fn every_game_is_intact(games: &Games, record: &Value) {
                 assert_eq!(after[key], serde_json::json!([]), "{name}");
                 continue;
             }
+            if key == "history" {
+                // Since the move list's marks, each entry also has `captured` and
+                // `again`; the seat and house are as they were.
+                let seat_and_house = |v: &Value| -> Vec<(Value, Value)> {
+                    let entries = v.as_array().unwrap().iter();
+                    entries
+                        .map(|e| (e["seat"].clone(), e["house"].clone()))
+                        .collect()
+                };
+                assert_eq!(
+                    seat_and_house(&after[key]),
+                    seat_and_house(&before[key]),
+                    "{name}"
+                );
+                continue;
+            }
             assert_eq!(after[key], before[key], "{name}: {key}");
         }
         // Its expiry counts from the upgrade, not from its creation.
@@ -293,7 +309,8 @@ fn insert_hardening_game(conn: &rusqlite::Connection, id: &str, token: &str, inv
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_from_the_hardening_release_keeps_its_columns() {
     let fresh = fresh_record().await;
-    assert_eq!(fresh.len(), 3);
+    // V1, V2, V3 and V5.
+    assert_eq!(fresh.len(), 4);
     for (columns, migrated) in [
         (&HARDENING_COLUMNS[..], false),
         (&HARDENING_COLUMNS[..2], false),

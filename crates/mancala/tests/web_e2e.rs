@@ -213,6 +213,10 @@ async fn new_game(
     c.goto(base).await.unwrap();
     // The fastest visible animation, so sowing is still exercised.
     set_speed(c, 60).await;
+    // The settings are folded away under the one-click buttons.
+    c.execute("document.getElementById('settings').open = true;", vec![])
+        .await
+        .unwrap();
     for (id, v) in [("houses", houses), ("seeds", seeds)] {
         let input = c.find(Locator::Id(id)).await.unwrap();
         input.clear().await.unwrap();
@@ -476,10 +480,21 @@ async fn one_person_plays_the_computer_while_someone_watches(db: TestDb) {
     .await;
     let seen = w.find_all(Locator::Css("#history li")).await.unwrap().len();
     assert_eq!(seen, view["moves"].as_array().unwrap().len());
+    // Player 2's moves, in their column of the numbered turns, are the computer's.
+    let seat_2 = w
+        .execute(
+            "return [...document.querySelectorAll('#history li[data-seat=\"2\"]')].map(li => li.title);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let seat_2 = seat_2.as_array().unwrap();
+    assert!(!seat_2.is_empty());
     assert!(
-        text(w, "history")
-            .await
-            .contains("Computer (greedy): house")
+        seat_2
+            .iter()
+            .all(|t| t.as_str().unwrap().starts_with("Computer (greedy): house")),
+        "{seat_2:?}"
     );
     h.close().await;
 }
@@ -510,7 +525,7 @@ async fn eight_tabs_each_follow_their_game(db: TestDb) {
     assert!(take_turn(c).await, "{}", page_state(c).await);
     wait_for(
         c,
-        "[...document.querySelectorAll('#history li')].some(li => li.textContent.startsWith('Computer'))",
+        "[...document.querySelectorAll('#history li')].some(li => li.title.startsWith('Computer'))",
         "the computer's answer in the eighth tab",
     )
     .await;

@@ -6,7 +6,8 @@
 //! postgres.rs  PostgreSQL (tokio-postgres + deadpool): several instances, one database
 //! migrations/{sqlite,postgres}/V<n>__<name>.sql   versioned schemas (refinery), run at
 //!              start-up; V1 is the schema of the releases before migrations, V3 adds
-//!              what the web hardening (invites, idempotent rematches, expiry) keeps
+//!              what the web hardening (invites, idempotent rematches, expiry) keeps,
+//!              V5 the public games (the lobby, the games to watch)
 //! ```
 //!
 //! A released migration is never edited (its checksum is recorded in the database, and
@@ -444,6 +445,43 @@ pub trait GameStore: Send + Sync {
         &self,
         ids: &[String],
     ) -> impl Future<Output = Result<Vec<(String, Progress)>, StoreError>> + Send;
+
+    /// Lists game `id` publicly: in the lobby while it waits for an opponent, among the
+    /// games to watch while it is played.
+    fn list_publicly(&self, id: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// Whether game `id` is listed publicly.
+    fn is_listed(&self, id: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// The ids of up to `limit` public games of a [`Listing`], the most recently
+    /// active first (expired games not yet deleted among them).
+    fn listed(
+        &self,
+        listing: Listing,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+}
+
+/// The public games of a list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// Waiting for a friend to take seat 2 (the lobby).
+    Open,
+    /// Both seats held and not over (the games to watch).
+    Playing,
+}
+
+impl Listing {
+    /// The condition on `games g` (joined with `listings`) of the games in the list,
+    /// the same SQL for both backends.
+    pub(crate) fn condition(self) -> &'static str {
+        match self {
+            Listing::Open => "g.opponent = 'human' AND g.token2 IS NULL AND g.finished IS NULL",
+            Listing::Playing => {
+                "(g.opponent <> 'human' OR g.token2 IS NOT NULL) AND g.finished IS NULL"
+            }
+        }
+    }
 }
 
 /// The store this server runs on: SQLite or PostgreSQL.
@@ -559,6 +597,18 @@ impl GameStore for Store {
 
     async fn progress(&self, ids: &[String]) -> Result<Vec<(String, Progress)>, StoreError> {
         both!(self, s => s.progress(ids).await)
+    }
+
+    async fn list_publicly(&self, id: &str) -> Result<(), StoreError> {
+        both!(self, s => s.list_publicly(id).await)
+    }
+
+    async fn is_listed(&self, id: &str) -> Result<bool, StoreError> {
+        both!(self, s => s.is_listed(id).await)
+    }
+
+    async fn listed(&self, listing: Listing, limit: usize) -> Result<Vec<String>, StoreError> {
+        both!(self, s => s.listed(listing, limit).await)
     }
 }
 

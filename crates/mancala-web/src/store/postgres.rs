@@ -24,12 +24,12 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::{
-    Change, ComputerCommit, Expiry, GameRow, GameStore, NewMove, Next, Progress, RematchSeat,
-    RematchToken, StoreError, StoreOptions, now_ms,
+    Change, ComputerCommit, Expiry, GameRow, GameStore, Listing, NewMove, Next, Progress,
+    RematchSeat, RematchToken, StoreError, StoreOptions, now_ms,
 };
 
 /// The migrations, in order (`migrations/postgres`).
-const MIGRATIONS: [(&str, &str); 3] = [
+const MIGRATIONS: [(&str, &str); 4] = [
     (
         "V1__initial",
         include_str!("../../migrations/postgres/V1__initial.sql"),
@@ -41,6 +41,10 @@ const MIGRATIONS: [(&str, &str); 3] = [
     (
         "V3__invites_rematches_expiry",
         include_str!("../../migrations/postgres/V3__invites_rematches_expiry.sql"),
+    ),
+    (
+        "V5__public_games",
+        include_str!("../../migrations/postgres/V5__public_games.sql"),
     ),
 ];
 
@@ -683,5 +687,41 @@ impl GameStore for PostgresStore {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(listen(self.config.clone(), self.instance.clone(), tx));
         Some(rx)
+    }
+
+    async fn list_publicly(&self, id: &str) -> Result<(), StoreError> {
+        self.client()
+            .await?
+            .execute(
+                "INSERT INTO listings (game) VALUES ($1) ON CONFLICT DO NOTHING",
+                &[&id],
+            )
+            .await?;
+        Ok(())
+    }
+
+    async fn is_listed(&self, id: &str) -> Result<bool, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt("SELECT 1 FROM listings WHERE game = $1", &[&id])
+            .await?;
+        Ok(row.is_some())
+    }
+
+    async fn listed(&self, listing: Listing, limit: usize) -> Result<Vec<String>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT g.id FROM listings l JOIN games g ON g.id = l.game
+                 WHERE {} ORDER BY g.activity DESC LIMIT $1",
+                listing.condition()
+            ))
+            .await?;
+        let rows = client.query(&stmt, &[&limit]).await?;
+        rows.iter()
+            .map(|r| r.try_get(0).map_err(StoreError::from))
+            .collect()
     }
 }

@@ -20,12 +20,12 @@ use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::mpsc;
 
 use super::{
-    Change, ComputerCommit, Expiry, GameRow, GameStore, NewMove, Next, Progress, RematchSeat,
-    RematchToken, StoreError, now_ms,
+    Change, ComputerCommit, Expiry, GameRow, GameStore, Listing, NewMove, Next, Progress,
+    RematchSeat, RematchToken, StoreError, now_ms,
 };
 
 /// The migrations, in order (`migrations/sqlite`).
-const MIGRATIONS: [(&str, &str); 3] = [
+const MIGRATIONS: [(&str, &str); 4] = [
     (
         "V1__initial",
         include_str!("../../migrations/sqlite/V1__initial.sql"),
@@ -37,6 +37,10 @@ const MIGRATIONS: [(&str, &str); 3] = [
     (
         "V3__invites_rematches_expiry",
         include_str!("../../migrations/sqlite/V3__invites_rematches_expiry.sql"),
+    ),
+    (
+        "V5__public_games",
+        include_str!("../../migrations/sqlite/V5__public_games.sql"),
     ),
 ];
 
@@ -582,6 +586,46 @@ impl GameStore for SqliteStore {
                 found.push((id, progress.unwrap_or(Progress::EXPIRED)));
             }
             Ok(found)
+        })
+        .await
+    }
+
+    async fn list_publicly(&self, id: &str) -> Result<(), StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |conn, _| {
+            conn.execute(
+                "INSERT INTO listings (game) VALUES (?1) ON CONFLICT DO NOTHING",
+                [id],
+            )?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn is_listed(&self, id: &str) -> Result<bool, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |conn, _| {
+            Ok(conn
+                .query_row("SELECT 1 FROM listings WHERE game = ?1", [id], |_| Ok(()))
+                .optional()?
+                .is_some())
+        })
+        .await
+    }
+
+    async fn listed(&self, listing: Listing, limit: usize) -> Result<Vec<String>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.blocking(move |conn, _| {
+            let sql = format!(
+                "SELECT g.id FROM listings l JOIN games g ON g.id = l.game
+                 WHERE {} ORDER BY g.activity DESC LIMIT ?1",
+                listing.condition()
+            );
+            let ids = conn
+                .prepare_cached(&sql)?
+                .query_map([limit], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            Ok(ids)
         })
         .await
     }

@@ -1,0 +1,75 @@
+//! Finding a game: the public games waiting for an opponent (the lobby) and the public
+//! games being played (to watch).
+
+use serde::Serialize;
+
+use crate::games::{GameError, Games};
+use crate::store::{GameStore, Listing};
+use crate::view::{GameView, PlayerView, RulesView};
+
+/// The most games a list shows: the most recently active.
+pub const LIST_LIMIT: usize = 50;
+
+/// A public game in a list (`GET /api/lobby`, `GET /api/watch`).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ListedGame {
+    /// The game's id; its page is `/g/{id}`.
+    pub id: String,
+    /// `kalah`, `oware` or `oware-simplified`.
+    pub variant: String,
+    /// The rules: houses, seeds and Kalah's options.
+    pub rules: RulesView,
+    /// The two seats (in the lobby, seat 2 is the one to take).
+    pub players: [PlayerView; 2],
+    /// Plies played.
+    pub ply: usize,
+    /// 1 or 2.
+    pub to_move: Option<u8>,
+    /// Seeds banked by each player.
+    pub stores: [u16; 2],
+    /// In the lobby: where to `POST` to take seat 2 (no invite needed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub join: Option<String>,
+}
+
+/// A list of public games.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GameList {
+    /// The games, the most recently active first.
+    pub games: Vec<ListedGame>,
+}
+
+impl ListedGame {
+    fn of(view: GameView, listing: Listing) -> ListedGame {
+        ListedGame {
+            join: (listing == Listing::Open).then(|| format!("/api/games/{}/join", view.id)),
+            id: view.id,
+            variant: view.variant,
+            rules: view.rules,
+            players: view.players,
+            ply: view.ply,
+            to_move: view.to_move,
+            stores: view.stores,
+        }
+    }
+}
+
+impl Games {
+    /// The public games of `listing`, at most [`LIST_LIMIT`], the most recently active
+    /// first; games that expired meanwhile are left out.
+    ///
+    /// # Errors
+    /// When the store fails or a stored game does not replay.
+    pub async fn listed(&self, listing: Listing) -> Result<GameList, GameError> {
+        let ids = self.store().listed(listing, LIST_LIMIT).await?;
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            match self.view(&id).await {
+                Ok(view) => games.push(ListedGame::of(view, listing)),
+                Err(GameError::NotFound) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(GameList { games })
+    }
+}

@@ -1,0 +1,181 @@
+// The home page's ways into a game: one click to play the computer or a friend, the
+// open public games (the lobby, one click joins), the public games being played (to
+// watch), this browser's own games (the seats kept in localStorage, those where it is
+// your turn first), and loading a game record. The lists follow the server by asking
+// again every few seconds while the page is visible.
+"use strict";
+
+// How often the public lists are asked for again, and this browser's games (one read
+// each, so less often: the reads of a client are rate-limited).
+const LIST_EVERY_MS = 4000;
+const MY_GAMES_EVERY_MS = 20000;
+// The most of this browser's games the home page looks up.
+const MY_GAMES_SHOWN = 20;
+
+const variantNames = { kalah: "Kalah", oware: "Oware", "oware-simplified": "Simplified Oware" };
+
+// "Kalah 6×4" and the options that differ from the defaults.
+function describeRules(game) {
+  const r = game.rules;
+  let text = `${variantNames[game.variant] || game.variant} ${r.houses}×${r.seeds}`;
+  if (game.variant === "kalah" && r.empty_capture) text += ", empty captures";
+  if (game.variant === "kalah" && r.end_rule !== "mover-cannot-move") text += ", ends when a side is empty";
+  return text;
+}
+
+// Who plays a seat, as a list shows it (names are text, never markup).
+function seatName(game, seat) {
+  const p = game.players[seat - 1];
+  if (p.kind === "computer") return `Computer (${p.name})`;
+  return p.name || `Player ${seat}`;
+}
+
+function listItem(text, href, action) {
+  const li = document.createElement("li");
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  li.append(a);
+  if (action) li.append(action);
+  return li;
+}
+
+// Fills list `listId` with `items`, or shows its empty note.
+function fill(listId, emptyId, items) {
+  $(listId).replaceChildren(...items);
+  if (emptyId) $(emptyId).hidden = items.length > 0;
+}
+
+async function refreshLobby() {
+  const { games } = await api("GET", "/api/lobby");
+  fill("lobby-list", "lobby-empty", games.filter((g) => !loadSeat(g.id)).map((g) => {
+    const join = document.createElement("button");
+    join.type = "button";
+    join.className = "primary join";
+    join.textContent = "Join";
+    join.dataset.game = g.id;
+    join.addEventListener("click", () => joinListed(g, join));
+    return listItem(`${describeRules(g)} against ${seatName(g, 1)}`, `/g/${g.id}`, join);
+  }));
+}
+
+async function joinListed(game, button) {
+  button.disabled = true;
+  try {
+    const grant = await api("POST", game.join, {});
+    saveSeat(game.id, grant.seat, grant.token);
+    location.assign(`/g/${game.id}`);
+  } catch (err) {
+    button.disabled = false;
+    $("form-error").textContent = `Joining failed: ${err.message}`;
+    refreshLobby();
+  }
+}
+
+async function refreshWatch() {
+  const { games } = await api("GET", "/api/watch");
+  fill("watch-list", "watch-empty", games.map((g) => {
+    const score = `${g.stores[0]}–${g.stores[1]}`;
+    return listItem(`${seatName(g, 1)} vs ${seatName(g, 2)}, ${describeRules(g)}, move ${g.ply}, ${score}`, `/g/${g.id}`);
+  }));
+}
+
+// This browser's seats, the newest first.
+function mySeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const m = key && key.match(/^mancala:seat:(.+)$/);
+    const seat = m && loadSeat(m[1]);
+    if (seat) seats.push({ id: m[1], ...seat });
+  }
+  return seats.sort((a, b) => (b.at || 0) - (a.at || 0)).slice(0, MY_GAMES_SHOWN);
+}
+
+async function refreshMyGames() {
+  const found = await Promise.all(mySeats().map(async (seat) => {
+    try {
+      return { seat, view: await api("GET", `/api/games/${seat.id}`) };
+    } catch (err) {
+      // Expired: the seat is no use any more.
+      if (err.status === 404) localStorage.removeItem(seatKey(seat.id));
+      return null;
+    }
+  }));
+  const games = found.filter(Boolean).map(({ seat, view }) => {
+    const mine = !view.over && view.started && view.to_move === seat.seat;
+    let state;
+    if (view.over) state = view.result.winner === null ? "a draw" : view.result.winner === seat.seat ? "you won" : "you lost";
+    else if (!view.started) state = "waiting for an opponent";
+    else state = mine ? "your turn" : "their turn";
+    return { seat, view, mine, rank: view.over ? 2 : mine ? 0 : 1, state };
+  });
+  games.sort((a, b) => a.rank - b.rank);
+  const items = games.map(({ seat, view, mine, state }) => {
+    const other = seatName(view, 3 - seat.seat);
+    const li = listItem(`${describeRules(view)} against ${other}: ${state}`, `/g/${view.id}`);
+    li.classList.toggle("my-turn", mine);
+    li.classList.toggle("finished", view.over);
+    return li;
+  });
+  fill("my-games-list", null, items);
+  $("my-games").hidden = items.length === 0;
+  const waiting = games.filter((g) => g.mine).length;
+  document.title = waiting ? `(${waiting}) Mancala: your turn` : "Mancala";
+  document.querySelector('link[rel="icon"]').setAttribute("href", waiting ? "/favicon-turn.svg" : "/favicon.svg");
+}
+
+let myGamesAt = 0;
+
+async function refreshLists() {
+  if (document.hidden) return;
+  const lists = [refreshLobby(), refreshWatch()];
+  if (Date.now() - myGamesAt >= MY_GAMES_EVERY_MS) {
+    myGamesAt = Date.now();
+    lists.push(refreshMyGames());
+  }
+  const results = await Promise.allSettled(lists);
+  document.body.dataset.lists = results.every((r) => r.status === "fulfilled") ? "fresh" : "failed";
+}
+
+// The quick buttons start a game with the settings as they are (folded away, with
+// their defaults unless changed): the computer at the chosen level, or a friend.
+function quickStart(computer) {
+  $(computer ? "against-computer" : "against-friend").checked = true;
+  const form = $("new-game");
+  if (!form.checkValidity()) {
+    // A setting out of range, folded away: show it and say what is wrong.
+    $("settings").open = true;
+    form.reportValidity();
+    return;
+  }
+  form.requestSubmit();
+}
+
+async function importRecord(e) {
+  e.preventDefault();
+  $("import-error").textContent = "";
+  const file = $("import-file").files[0];
+  const record = file ? await file.text() : $("import-text").value;
+  const as = $("import-as").value;
+  const review = as === "review";
+  try {
+    $("import-start").disabled = true;
+    const grant = await api("POST", "/api/games/import", { record, opponent: review ? "human" : as });
+    // A game loaded to review is nobody's to play on: it stays out of "Your games".
+    if (!review) saveSeat(grant.id, grant.seat, grant.token, grant.invite);
+    location.assign(review ? `/g/${grant.id}/replay` : `/g/${grant.id}`);
+  } catch (err) {
+    $("import-error").textContent = err.message;
+    $("import-start").disabled = false;
+  }
+}
+
+if (location.pathname === "/") {
+  $("quick-computer").addEventListener("click", () => quickStart(true));
+  $("quick-friend").addEventListener("click", () => quickStart(false));
+  $("import-form").addEventListener("submit", importRecord);
+  refreshLists();
+  setInterval(refreshLists, LIST_EVERY_MS);
+  document.addEventListener("visibilitychange", () => { myGamesAt = 0; refreshLists(); });
+}
