@@ -34,14 +34,11 @@
 //! perfect.rs    the perfect player, a thin adapter over the exact solver (the crate
 //!               mancala-solver), and first_guess, the alpha-beta guesses it starts from
 //! matches.rs    bot-against-bot matches in parallel, statistics
-//! bench.rs      search and MCTS benchmarks (the database build's: mancala-solver's
-//!               bench.rs)
 //! ```
 
 #![forbid(unsafe_code)]
 
 mod alphabeta;
-mod bench;
 mod eval;
 mod levels;
 mod matches;
@@ -55,7 +52,6 @@ mod simple;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
-pub use bench::{MctsBench, SearchBench, bench_mcts, bench_search};
 pub use eval::{Weights, evaluate, evaluate_with};
 pub use levels::{LEVELS, level_spec};
 pub use matches::{

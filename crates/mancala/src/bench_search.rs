@@ -1,8 +1,11 @@
 //! `mancala bench search` and `mancala bench mcts`: the engine's speed as JSON.
 
 use std::io::Write;
+use std::time::{Duration, Instant};
 
 use clap::Args;
+use mancala_core::Position;
+use mancala_engine::{Limits, Mcts, MctsLimits, Searcher};
 use serde::Serialize;
 
 use crate::args::RulesArgs;
@@ -68,31 +71,45 @@ struct MctsFigures {
     sims_per_sec: f64,
 }
 
-/// Runs `bench search` and writes its JSON (without the newline).
+/// Runs `bench search` and writes its JSON (without the newline): one alpha-beta search
+/// of the start position to `--depth`, with a 64 MiB table.
 pub fn search(args: &SearchArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    let b = mancala_engine::bench_search(args.rules.rules()?, args.depth);
+    let position = Position::new(args.rules.rules()?);
+    let mut searcher = Searcher::new(64);
+    let start = Instant::now();
+    let r = searcher.search_position(&position, Limits::depth(args.depth));
+    let seconds = start.elapsed().as_secs_f64();
     let figures = SearchFigures {
-        nodes: b.nodes,
-        seconds: b.seconds,
-        nodes_per_sec: b.nodes_per_sec(),
-        value: b.value.raw(),
-        best_move: b.best_move.house(),
+        nodes: r.nodes,
+        seconds,
+        nodes_per_sec: r.nodes as f64 / seconds.max(1e-9),
+        value: r.score.raw(),
+        best_move: r.best.house(),
     };
     serde_json::to_writer(out, &figures)?;
     Ok(())
 }
 
-/// Runs `bench mcts` and writes its JSON (without the newline).
+/// Runs `bench mcts` and writes its JSON (without the newline): one MCTS player
+/// thinking about the start position for `--seconds`.
 pub fn mcts(args: &MctsArgs, out: &mut impl Write) -> anyhow::Result<()> {
     anyhow::ensure!(
         args.seconds.is_finite() && args.seconds > 0.0,
         "--seconds must be a positive number"
     );
-    let b = mancala_engine::bench_mcts(args.rules.rules()?, args.seconds);
+    let position = Position::new(args.rules.rules()?);
+    let limits = MctsLimits {
+        sims: None,
+        time: Some(Duration::from_secs_f64(args.seconds)),
+    };
+    let mut player = Mcts::new(limits, 1);
+    let start = Instant::now();
+    let (_, sims, _) = player.search(&position);
+    let seconds = start.elapsed().as_secs_f64();
     let figures = MctsFigures {
-        sims: b.sims,
-        seconds: b.seconds,
-        sims_per_sec: b.sims_per_sec(),
+        sims,
+        seconds,
+        sims_per_sec: sims as f64 / seconds.max(1e-9),
     };
     serde_json::to_writer(out, &figures)?;
     Ok(())
