@@ -191,3 +191,25 @@ fn bench_prints_one_json_line_with_the_documented_keys() {
     assert!(v[0]["games"].as_u64().unwrap() > 0);
     assert!(v[0]["moves"].as_u64().unwrap() > v[0]["games"].as_u64().unwrap());
 }
+
+#[test]
+fn bench_search_and_mcts_report_their_work() {
+    let (ok, out, err) = spec::run_binary(&["bench", "search", "--depth", "6"], "");
+    assert!(ok, "{err}");
+    let v = lines(&out);
+    assert_eq!(v.len(), 1);
+    assert!(v[0]["nodes"].as_u64().unwrap() > 6);
+    assert!((1..=6).contains(&v[0]["best_move"].as_u64().unwrap()));
+    assert!(v[0]["nodes_per_sec"].as_f64().unwrap() > 0.0);
+
+    let args = ["bench", "mcts", "--variant", "oware", "--seconds", "0.05"];
+    let (ok, out, err) = spec::run_binary(&args, "");
+    assert!(ok, "{err}");
+    let v = lines(&out);
+    assert!(v[0]["sims"].as_u64().unwrap() > 0);
+    assert!(v[0]["seconds"].as_f64().unwrap() >= 0.05);
+
+    let (ok, _, err) = spec::run_binary(&["bench", "mcts", "--seconds", "0"], "");
+    assert!(!ok);
+    assert!(err.contains("--seconds must be a positive number"), "{err}");
+}
