@@ -11,7 +11,8 @@ use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -30,7 +31,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
-use crate::client::{Client, ClientKeyExtractor};
+use crate::client::{ClientKey, ClientKeyExtractor};
 use crate::games::{GameError, Games, JoinRequest, MoveRequest, NewGame, StreamSlot};
 use crate::limits::Rate;
 use crate::records::{
@@ -669,4 +670,19 @@ pub async fn serve(
     )
     .with_graceful_shutdown(shutdown)
     .await
+}
+
+/// The requesting client, as a handler argument.
+struct Client(ClientKey);
+
+impl FromRequestParts<Games> for Client {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, Self::Rejection> {
+        Ok(Client(ClientKey::of_request(
+            &parts.headers,
+            &parts.extensions,
+            games.limits().trust_forwarded_for,
+        )))
+    }
 }

@@ -4,13 +4,10 @@
 use std::fmt;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 
-use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::request::Parts;
+use axum::extract::ConnectInfo;
 use axum::http::{Extensions, HeaderMap, Request};
 use tower_governor::GovernorError;
 use tower_governor::key_extractor::KeyExtractor;
-
-use crate::games::Games;
 
 /// A client as the limits count it: an IPv4 address, or an IPv6 /64 network (one
 /// household or server usually holds a whole /64, so counting its addresses one by one
@@ -96,20 +93,5 @@ impl KeyExtractor for ClientKeyExtractor {
             req.extensions(),
             self.trust_forwarded_for,
         ))
-    }
-}
-
-/// The requesting client, as a handler argument.
-pub(crate) struct Client(pub ClientKey);
-
-impl FromRequestParts<Games> for Client {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, Self::Rejection> {
-        Ok(Client(ClientKey::of_request(
-            &parts.headers,
-            &parts.extensions,
-            games.limits().trust_forwarded_for,
-        )))
     }
 }
