@@ -85,7 +85,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     thinkers: Option<usize>,
 
-    /// New games (and rematches) per client, as COUNT/DURATION
+    /// New games (imports and rematches too) per client, as COUNT/DURATION
     #[arg(long, value_name = "RATE", default_value_t = RateLimits::default().create)]
     rate_create: Rate,
 
@@ -101,7 +101,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "RATE", default_value_t = RateLimits::default().live)]
     rate_live: Rate,
 
-    /// Game reads (GET /api/games/ID, game pages) per client
+    /// Reads (GET /api/games/ID and its record, the lobby, pages) per client
     #[arg(long, value_name = "RATE", default_value_t = RateLimits::default().read)]
     rate_read: Rate,
 

@@ -141,6 +141,12 @@ async fn js(c: &Client, script: &str) -> Value {
     c.execute(script, vec![]).await.unwrap_or(Value::Null)
 }
 
+/// Waits until the page's status line starts with `prefix`.
+async fn wait_status(c: &Client, prefix: &str) {
+    let expr = format!("document.getElementById('status').textContent.startsWith({prefix:?})");
+    wait_for(c, &expr, &format!("the status {prefix:?}")).await;
+}
+
 async fn click(c: &Client, id: &str) {
     c.find(Locator::Id(id))
         .await
@@ -245,6 +251,122 @@ async fn move_list(c: &Client) -> Value {
     js(c, "return [...document.querySelectorAll('#history .round')].map(r => [...r.children].map(e => e.textContent || '-').join(' '));").await
 }
 
+/// The text of the page element `id`.
+async fn text_of(c: &Client, id: &str) -> Value {
+    js(
+        c,
+        &format!("return document.getElementById('{id}').textContent;"),
+    )
+    .await
+}
+
+/// Presses a key (a WebDriver key code) on the page.
+async fn press(c: &Client, key: &str) {
+    let body = c.find(Locator::Css("body")).await.unwrap();
+    body.send_keys(key).await.unwrap();
+}
+
+const HOME_KEY: &str = "\u{E011}";
+const RIGHT_KEY: &str = "\u{E014}";
+
+/// The record behind game `id`'s download link, checking that it is a download.
+async fn save_record(c: &Client, base: &str, id: &str) -> String {
+    let link = js(c, "return document.getElementById('record-link').href;").await;
+    assert_eq!(link, json!(format!("{base}/api/games/{id}/record")));
+    let saved = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; \
+             fetch(document.getElementById('record-link').href) \
+               .then(r => r.text().then(t => done([r.headers.get('content-disposition'), t])));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let attachment = format!("attachment; filename=\"mancala-{id}.txt\"");
+    assert_eq!(saved[0], json!(attachment));
+    saved[1].as_str().unwrap().to_owned()
+}
+
+/// Loads `record` on the home page, to go on as `how` (a level, `human` or
+/// `review`); the page it leads to, once there.
+async fn load_record(c: &Client, base: &str, record: &str, how: &str) -> String {
+    c.goto(base).await.unwrap();
+    js(c, "document.getElementById('import').open = true;").await;
+    c.execute(
+        "document.getElementById('import-text').value = arguments[0]; \
+         document.getElementById('import-as').value = arguments[1];",
+        vec![json!(record), json!(how)],
+    )
+    .await
+    .unwrap();
+    click(c, "import-start").await;
+    let path = wait_for(
+        c,
+        "location.pathname !== '/' && location.pathname",
+        "the loaded game",
+    )
+    .await;
+    path.as_str().unwrap().to_owned()
+}
+
+/// Steps through game `id`'s replay: the start, one move on, a clicked move, the end
+/// (which shows `last`, a game of `plies` moves).
+async fn step_through_replay(c: &Client, server: &Server, id: &str, last: &Value, plies: u64) {
+    c.goto(&format!("{}/g/{id}/replay", server.base))
+        .await
+        .unwrap();
+    wait_for(
+        c,
+        "document.body.dataset.replay === 'ready'",
+        "the replay viewer",
+    )
+    .await;
+    assert_eq!(
+        &board_counts(c).await,
+        last,
+        "the viewer opens at the last move"
+    );
+    press(c, HOME_KEY).await;
+    for (pit, n) in board_counts(c).await.as_object().unwrap() {
+        let expected = if pit.starts_with('s') { "0" } else { "3" };
+        assert_eq!(n, expected, "{pit} at the start");
+    }
+    assert_eq!(
+        text_of(c, "replay-where").await,
+        json!(format!("Start ({plies} moves)"))
+    );
+    press(c, RIGHT_KEY).await;
+    assert_eq!(
+        text_of(c, "replay-where").await,
+        json!(format!("Move 1 of {plies}"))
+    );
+    let current = js(
+        c,
+        "return document.querySelector('#history li.current').dataset.ply;",
+    )
+    .await;
+    assert_eq!(current, json!("1"));
+    assert_eq!(js(c, "return location.hash;").await, json!("#ply=1"));
+    // Clicking a move goes to it, with its position's notation; the last button to
+    // the end.
+    let third = c
+        .find(Locator::Css("#history li[data-ply=\"3\"]"))
+        .await
+        .unwrap();
+    third.click().await.unwrap();
+    assert_eq!(
+        text_of(c, "replay-where").await,
+        json!(format!("Move 3 of {plies}"))
+    );
+    let (_, positions) = server.call("GET", &format!("/api/games/{id}/positions"), None, None);
+    assert_eq!(
+        text_of(c, "position-line").await,
+        positions["positions"][3]["notation"]
+    );
+    click(c, "replay-last").await;
+    assert_eq!(&board_counts(c).await, last);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_record_saves_and_loads_back_to_the_same_game() {
     let Some(h) = Harness::start(&[LAPTOP]).await else {
@@ -255,175 +377,30 @@ async fn a_record_saves_and_loads_back_to_the_same_game() {
                     document.getElementById('level').value = 'greedy';";
     let id = start_game(c, &server.base, settings, "quick-computer").await;
     let view = play_until(c, server, &id, 8).await;
-    wait_for(
-        c,
-        &format!(
-            "document.querySelectorAll('#history li').length === {}",
-            view["ply"]
-        ),
-        "the moves",
-    )
-    .await;
+    let plies = view["ply"].as_u64().unwrap();
+    let all_shown = format!("document.querySelectorAll('#history li').length === {plies}");
+    wait_for(c, &all_shown, "the moves").await;
     let counts = board_counts(c).await;
     let moves = move_list(c).await;
 
-    // Save: the page's download link gives the record as a file.
-    let link = js(c, "return document.getElementById('record-link').href;").await;
-    assert_eq!(
-        link,
-        json!(format!("{}/api/games/{id}/record", server.base))
-    );
-    let saved = c
-        .execute_async(
-            "const done = arguments[arguments.length - 1]; \
-             fetch(document.getElementById('record-link').href) \
-               .then(r => r.text().then(t => done([r.headers.get('content-disposition'), t])));",
-            vec![],
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        saved[0],
-        json!(format!("attachment; filename=\"mancala-{id}.txt\""))
-    );
-    let record = saved[1].as_str().unwrap().to_owned();
+    let record = save_record(c, &server.base, &id).await;
     assert!(record.contains("[Player2Kind \"greedy\"]"), "{record}");
 
-    // Load it on the home page, to continue against the computer.
-    c.goto(&server.base).await.unwrap();
-    js(c, "document.getElementById('import').open = true;").await;
-    c.execute(
-        "document.getElementById('import-text').value = arguments[0]; \
-         document.getElementById('import-as').value = 'easy';",
-        vec![json!(record)],
-    )
-    .await
-    .unwrap();
-    click(c, "import-start").await;
-    let new_path = wait_for(c, &format!("location.pathname.startsWith('/g/') && location.pathname !== '/g/{id}' && location.pathname"), "the loaded game").await;
-    let new_id = new_path
-        .as_str()
-        .unwrap()
-        .trim_start_matches("/g/")
-        .to_owned();
-    wait_for(
-        c,
-        "document.getElementById('status').textContent.startsWith('Your turn')",
-        "the loaded game, my turn",
-    )
-    .await;
+    // Loaded to continue against the computer: the same position and history.
+    let path = load_record(c, &server.base, &record, "easy").await;
+    let new_id = path.trim_start_matches("/g/").to_owned();
+    assert_ne!(new_id, id);
+    wait_status(c, "Your turn").await;
     assert_eq!(board_counts(c).await, counts, "the same position");
     assert_eq!(move_list(c).await, moves, "the same history");
-
-    // The replay viewer steps back to the start and forth again.
-    c.goto(&format!("{}/g/{new_id}/replay", server.base))
-        .await
-        .unwrap();
-    wait_for(
-        c,
-        "document.body.dataset.replay === 'ready'",
-        "the replay viewer",
-    )
-    .await;
-    assert_eq!(
-        board_counts(c).await,
-        counts,
-        "the viewer opens at the last move"
-    );
-    let plies = view["ply"].as_u64().unwrap();
-    c.find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .send_keys("\u{E011}")
-        .await
-        .unwrap(); // Home
-    let start = board_counts(c).await;
-    for (pit, n) in start.as_object().unwrap() {
-        let expected = if pit.starts_with('s') { "0" } else { "3" };
-        assert_eq!(n, expected, "{pit} at the start");
-    }
-    assert_eq!(
-        js(
-            c,
-            "return document.getElementById('replay-where').textContent;"
-        )
-        .await,
-        json!(format!("Start ({plies} moves)"))
-    );
-    c.find(Locator::Css("body"))
-        .await
-        .unwrap()
-        .send_keys("\u{E014}")
-        .await
-        .unwrap(); // ArrowRight
-    assert_eq!(
-        js(
-            c,
-            "return document.getElementById('replay-where').textContent;"
-        )
-        .await,
-        json!(format!("Move 1 of {plies}"))
-    );
-    assert_eq!(
-        js(
-            c,
-            "return document.querySelector('#history li.current').dataset.ply;"
-        )
-        .await,
-        json!("1")
-    );
-    assert_eq!(js(c, "return location.hash;").await, json!("#ply=1"));
-    // Clicking a move goes to it; the last button to the end.
-    c.find(Locator::Css("#history li[data-ply=\"3\"]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    assert_eq!(
-        js(
-            c,
-            "return document.getElementById('replay-where').textContent;"
-        )
-        .await,
-        json!(format!("Move 3 of {plies}"))
-    );
-    let (_, positions) = server.call("GET", &format!("/api/games/{new_id}/positions"), None, None);
-    let third = &positions["positions"][3];
-    assert_eq!(
-        js(
-            c,
-            "return document.getElementById('position-line').textContent;"
-        )
-        .await,
-        third["notation"]
-    );
-    click(c, "replay-last").await;
-    assert_eq!(board_counts(c).await, counts);
+    step_through_replay(c, server, &new_id, &counts, plies).await;
 
     // Loaded to review, the record opens in the viewer at its last move.
-    c.goto(&server.base).await.unwrap();
-    js(c, "document.getElementById('import').open = true;").await;
-    c.execute(
-        "document.getElementById('import-text').value = arguments[0]; \
-         document.getElementById('import-as').value = 'review';",
-        vec![json!(record)],
-    )
-    .await
-    .unwrap();
-    click(c, "import-start").await;
-    wait_for(
-        c,
-        "location.pathname.endsWith('/replay') && document.body.dataset.replay === 'ready'",
-        "the review",
-    )
-    .await;
+    let path = load_record(c, &server.base, &record, "review").await;
+    assert!(path.ends_with("/replay"), "{path}");
+    wait_for(c, "document.body.dataset.replay === 'ready'", "the review").await;
     assert_eq!(
-        js(
-            c,
-            "return document.getElementById('replay-where').textContent;"
-        )
-        .await,
+        text_of(c, "replay-where").await,
         json!(format!("Move {plies} of {plies}"))
     );
     assert_eq!(board_counts(c).await, counts);
@@ -431,64 +408,68 @@ async fn a_record_saves_and_loads_back_to_the_same_game() {
     h.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_move_list_numbers_turns_without_cutting_them() {
-    let Some(h) = Harness::start(&[LAPTOP, PHONE]).await else {
-        return;
-    };
-    let server = &h.server;
-    // A whole game between two people through the API, long enough for turn 10.
-    let (_, g) = server.call(
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({"variant": "kalah", "houses": 8, "seeds": 6})),
-    );
+/// A whole game between two people through the API, long enough for turn 10: Kalah
+/// 8×6, each player sowing their legal houses in turn. Its final view.
+fn long_finished_game(server: &Server) -> Value {
+    let body = json!({"variant": "kalah", "houses": 8, "seeds": 6});
+    let (_, g) = server.call("POST", "/api/games", None, Some(body));
     let id = g["id"].as_str().unwrap();
-    let (_, j) = server.call(
-        "POST",
-        &format!("/api/games/{id}/join"),
-        None,
-        Some(json!({"invite": g["invite"]})),
-    );
-    let tokens = [
-        g["token"].as_str().unwrap().to_owned(),
-        j["token"].as_str().unwrap().to_owned(),
-    ];
+    let join = json!({"invite": g["invite"]});
+    let (_, j) = server.call("POST", &format!("/api/games/{id}/join"), None, Some(join));
+    let tokens = [g["token"].as_str().unwrap(), j["token"].as_str().unwrap()];
     let mut view = server
         .call("GET", &format!("/api/games/{id}"), None, None)
         .1;
     while view["over"] == false {
         let seat = view["to_move"].as_u64().unwrap() as usize;
         let legal = view["legal_moves"].as_array().unwrap();
-        // The houses in turn: a long game, whatever the rules make of it.
         let house = &legal[view["ply"].as_u64().unwrap() as usize % legal.len()];
         let body = json!({"house": house, "ply": view["ply"]});
+        let path = format!("/api/games/{id}/moves");
         view = server
-            .call(
-                "POST",
-                &format!("/api/games/{id}/moves"),
-                Some(&tokens[seat - 1]),
-                Some(body),
-            )
+            .call("POST", &path, Some(tokens[seat - 1]), Some(body))
             .1;
     }
-    // The marks the list must show, from the API.
-    let marked: Vec<String> = view["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| {
-            let mut t = m["house"].to_string();
-            if m["captured"].as_u64().unwrap() > 0 {
-                t.push('x');
-            }
-            if m["again"] == true {
-                t.push('+');
-            }
-            t
-        })
-        .collect();
+    view
+}
+
+/// Each move of `view`'s history as the move list writes it, from the API's marks.
+fn marked_moves(view: &Value) -> Vec<String> {
+    let history = view["history"].as_array().unwrap();
+    let marked = |m: &Value| {
+        let mut text = m["house"].to_string();
+        if m["captured"].as_u64().unwrap() > 0 {
+            text.push('x');
+        }
+        if m["again"] == true {
+            text.push('+');
+        }
+        text
+    };
+    history.iter().map(marked).collect()
+}
+
+/// Turn numbers cut off or outside the move list's box, scrolled to or not.
+const CUT_NUMBERS: &str = "const box = document.getElementById('history').getBoundingClientRect(); \
+    return [...document.querySelectorAll('#history .num')].filter(n => { \
+      const r = n.getBoundingClientRect(); \
+      return n.scrollWidth > n.clientWidth || r.left < box.left || r.right > box.right; \
+    }).map(n => n.textContent);";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_move_list_numbers_turns_without_cutting_them() {
+    let Some(h) = Harness::start(&[LAPTOP, PHONE]).await else {
+        return;
+    };
+    let server = &h.server;
+    let view = long_finished_game(server);
+    let id = view["id"].as_str().unwrap();
+    let marked = marked_moves(&view);
+    let result = match view["result"]["winner"].as_u64() {
+        Some(1) => "1-0",
+        Some(2) => "0-1",
+        _ => "½-½",
+    };
     for c in &h.browsers {
         c.goto(&format!("{}/g/{id}", server.base)).await.unwrap();
         wait_for(
@@ -503,38 +484,21 @@ async fn the_move_list_numbers_turns_without_cutting_them() {
         )
         .await;
         assert_eq!(shown, json!(marked));
-        let rounds = js(
+        let numbers = js(
             c,
-            "return document.querySelectorAll('#history .round .num').length;",
+            "return [...document.querySelectorAll('#history .num')].map(n => n.textContent);",
         )
         .await;
-        assert!(rounds.as_u64().unwrap() >= 10, "{rounds} turns");
-        // Every number is whole and inside the list's box, scrolled to or not.
-        let cut = js(c, "const box = document.getElementById('history').getBoundingClientRect(); \
-                         return [...document.querySelectorAll('#history .num')].filter(n => { \
-                           const r = n.getBoundingClientRect(); \
-                           return n.scrollWidth > n.clientWidth || r.left < box.left || r.right > box.right; \
-                         }).map(n => n.textContent);").await;
-        assert_eq!(cut, json!([]), "numbers cut off");
-        assert_eq!(
-            js(
-                c,
-                "return document.querySelectorAll('#history .num')[9].textContent;"
-            )
-            .await,
-            json!("10.")
-        );
-        let result = js(
+        let numbers = numbers.as_array().unwrap();
+        assert!(numbers.len() >= 10, "{numbers:?}");
+        assert_eq!(numbers[9], json!("10."));
+        assert_eq!(js(c, CUT_NUMBERS).await, json!([]), "numbers cut off");
+        let end = js(
             c,
             "return document.querySelector('#history .result-mark').textContent;",
         )
         .await;
-        let expected = match view["result"]["winner"].as_u64() {
-            Some(1) => "1-0",
-            Some(2) => "0-1",
-            _ => "½-½",
-        };
-        assert_eq!(result, json!(expected));
+        assert_eq!(end, json!(result));
         // The list scrolls rather than growing without end.
         let scrolls = js(
             c,
@@ -546,34 +510,15 @@ async fn the_move_list_numbers_turns_without_cutting_them() {
     h.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_lobby_lists_a_public_game_and_one_click_joins() {
-    let Some(h) = Harness::start(&[LAPTOP, LAPTOP]).await else {
-        return;
-    };
-    let (a, b, server) = (&h.browsers[0], &h.browsers[1], &h.server);
-    b.goto(&server.base).await.unwrap();
-    wait_for(b, "document.body.dataset.lists === 'fresh'", "the lists").await;
-    assert_eq!(
-        js(b, "return document.getElementById('lobby-empty').hidden;").await,
-        json!(false)
-    );
+/// The address of the tab's icon.
+const ICON: &str = "return document.querySelector('link[rel=icon]').getAttribute('href');";
 
-    let id = start_game(
-        a,
-        &server.base,
-        "document.getElementById('public').checked = true;",
-        "quick-friend",
-    )
-    .await;
-    // Without reloading, b's home page shows the game; one click takes the seat.
+/// `b`, on the home page, joins game `id` from the lobby in one click, without
+/// reloading: the game shows up there once `a` has created it.
+async fn join_from_the_lobby(b: &Client, id: &str) {
     let button = format!("#lobby-list button[data-game=\"{id}\"]");
-    wait_for(
-        b,
-        &format!("document.querySelector('{button}')"),
-        "the open game in the lobby",
-    )
-    .await;
+    let shown = format!("document.querySelector('{button}')");
+    wait_for(b, &shown, "the open game in the lobby").await;
     let entry = js(
         b,
         "return document.querySelector('#lobby-list li a').textContent;",
@@ -586,71 +531,57 @@ async fn the_lobby_lists_a_public_game_and_one_click_joins() {
         .click()
         .await
         .unwrap();
-    wait_for(
-        b,
-        &format!("location.pathname === '/g/{id}'"),
-        "the joined game",
-    )
-    .await;
-    wait_for(
-        b,
-        "document.getElementById('status').textContent.startsWith('Waiting for player 1')",
-        "b seated",
-    )
-    .await;
-    wait_for(
-        a,
-        "document.getElementById('status').textContent.startsWith('Your turn')",
-        "a's turn",
-    )
-    .await;
+    let there = format!("location.pathname === '/g/{id}'");
+    wait_for(b, &there, "the joined game").await;
+    wait_status(b, "Waiting for player 1").await;
+}
+
+/// The home page's list of this browser's games: each entry's class and text.
+async fn my_games(c: &Client) -> Value {
+    let ready =
+        "document.body.dataset.lists === 'fresh' && !document.getElementById('my-games').hidden";
+    wait_for(c, ready, "the list of my games").await;
+    js(c, "return [...document.querySelectorAll('#my-games-list li')].map(li => [li.className, li.textContent]);").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_a_public_game_and_one_click_joins() {
+    let Some(h) = Harness::start(&[LAPTOP, LAPTOP]).await else {
+        return;
+    };
+    let (a, b, server) = (&h.browsers[0], &h.browsers[1], &h.server);
+    b.goto(&server.base).await.unwrap();
+    wait_for(b, "document.body.dataset.lists === 'fresh'", "the lists").await;
+    let empty = js(b, "return document.getElementById('lobby-empty').hidden;").await;
+    assert_eq!(empty, json!(false));
+
+    let public = "document.getElementById('public').checked = true;";
+    let id = start_game(a, &server.base, public, "quick-friend").await;
+    join_from_the_lobby(b, &id).await;
+    wait_status(a, "Your turn").await;
     // The tab says so, title and icon.
     assert_eq!(
         js(a, "return document.title;").await,
         json!("(Your turn) Mancala")
     );
-    assert_eq!(
-        js(
-            a,
-            "return document.querySelector('link[rel=icon]').getAttribute('href');"
-        )
-        .await,
-        json!("/favicon-turn.svg")
-    );
+    assert_eq!(js(a, ICON).await, json!("/favicon-turn.svg"));
 
     // Back home, each finds the game among theirs; the lobby no longer lists it, the
     // games to watch do.
     a.goto(&server.base).await.unwrap();
-    wait_for(
-        a,
-        "document.body.dataset.lists === 'fresh' && !document.getElementById('my-games').hidden",
-        "a's games",
-    )
-    .await;
-    assert_eq!(
-        js(a, "return [...document.querySelectorAll('#my-games-list li')].map(li => [li.className, li.textContent]);").await,
-        json!([["my-turn", "Kalah 6×4 against Player 2: your turn"]])
-    );
+    let mine = json!([["my-turn", "Kalah 6×4 against Player 2: your turn"]]);
+    assert_eq!(my_games(a).await, mine);
     assert_eq!(
         js(a, "return document.title;").await,
         json!("(1) Mancala: your turn")
     );
-    assert_eq!(
-        js(
-            a,
-            "return document.querySelector('link[rel=icon]').getAttribute('href');"
-        )
-        .await,
-        json!("/favicon-turn.svg")
-    );
-    assert_eq!(
-        js(
-            a,
-            "return document.getElementById('lobby-list').children.length;"
-        )
-        .await,
-        json!(0)
-    );
+    assert_eq!(js(a, ICON).await, json!("/favicon-turn.svg"));
+    let lobby = js(
+        a,
+        "return document.getElementById('lobby-list').children.length;",
+    )
+    .await;
+    assert_eq!(lobby, json!(0));
     let watch = js(
         a,
         "return document.querySelector('#watch-list li a').getAttribute('href');",
@@ -658,21 +589,34 @@ async fn the_lobby_lists_a_public_game_and_one_click_joins() {
     .await;
     assert_eq!(watch, json!(format!("/g/{id}")));
     b.goto(&server.base).await.unwrap();
-    wait_for(
-        b,
-        "document.querySelector('#my-games-list li')",
-        "b's games",
-    )
-    .await;
-    assert_eq!(
-        js(
-            b,
-            "return document.querySelector('#my-games-list li').textContent;"
-        )
-        .await,
-        json!("Kalah 6×4 against Player 1: their turn")
-    );
+    let theirs = json!([["", "Kalah 6×4 against Player 1: their turn"]]);
+    assert_eq!(my_games(b).await, theirs);
     h.close().await;
+}
+
+/// How far the page scrolls sideways.
+const SIDEWAYS: &str = "return document.documentElement.scrollWidth - window.innerWidth;";
+
+/// Pits of the board out of sight or too narrow to tap, and whether the board scrolls.
+const HIDDEN_PITS: &str = "const wrap = document.getElementById('board-wrap'); \
+    return [...document.querySelectorAll('#board .house, #board .store')].filter(p => { \
+      const r = p.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth || r.width < 30; \
+    }).map(p => p.id).concat(wrap.scrollWidth > wrap.clientWidth ? ['scrolls'] : []);";
+
+/// On the home page: a setting out of range, folded away, is shown rather than
+/// ignored by the quick buttons; a refusal of the server shows under them.
+async fn quick_buttons_say_what_is_wrong(c: &Client) {
+    js(c, "document.getElementById('settings').open = false; document.getElementById('seeds').value = '99';").await;
+    click(c, "quick-computer").await;
+    let open = js(c, "return document.getElementById('settings').open;").await;
+    assert_eq!(open, json!(true));
+    assert_eq!(js(c, "return location.pathname;").await, json!("/"));
+    js(c, "document.getElementById('seeds').value = '4'; document.getElementById('level').value = 'robot'; \
+           document.getElementById('variant').value = 'oware';").await;
+    click(c, "quick-computer").await;
+    let refused = "document.getElementById('form-error').textContent";
+    let error = wait_for(c, refused, "the server's refusal").await;
+    assert!(error.as_str().unwrap().contains("robot"), "{error}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -681,93 +625,48 @@ async fn pages_fit_a_phone_and_a_laptop() {
         return;
     };
     let (phone, laptop, server) = (&h.browsers[0], &h.browsers[1], &h.server);
-    let sideways = "return document.documentElement.scrollWidth - window.innerWidth;";
     phone.goto(&server.base).await.unwrap();
     wait_for(phone, "document.body.dataset.lists", "the home page").await;
     assert_eq!(js(phone, "return window.innerWidth;").await, json!(PHONE.0));
     assert_eq!(
-        js(phone, sideways).await,
+        js(phone, SIDEWAYS).await,
         json!(0),
         "the home page scrolls sideways"
     );
     js(phone, "document.getElementById('settings').open = true; document.getElementById('import').open = true;").await;
     assert_eq!(
-        js(phone, sideways).await,
+        js(phone, SIDEWAYS).await,
         json!(0),
         "the settings scroll sideways"
     );
-    // A setting out of range, folded away, is shown rather than ignored; a refusal of
-    // the server shows under the buttons.
-    js(phone, "document.getElementById('settings').open = false; document.getElementById('seeds').value = '99';").await;
-    click(phone, "quick-computer").await;
-    assert_eq!(
-        js(phone, "return document.getElementById('settings').open;").await,
-        json!(true)
-    );
-    assert_eq!(js(phone, "return location.pathname;").await, json!("/"));
-    js(phone, "document.getElementById('seeds').value = '4'; document.getElementById('level').value = 'robot'; \
-               document.getElementById('variant').value = 'oware';").await;
-    click(phone, "quick-computer").await;
-    let error = wait_for(
-        phone,
-        "document.getElementById('form-error').textContent",
-        "the server's refusal",
-    )
-    .await;
-    assert!(error.as_str().unwrap().contains("robot"), "{error}");
+    quick_buttons_say_what_is_wrong(phone).await;
 
-    // A 16-house game on both.
-    let (_, g) = server.call(
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({"variant": "oware", "houses": 16, "opponent": "greedy"})),
-    );
+    // A 16-house game on both: all of it in sight, across a laptop, down a phone.
+    let body = json!({"variant": "oware", "houses": 16, "opponent": "greedy"});
+    let (_, g) = server.call("POST", "/api/games", None, Some(body));
     let id = g["id"].as_str().unwrap();
+    let board = "document.getElementById('h1-16') && document.getElementById('s2').dataset.count";
     for c in [phone, laptop] {
         c.goto(&format!("{}/g/{id}", server.base)).await.unwrap();
-        wait_for(
-            c,
-            "document.getElementById('h1-16') && document.getElementById('s2').dataset.count",
-            "the board",
-        )
-        .await;
+        wait_for(c, board, "the board").await;
         assert_eq!(
-            js(c, sideways).await,
+            js(c, SIDEWAYS).await,
             json!(0),
             "the game page scrolls sideways"
         );
-        let hidden = js(c, "const wrap = document.getElementById('board-wrap'); \
-                            return [...document.querySelectorAll('#board .house, #board .store')].filter(p => { \
-                              const r = p.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth || r.width < 30; \
-                            }).map(p => p.id).concat(wrap.scrollWidth > wrap.clientWidth ? ['scrolls'] : []);").await;
-        assert_eq!(hidden, json!([]), "pits out of sight or too small to tap");
+        assert_eq!(
+            js(c, HIDDEN_PITS).await,
+            json!([]),
+            "pits out of sight or too small to tap"
+        );
     }
-    assert_eq!(
-        js(
-            laptop,
-            "return document.getElementById('board').classList.contains('down');"
-        )
-        .await,
-        json!(false)
-    );
-    assert_eq!(
-        js(
-            phone,
-            "return document.getElementById('board').classList.contains('down');"
-        )
-        .await,
-        json!(true)
-    );
+    let down = "return document.getElementById('board').classList.contains('down');";
+    assert_eq!(js(laptop, down).await, json!(false));
+    assert_eq!(js(phone, down).await, json!(true));
     // The stores name their players.
-    assert_eq!(
-        js(
-            laptop,
-            "return [1, 2].map(s => document.querySelector(`#s${s} .who`).innerText);"
-        )
-        .await,
-        json!(["Player 1\ncaptures", "Greedy\ncaptures"])
-    );
+    let labels = "return [1, 2].map(s => document.querySelector(`#s${s} .who`).innerText);";
+    let names = json!(["Player 1\ncaptures", "Greedy\ncaptures"]);
+    assert_eq!(js(laptop, labels).await, names);
     h.close().await;
 }
 
