@@ -29,6 +29,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
+use crate::actions::OfferRequest;
 use crate::client::{Client, ClientKeyExtractor};
 use crate::games::{GameError, Games, JoinRequest, MoveRequest, NewGame, StreamSlot};
 use crate::limits::Rate;
@@ -76,7 +77,16 @@ pub fn app(games: Games) -> Router {
         .route("/api/games", post(create_game).layer(create.clone()))
         .route("/api/games/{id}", get(show).layer(read.clone()))
         .route("/api/games/{id}/join", post(join_game).layer(join))
-        .route("/api/games/{id}/moves", post(play).layer(moves))
+        .route("/api/games/{id}/moves", post(play).layer(moves.clone()))
+        .route("/api/games/{id}/resign", post(resign).layer(moves.clone()))
+        .route("/api/games/{id}/abort", post(abort).layer(moves.clone()))
+        .route("/api/games/{id}/offer", post(offer).layer(moves.clone()))
+        .route("/api/games/{id}/accept", post(accept).layer(moves.clone()))
+        .route(
+            "/api/games/{id}/decline",
+            post(decline).layer(moves.clone()),
+        )
+        .route("/api/games/{id}/claim", post(claim).layer(moves))
         .route("/api/games/{id}/rematch", post(rematch).layer(create))
         .route("/api/games/{id}/live", get(live_events).layer(live.clone()))
         .route("/api/games/{id}/ws", get(live_socket).layer(live))
@@ -307,6 +317,56 @@ async fn play(
     Ok(Json(games.play(&id, bearer(&headers), request, client).await?).into_response())
 }
 
+async fn resign(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(games.resign(&id, bearer(&headers)).await?).into_response())
+}
+
+async fn abort(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(games.abort(&id, bearer(&headers)).await?).into_response())
+}
+
+async fn offer(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let request = parse_body::<OfferRequest>(body);
+    Ok(Json(games.offer(&id, bearer(&headers), request).await?).into_response())
+}
+
+async fn accept(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(games.accept(&id, bearer(&headers)).await?).into_response())
+}
+
+async fn decline(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(games.decline(&id, bearer(&headers)).await?).into_response())
+}
+
+async fn claim(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(games.claim(&id, bearer(&headers)).await?).into_response())
+}
+
 async fn rematch(
     State(games): State<Games>,
     Path(id): Path<String>,
@@ -330,13 +390,13 @@ fn follow(
 ) -> impl Stream<Item = Arc<GameView>> + Send {
     struct Following {
         updates: broadcast::Receiver<Arc<GameView>>,
-        ply: usize,
+        version: u64,
         _slot: StreamSlot,
     }
     let first = Arc::new(first);
     let state = Following {
         updates,
-        ply: first.ply,
+        version: first.version,
         _slot: slot,
     };
     let rest = futures_util::stream::unfold((!first.over).then_some(state), |state| async move {
@@ -345,9 +405,9 @@ fn follow(
             match state.updates.recv().await {
                 // A view older than one sent (a change published while the first
                 // view was read) is left out.
-                Ok(view) if view.ply < state.ply => {}
+                Ok(view) if view.version < state.version => {}
                 Ok(view) => {
-                    state.ply = view.ply;
+                    state.version = view.version;
                     let next = (!view.over).then_some(state);
                     return Some((view, next));
                 }
@@ -376,15 +436,15 @@ async fn live_events(
     let seen = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    if now.over && seen == Some(now.ply) {
+        .and_then(|v| v.parse::<u64>().ok());
+    if now.over && seen == Some(now.version) {
         return Ok(StatusCode::NO_CONTENT.into_response());
     }
     let events = follow(now, updates, slot).map(|view| {
         Ok::<_, Infallible>(
             Event::default()
                 .event("game")
-                .id(view.ply.to_string())
+                .id(view.version.to_string())
                 .json_data(&*view)
                 .unwrap_or_default(),
         )

@@ -33,6 +33,9 @@ async fn new_game(games: &Games) -> (String, String) {
             empty_capture: None,
             end_rule: None,
             opponent: Some("alphabeta:depth=3".into()),
+            name: None,
+            first: None,
+            time_control: None,
         })
         .await
         .unwrap();
