@@ -98,6 +98,7 @@ pub fn app(games: Games) -> Router {
         .route("/", get(home))
         .route("/g/{id}", get(game_page))
         .route("/static/app.js", get(script))
+        .route("/static/play.js", get(play_script))
         .route("/static/style.css", get(style))
         .route("/favicon.svg", get(favicon_svg))
         .route("/favicon.ico", get(favicon_ico))
@@ -522,6 +523,7 @@ fn asset_version() -> &'static str {
     VERSION.get_or_init(|| {
         let mut h = Sha256::new();
         h.update(include_str!("../static/app.js"));
+        h.update(include_str!("../static/play.js"));
         h.update(include_str!("../static/style.css"));
         h.finalize()[..6]
             .iter()
@@ -591,6 +593,13 @@ async fn script() -> Response {
     asset(
         "text/javascript; charset=utf-8",
         include_bytes!("../static/app.js"),
+    )
+}
+
+async fn play_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/play.js"),
     )
 }
 
