@@ -12,7 +12,10 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use common::TestDb;
 use http_body_util::BodyExt;
-use mancala_web::{CLAIM_AFTER, Games, Limits, ManualClock, Rate, app};
+use mancala_web::{
+    CLAIM_AFTER, ClientKey, DbLocation, Games, JoinRequest, Limits, ManualClock, MoveRequest,
+    NewGame, Rate, Store, StoreOptions, app,
+};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -526,4 +529,91 @@ async fn a_player_who_left_is_claimed_against_after_the_stated_time(db: TestDb) 
     assert_eq!(v["end"]["player"], 1);
     assert_eq!(v["result"]["winner"], 2);
     assert_eq!(v["end"]["text"], "Player 1 left the game.");
+}
+
+/// A game of Kalah against a friend with `time_control`, joined, each side having
+/// moved once through `games` (so that player 1's clock runs): (id, token 1).
+async fn timed_game(games: &Games, time_control: Value) -> (String, String) {
+    let new: NewGame =
+        serde_json::from_value(json!({"variant": "kalah", "time_control": time_control})).unwrap();
+    let g = games.create(new).await.unwrap();
+    let id = g.id.unwrap();
+    let join = JoinRequest {
+        invite: g.invite,
+        name: None,
+    };
+    let j = games.join(&id, Ok(join)).await.unwrap();
+    for (ply, token) in [(0, &g.token), (1, &j.token)] {
+        let mv = MoveRequest {
+            house: u128::from(QUIET[ply]),
+            ply: ply as u64,
+        };
+        let client = ClientKey::of_ip(std::net::IpAddr::from([127, 0, 0, 1]));
+        games.play(&id, Some(token), Ok(mv), client).await.unwrap();
+    }
+    (id, g.token)
+}
+
+/// The clocks are kept in the database: a server started again on it carries on from
+/// them, and ends the game on time.
+#[tokio::test]
+async fn clocks_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let location = DbLocation::Sqlite(dir.path().join("games.sqlite"));
+    let clock = Arc::new(ManualClock::at(T0));
+    let open = || async {
+        let store = Store::open(&location, &StoreOptions::default())
+            .await
+            .unwrap();
+        Games::new(store).with_clock(clock.clone())
+    };
+    let games = open().await;
+    let (id, _) = timed_game(&games, json!({"initial_s": 60})).await;
+    clock.advance(Duration::from_secs(20));
+    drop(games);
+    let games = open().await;
+    let v = serde_json::to_value(games.view(&id).await.unwrap()).unwrap();
+    assert_eq!(
+        v["clocks"],
+        json!({"remaining_ms": [40_000, 60_000], "running": 1})
+    );
+    clock.advance(Duration::from_secs(40));
+    assert_eq!(games.flag_overdue().await.unwrap(), 1);
+    let v = serde_json::to_value(games.view(&id).await.unwrap()).unwrap();
+    assert_eq!(v["end"]["reason"], "out-of-time");
+}
+
+/// Several instances on one PostgreSQL database looking for fallen flags at once end
+/// each game on time exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instances_end_a_game_on_time_once() {
+    let Some(db) = TestDb::new(common::Backend::Postgres, "postgres::flags_once") else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::at(T0));
+    let mut instances = Vec::new();
+    for _ in 0..3 {
+        instances.push(Games::new(db.store().await).with_clock(clock.clone()));
+    }
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        ids.push(timed_game(&instances[0], json!({"initial_s": 30})).await.0);
+    }
+    clock.advance(Duration::from_secs(31));
+    let flags: Vec<_> = instances
+        .iter()
+        .map(|g| {
+            let g = g.clone();
+            tokio::spawn(async move { g.flag_overdue().await.unwrap() })
+        })
+        .collect();
+    let mut total = 0;
+    for f in flags {
+        total += f.await.unwrap();
+    }
+    assert_eq!(total, ids.len(), "each game flagged by one instance");
+    for id in &ids {
+        let v = serde_json::to_value(instances[2].view(id).await.unwrap()).unwrap();
+        assert_eq!(v["end"]["reason"], "out-of-time", "{v}");
+    }
 }
