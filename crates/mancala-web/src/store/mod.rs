@@ -6,7 +6,9 @@
 //! postgres.rs  PostgreSQL (tokio-postgres + deadpool): several instances, one database
 //! migrations/{sqlite,postgres}/V<n>__<name>.sql   versioned schemas (refinery), run at
 //!              start-up; V1 is the schema of the releases before migrations, V3 adds
-//!              what the web hardening (invites, idempotent rematches, expiry) keeps
+//!              what the web hardening (invites, idempotent rematches, expiry) keeps,
+//!              V4 the play state (names, first mover, stop, offer, clocks), the
+//!              game's version and its clock's deadline
 //! ```
 //!
 //! A released migration is never edited (its checksum is recorded in the database, and
