@@ -78,6 +78,9 @@ pub enum Stop {
     Resigned(Side),
     /// This player's clock ran out.
     OutOfTime(Side),
+    /// This player left a game without a clock, and the opponent claimed the win
+    /// after waiting long enough.
+    Abandoned(Side),
     /// The players agreed to a draw.
     DrawAgreed,
     /// The game was called off before it got going: no result.
@@ -86,14 +89,38 @@ pub enum Stop {
 
 impl Stop {
     /// A short stable name for files and APIs: `resigned`, `out-of-time`,
-    /// `draw-agreed` or `aborted`.
+    /// `abandoned`, `draw-agreed` or `aborted`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
             Stop::Resigned(_) => "resigned",
             Stop::OutOfTime(_) => "out-of-time",
+            Stop::Abandoned(_) => "abandoned",
             Stop::DrawAgreed => "draw-agreed",
             Stop::Aborted => "aborted",
+        }
+    }
+
+    /// The stop named `name` (as [`Stop::name`] writes it) by `player` where the stop
+    /// names one: how a stored stop is read back.
+    ///
+    /// ```
+    /// use mancala_core::Side;
+    /// use mancala_session::Stop;
+    /// let stop = Stop::Resigned(Side::North);
+    /// assert_eq!(Stop::from_name(stop.name(), stop.player()), Some(stop));
+    /// assert_eq!(Stop::from_name("resigned", None), None);
+    /// assert_eq!(Stop::from_name("aborted", None), Some(Stop::Aborted));
+    /// ```
+    #[must_use]
+    pub fn from_name(name: &str, player: Option<Side>) -> Option<Stop> {
+        match (name, player) {
+            ("resigned", Some(s)) => Some(Stop::Resigned(s)),
+            ("out-of-time", Some(s)) => Some(Stop::OutOfTime(s)),
+            ("abandoned", Some(s)) => Some(Stop::Abandoned(s)),
+            ("draw-agreed", None) => Some(Stop::DrawAgreed),
+            ("aborted", None) => Some(Stop::Aborted),
+            _ => None,
         }
     }
 
@@ -101,7 +128,7 @@ impl Stop {
     #[must_use]
     pub const fn player(self) -> Option<Side> {
         match self {
-            Stop::Resigned(s) | Stop::OutOfTime(s) => Some(s),
+            Stop::Resigned(s) | Stop::OutOfTime(s) | Stop::Abandoned(s) => Some(s),
             Stop::DrawAgreed | Stop::Aborted => None,
         }
     }
@@ -133,18 +160,23 @@ impl EndText {
     /// assert_eq!(t.to_string(), "Ann wins: Bob resigned.");
     /// let t = EndText::stopped(Stop::DrawAgreed, ["Ann", "Bob"]);
     /// assert_eq!(t.to_string(), "A draw: Ann and Bob agreed to a draw.");
+    /// let t = EndText::stopped(Stop::Abandoned(Side::South), ["Ann", "Bob"]);
+    /// assert_eq!(t.to_string(), "Bob wins: Ann left the game.");
     /// ```
     #[must_use]
     pub fn stopped(stop: Stop, names: [&str; 2]) -> EndText {
         let name = |s: Side| names[s.index()];
         let headline = match stop {
-            Stop::Resigned(s) | Stop::OutOfTime(s) => format!("{} wins", name(s.opponent())),
+            Stop::Resigned(s) | Stop::OutOfTime(s) | Stop::Abandoned(s) => {
+                format!("{} wins", name(s.opponent()))
+            }
             Stop::DrawAgreed => "A draw".to_owned(),
             Stop::Aborted => "No result".to_owned(),
         };
         let reason = match stop {
             Stop::Resigned(s) => format!("{} resigned", name(s)),
             Stop::OutOfTime(s) => format!("{} ran out of time", name(s)),
+            Stop::Abandoned(s) => format!("{} left the game", name(s)),
             Stop::DrawAgreed => format!("{} and {} agreed to a draw", names[0], names[1]),
             Stop::Aborted => "the game was aborted".to_owned(),
         };

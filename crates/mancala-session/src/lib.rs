@@ -240,7 +240,25 @@ impl Session {
     /// # Errors
     /// The first move that is not a house or not legal, with its ply (from 0).
     pub fn replay(rules: Rules, houses: &[u8]) -> Result<Session, ReplayError> {
-        let mut session = Session::new(rules);
+        Session::replay_from(Position::new(rules), houses)
+    }
+
+    /// The session after playing `houses` from `start` (say, the first position with
+    /// player 2 to move), people in both seats.
+    ///
+    /// ```
+    /// use mancala_core::{Rules, Side};
+    /// use mancala_session::Session;
+    /// let start = Session::first_position(Rules::kalah(6, 4), Side::North);
+    /// let s = Session::replay_from(start, &[3]).unwrap();
+    /// assert_eq!(s.records()[0].side, Side::North);
+    /// ```
+    ///
+    /// # Errors
+    /// The first move that is not a house or not legal, with its ply (from 0).
+    pub fn replay_from(start: Position, houses: &[u8]) -> Result<Session, ReplayError> {
+        let rules = start.rules();
+        let mut session = Session::from_position(start);
         for (ply, &house) in houses.iter().enumerate() {
             let error = |error| ReplayError { ply, house, error };
             let mv = Move::new(house).ok_or_else(|| {
@@ -271,6 +289,31 @@ impl Session {
             game: Game::from_position(start),
             ..Session::new(start.rules())
         }
+    }
+
+    /// The start of a game under `rules` with `first` to move: the usual start, or
+    /// the same board with player 2 moving first.
+    ///
+    /// ```
+    /// use mancala_core::{Position, Rules, Side};
+    /// use mancala_session::Session;
+    /// let rules = Rules::oware(6, 4);
+    /// assert_eq!(Session::first_position(rules, Side::South), Position::new(rules));
+    /// assert_eq!(Session::first_position(rules, Side::North).to_move(), Side::North);
+    /// ```
+    #[must_use]
+    pub fn first_position(rules: Rules, first: Side) -> Position {
+        let start = Position::new(rules);
+        if first == Side::South {
+            return start;
+        }
+        Position::from_parts(
+            rules,
+            [start.houses(Side::South), start.houses(Side::North)],
+            start.stores(),
+            first,
+        )
+        .expect("the start with the other player to move is a position")
     }
 
     /// The same session with `seat` playing for `side`.
@@ -596,6 +639,35 @@ impl Session {
             return 0;
         };
         let n = self.records.len() - last_human;
+        for _ in 0..n {
+            self.undo_move();
+        }
+        n
+    }
+
+    /// Takes back `side`'s last turn between two people (a takeback granted by the
+    /// opponent): the moves from `side`'s last move on, whoever made them, so that
+    /// `side` is to move again where they were. Returns the number of moves taken back
+    /// (0 when `side` has not moved, or the game was stopped).
+    ///
+    /// ```
+    /// use mancala_core::{Move, Rules, Side};
+    /// use mancala_session::Session;
+    /// let mut s = Session::new(Rules::kalah(6, 4));
+    /// s.play(Move::new(1).unwrap()).unwrap(); // player 1
+    /// s.play(Move::new(2).unwrap()).unwrap(); // player 2
+    /// assert_eq!(s.take_back_turn_of(Side::South), 2);
+    /// assert_eq!(s.to_move(), Some(Side::South));
+    /// assert_eq!(s.take_back_turn_of(Side::North), 0);
+    /// ```
+    pub fn take_back_turn_of(&mut self, side: Side) -> usize {
+        if self.stopped.is_some() {
+            return 0;
+        }
+        let Some(last) = self.records.iter().rposition(|r| r.side == side) else {
+            return 0;
+        };
+        let n = self.records.len() - last;
         for _ in 0..n {
             self.undo_move();
         }

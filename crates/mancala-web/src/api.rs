@@ -31,6 +31,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
+use crate::actions::OfferRequest;
 use crate::client::{ClientKey, ClientKeyExtractor};
 use crate::games::{GameError, Games, JoinRequest, MoveRequest, NewGame, StreamSlot};
 use crate::limits::Rate;
@@ -98,7 +99,16 @@ pub fn app(games: Games) -> Router {
         .route("/api/watch", get(watch).layer(read.clone()))
         .route("/api/games/{id}", get(show).layer(read.clone()))
         .route("/api/games/{id}/join", post(join_game).layer(join))
-        .route("/api/games/{id}/moves", post(play).layer(moves))
+        .route("/api/games/{id}/moves", post(play).layer(moves.clone()))
+        .route("/api/games/{id}/resign", post(resign).layer(moves.clone()))
+        .route("/api/games/{id}/abort", post(abort).layer(moves.clone()))
+        .route("/api/games/{id}/offer", post(offer).layer(moves.clone()))
+        .route("/api/games/{id}/accept", post(accept).layer(moves.clone()))
+        .route(
+            "/api/games/{id}/decline",
+            post(decline).layer(moves.clone()),
+        )
+        .route("/api/games/{id}/claim", post(claim).layer(moves))
         .route("/api/games/{id}/rematch", post(rematch).layer(create))
         .route("/api/games/{id}/live", get(live_events).layer(live.clone()))
         .route("/api/games/{id}/ws", get(live_socket).layer(live))
@@ -113,6 +123,7 @@ pub fn app(games: Games) -> Router {
         .route("/static/app.js", get(script))
         .route("/static/lobby.js", get(lobby_script))
         .route("/static/replay.js", get(replay_script))
+        .route("/static/play.js", get(play_script))
         .route("/static/style.css", get(style))
         .route("/favicon.svg", get(favicon_svg))
         .route("/favicon-turn.svg", get(favicon_turn_svg))
@@ -380,6 +391,56 @@ async fn play(
     Ok(Json(games.play(&id, bearer(&headers), request, client).await?).into_response())
 }
 
+async fn resign(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(games.resign(&id, bearer(&headers)).await?).into_response())
+}
+
+async fn abort(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(games.abort(&id, bearer(&headers)).await?).into_response())
+}
+
+async fn offer(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let request = parse_body::<OfferRequest>(body);
+    Ok(Json(games.offer(&id, bearer(&headers), request).await?).into_response())
+}
+
+async fn accept(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(games.accept(&id, bearer(&headers)).await?).into_response())
+}
+
+async fn decline(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(games.decline(&id, bearer(&headers)).await?).into_response())
+}
+
+async fn claim(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    Ok(Json(games.claim(&id, bearer(&headers)).await?).into_response())
+}
+
 async fn rematch(
     State(games): State<Games>,
     Path(id): Path<String>,
@@ -403,13 +464,13 @@ fn follow(
 ) -> impl Stream<Item = Arc<GameView>> + Send {
     struct Following {
         updates: broadcast::Receiver<Arc<GameView>>,
-        ply: usize,
+        version: u64,
         _slot: StreamSlot,
     }
     let first = Arc::new(first);
     let state = Following {
         updates,
-        ply: first.ply,
+        version: first.version,
         _slot: slot,
     };
     let rest = futures_util::stream::unfold((!first.over).then_some(state), |state| async move {
@@ -418,9 +479,9 @@ fn follow(
             match state.updates.recv().await {
                 // A view older than one sent (a change published while the first
                 // view was read) is left out.
-                Ok(view) if view.ply < state.ply => {}
+                Ok(view) if view.version < state.version => {}
                 Ok(view) => {
-                    state.ply = view.ply;
+                    state.version = view.version;
                     let next = (!view.over).then_some(state);
                     return Some((view, next));
                 }
@@ -449,15 +510,15 @@ async fn live_events(
     let seen = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    if now.over && seen == Some(now.ply) {
+        .and_then(|v| v.parse::<u64>().ok());
+    if now.over && seen == Some(now.version) {
         return Ok(StatusCode::NO_CONTENT.into_response());
     }
     let events = follow(now, updates, slot).map(|view| {
         Ok::<_, Infallible>(
             Event::default()
                 .event("game")
-                .id(view.ply.to_string())
+                .id(view.version.to_string())
                 .json_data(&*view)
                 .unwrap_or_default(),
         )
@@ -537,6 +598,7 @@ fn asset_version() -> &'static str {
         h.update(include_str!("../static/app.js"));
         h.update(include_str!("../static/lobby.js"));
         h.update(include_str!("../static/replay.js"));
+        h.update(include_str!("../static/play.js"));
         h.update(include_str!("../static/style.css"));
         h.finalize()[..6]
             .iter()
@@ -620,6 +682,13 @@ async fn replay_script() -> Response {
     asset(
         "text/javascript; charset=utf-8",
         include_bytes!("../static/replay.js"),
+    )
+}
+
+async fn play_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/play.js"),
     )
 }
 

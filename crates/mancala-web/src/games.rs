@@ -9,20 +9,22 @@ use std::collections::hash_map::Entry;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use mancala_core::{EndRule, Game, Move, RuleOptions, Rules, Side, Variant};
+use mancala_core::{EndRule, Game, Move, Position, RuleOptions, Rules, Side, Variant};
 use mancala_engine::PlayerSpec;
-use mancala_session::Seat;
+use mancala_session::{Seat, Session};
 use rand::TryRngCore;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use tokio::sync::broadcast;
 
 use crate::client::ClientKey;
+use crate::clock::{Clock, SystemClock, TimeControlRequest, charge_move, deadline};
 use crate::limits::Limits;
 use crate::live::{LIVE_SESSIONS, LiveSessions};
+use crate::state::{PlayState, check_name};
 use crate::store::{
-    Change, ComputerCommit, GameRow, GameStore, NewMove, Next, Progress, RematchToken, Store,
-    StoreError, now_ms,
+    Change, ComputerCommit, GameRow, GameStore, NewMove, Next, Progress, RematchToken, StateChange,
+    StateUpdate, Store, StoreError, now_ms,
 };
 use crate::think::{ThinkStats, Thinkers};
 use crate::view::GameView;
@@ -104,6 +106,57 @@ pub struct NewGame {
     /// the invite), and among the games to watch once it is played (default false: the
     /// links only).
     pub public: Option<bool>,
+    /// The creator's name (default `Player 1`).
+    pub name: Option<String>,
+    /// Who moves first: `1` (the creator, the default), `2` (the opponent) or
+    /// `"random"`.
+    pub first: Option<FirstMover>,
+    /// `{"initial_s": 180, "increment_s": 2}` or `{"per_move_s": 86400}`; none by
+    /// default.
+    pub time_control: Option<TimeControlRequest>,
+}
+
+/// Who moves first, as `POST /api/games` takes it: a seat number or `"random"`.
+#[derive(Clone, Copy, Debug, serde::Deserialize)]
+#[serde(untagged)]
+pub enum FirstMover {
+    /// Seat 1 or 2.
+    Seat(u8),
+    /// Chosen at random.
+    Random(RandomWord),
+}
+
+/// The word `random`.
+#[derive(Clone, Copy, Debug, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RandomWord {
+    /// `random`.
+    Random,
+}
+
+impl FirstMover {
+    /// The seat that moves first.
+    fn seat(self) -> Result<u8, GameError> {
+        match self {
+            FirstMover::Seat(seat @ (1 | 2)) => Ok(seat),
+            FirstMover::Seat(other) => Err(GameError::Unprocessable(format!(
+                "first is 1, 2 or \"random\", not {other}"
+            ))),
+            FirstMover::Random(_) => {
+                let mut byte = [0u8; 1];
+                rand::rngs::OsRng
+                    .try_fill_bytes(&mut byte)
+                    .expect("the operating system provides randomness");
+                Ok(1 + (byte[0] & 1))
+            }
+        }
+    }
+}
+
+/// A player's name as given, checked (422 otherwise).
+fn given_name(name: Option<&str>) -> Result<Option<String>, GameError> {
+    name.map(|n| check_name(n).map_err(|e| GameError::Unprocessable(e.to_string())))
+        .transpose()
 }
 
 /// A move request (`POST /api/games/{id}/moves`): the house, and the ply the client
@@ -124,6 +177,8 @@ pub struct MoveRequest {
 pub struct JoinRequest {
     /// The secret from the invite link.
     pub invite: Option<String>,
+    /// The joiner's name (default `Player 2`).
+    pub name: Option<String>,
 }
 
 /// A seat handed to a client: which seat and the secret token that plays it.
@@ -190,16 +245,54 @@ pub(crate) fn rules_of(row: &GameRow) -> Result<Rules, GameError> {
         }))
 }
 
-/// The game replayed from its stored moves.
-pub(crate) fn replay(row: &GameRow) -> Result<Game, GameError> {
-    let mut game = Game::new(rules_of(row)?);
-    for (ply, &h) in row.moves.iter().enumerate() {
-        let mv = Move::new(h)
-            .ok_or_else(|| StoreError::Corrupt(format!("game {} ply {ply}", row.id)))?;
-        game.play(mv)
-            .map_err(|e| StoreError::Corrupt(format!("game {} ply {ply}: {e}", row.id)))?;
+/// The start of a stored game: its rules, with the first mover it was created with.
+pub(crate) fn start_of(row: &GameRow) -> Result<Position, GameError> {
+    Ok(Session::first_position(
+        rules_of(row)?,
+        row.play.first_side(),
+    ))
+}
+
+/// Each seat's name: the name the player gave, or the default (`Player 2`, the
+/// computer's level: `Medium bot`).
+pub(crate) fn names_of(row: &GameRow) -> [String; 2] {
+    let seats = [Seat::Human, opponent(row)];
+    Side::BOTH.map(
+        |side| match (&row.play.names[side.index()], &seats[side.index()]) {
+            (Some(name), Seat::Human) => name.clone(),
+            (_, seat) => mancala_session::default_name(side, seat),
+        },
+    )
+}
+
+/// The session of a stored game: replayed from its start, with its seats, names and
+/// stop.
+pub(crate) fn session_of(row: &GameRow) -> Result<Session, GameError> {
+    let mut session = Session::replay_from(start_of(row)?, &row.moves)
+        .map_err(|e| StoreError::Corrupt(format!("game {}: {e}", row.id)))?
+        .with_seats([Seat::Human, opponent(row)])
+        .with_names(names_of(row));
+    if let Some(stop) = row.play.stop() {
+        // A stop is stored only while the game is on, so it applies.
+        let _ = session.stop(stop);
     }
-    Ok(game)
+    Ok(session)
+}
+
+/// The move sowing `house` (the number as sent, whatever its size) on a board of
+/// `houses`: the session's one parser of houses.
+fn house_move(house: u128, houses: usize) -> Result<Move, GameError> {
+    u64::try_from(house)
+        .map_or_else(
+            |_| {
+                Err(mancala_session::HouseError::NoSuchHouse {
+                    house: house.to_string(),
+                    houses,
+                })
+            },
+            |h| mancala_session::house_number(h, houses),
+        )
+        .map_err(|e| GameError::Unprocessable(e.to_string()))
 }
 
 /// Whether both seats are held, so that moves may be played: a computer game starts
@@ -255,6 +348,8 @@ struct Inner {
     lease: Duration,
     /// The live session of each game played here lately.
     sessions: LiveSessions,
+    /// The time for the players' clocks and claims.
+    clock: Arc<dyn Clock>,
 }
 
 /// The background work of [`Games::start_background`]; dropping this stops it.
@@ -279,6 +374,7 @@ struct Watchers {
 fn progress(view: &GameView) -> Progress {
     Progress {
         expired: false,
+        version: view.version,
         plies: view.ply,
         seat_2_taken: view.players[1].joined,
         rematch: view.rematch.is_some(),
@@ -349,8 +445,22 @@ impl Games {
                 thinking: Mutex::new(HashMap::new()),
                 lease,
                 sessions: LiveSessions::new(LIVE_SESSIONS),
+                clock: Arc::new(SystemClock),
             }),
         }
+    }
+
+    /// The same service reading the time for clocks and claims from `clock` (a test's
+    /// [`crate::ManualClock`]).
+    ///
+    /// # Panics
+    /// When the service has been cloned already: set the clock first.
+    #[must_use]
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Games {
+        Arc::get_mut(&mut self.inner)
+            .expect("the clock is set before the service is shared")
+            .clock = clock;
+        self
     }
 
     pub(crate) fn store(&self) -> &Store {
@@ -380,6 +490,32 @@ impl Games {
     }
 
     /// The stored game, unless it does not exist or has expired.
+    pub(crate) async fn loaded(&self, id: &str) -> Result<GameRow, GameError> {
+        self.row(id).await
+    }
+
+    /// A copy of the live session of the stored game `row`.
+    pub(crate) async fn session(&self, row: &GameRow) -> Result<Session, GameError> {
+        Ok(self.inner.sessions.of(row).await?.clone())
+    }
+
+    pub(crate) fn store_ref(&self) -> &Store {
+        self.store()
+    }
+
+    /// Stops thinking about game `id`'s computer moves (it is over).
+    pub(crate) fn forget_thinking(&self, id: &str) {
+        self.inner.thinkers.forget(id);
+    }
+
+    /// Reads game `id` again after a change, and sends it to its watchers.
+    pub(crate) async fn republish(&self, id: &str) -> Result<GameView, GameError> {
+        let view = self.view(id).await?;
+        self.publish(id, &view);
+        Ok(view)
+    }
+
+    /// The stored game, unless it does not exist or has expired.
     pub(crate) async fn row(&self, id: &str) -> Result<GameRow, GameError> {
         let row = self.store().load(id).await?;
         match row {
@@ -388,8 +524,13 @@ impl Games {
         }
     }
 
-    fn view_of(&self, row: &GameRow) -> Result<GameView, GameError> {
-        GameView::of(row, &self.inner.limits.expiry)
+    pub(crate) fn view_of(&self, row: &GameRow) -> Result<GameView, GameError> {
+        GameView::of(row, &self.inner.limits.expiry, self.now_ms())
+    }
+
+    /// The time by the service's clock, in milliseconds since the Unix epoch.
+    pub(crate) fn now_ms(&self) -> i64 {
+        self.inner.clock.now_ms()
     }
 
     /// The current view of a game, for anyone.
@@ -414,12 +555,56 @@ impl Games {
     }
 
     /// Creates a game; the creator sits as player 1. A game against a friend comes
-    /// with an invite secret for the friend.
+    /// with an invite secret for the friend. When the computer moves first, its turn
+    /// starts at once.
     ///
     /// # Errors
     /// [`GameError::Unprocessable`] for settings outside the rules, an unknown
-    /// opponent, or one past the server's bounds (the message names the bound).
+    /// opponent, one past the server's bounds (the message names the bound), a bad
+    /// name, first mover or time control.
     pub async fn create(&self, req: NewGame) -> Result<SeatGrant, GameError> {
+        let (rules, seat) = self.checked_setup(&req)?;
+        let time_control = req
+            .time_control
+            .map(TimeControlRequest::check)
+            .transpose()?;
+        let play = PlayState {
+            names: [given_name(req.name.as_deref())?, None],
+            first: req
+                .first
+                .map(FirstMover::seat)
+                .transpose()?
+                .filter(|&f| f == 2),
+            time_control,
+            clocks_ms: [time_control.map_or(0, |tc| tc.initial_ms()); 2],
+            turn_started_ms: self.now_ms(),
+            ..PlayState::default()
+        };
+        let (token, hash) = new_token();
+        let invite = seat.is_human().then(random_hex::<32>);
+        let row = GameRow {
+            token_hashes: [Some(hash), None],
+            invite_hash: invite.as_deref().map(hash_token),
+            play,
+            ..Games::new_row(rules, seat.to_string())
+        };
+        let id = row.id.clone();
+        self.store().create(&row).await?;
+        if req.public == Some(true) {
+            self.store().list_publicly(&id).await?;
+        }
+        self.computer_first(&row).await?;
+        Ok(SeatGrant {
+            id: Some(id),
+            seat: 1,
+            token,
+            invite,
+        })
+    }
+
+    /// The rules and the opponent a new game asks for, within the rules and the
+    /// server's bounds.
+    fn checked_setup(&self, req: &NewGame) -> Result<(Rules, Seat), GameError> {
         let bad = |e: &dyn std::fmt::Display| GameError::Unprocessable(e.to_string());
         let rules = Rules::new(req.variant, req.houses.unwrap_or(6), req.seeds.unwrap_or(4))
             .map_err(|e| bad(&e))?;
@@ -434,7 +619,7 @@ impl Games {
             empty_capture: req.empty_capture.unwrap_or(false),
             end_rule: req.end_rule.unwrap_or_default(),
         });
-        let seat: Seat = match req.opponent {
+        let seat: Seat = match &req.opponent {
             Some(text) => text.parse().map_err(|e| bad(&e))?,
             None => Seat::Human,
         };
@@ -447,24 +632,30 @@ impl Games {
                 .map_err(GameError::Unprocessable)?;
             spec.build(rules, 0).map_err(|e| bad(&e))?;
         }
-        let (token, hash) = new_token();
-        let invite = seat.is_human().then(random_hex::<32>);
-        let row = GameRow {
-            token_hashes: [Some(hash), None],
-            invite_hash: invite.as_deref().map(hash_token),
-            ..Games::new_row(rules, seat.to_string())
-        };
-        let id = row.id.clone();
-        self.store().create(&row).await?;
-        if req.public == Some(true) {
-            self.store().list_publicly(&id).await?;
+        Ok((rules, seat))
+    }
+
+    /// Starts the computer's turn in the new game `row` if the computer moves first.
+    async fn computer_first(&self, row: &GameRow) -> Result<(), GameError> {
+        if !against_computer(row) || row.play.first_side() != Side::North {
+            return Ok(());
         }
-        Ok(SeatGrant {
-            id: Some(id),
-            seat: 1,
-            token,
-            invite,
-        })
+        let change = StateChange {
+            game: row.id.clone(),
+            update: StateUpdate {
+                seen_version: row.version,
+                play: row.play.clone(),
+                deadline_ms: None,
+            },
+            keep_plies: None,
+            next: Next::Computer {
+                lease: self.inner.lease,
+            },
+        };
+        if self.store().change_state(&change).await? {
+            self.schedule_computer(&row.id, resumed(&row.id));
+        }
+        Ok(())
     }
 
     /// A new game's row: no seats, no moves.
@@ -497,8 +688,9 @@ impl Games {
         request: Result<JoinRequest, GameError>,
     ) -> Result<SeatGrant, GameError> {
         let row = self.row(id).await?;
-        let JoinRequest { invite } = request?;
+        let JoinRequest { invite, name } = request?;
         let invite = invite.as_deref();
+        let name = given_name(name.as_deref())?;
         if against_computer(&row) {
             return Err(GameError::Conflict(format!(
                 "player 2 is the computer ({})",
@@ -519,6 +711,7 @@ impl Games {
         if !self.store().claim_seat_2(id, hash).await? {
             return Err(GameError::Conflict("seat 2 is taken".into()));
         }
+        self.seat_2_taken(id, name).await?;
         self.publish_id(id).await;
         Ok(SeatGrant {
             id: None,
@@ -528,8 +721,41 @@ impl Games {
         })
     }
 
+    /// Records what joining changes beside the seat: the joiner's name, and the start
+    /// of the first turn (from which a player who leaves can be claimed against).
+    async fn seat_2_taken(&self, id: &str, name: Option<String>) -> Result<(), GameError> {
+        // Nobody can move before the join is stored, so a retry or two settles a race
+        // with an abort.
+        for _ in 0..3 {
+            let row = self.row(id).await?;
+            let mut play = row.play.clone();
+            play.names[1] = name.clone();
+            play.turn_started_ms = self.now_ms();
+            let change = StateChange {
+                game: id.to_owned(),
+                update: StateUpdate {
+                    seen_version: row.version,
+                    play,
+                    deadline_ms: row.deadline_ms,
+                },
+                keep_plies: None,
+                next: if row.finished_ms.is_some() {
+                    Next::Nobody
+                } else {
+                    Next::Person
+                },
+            };
+            if self.store().change_state(&change).await? {
+                return Ok(());
+            }
+        }
+        Err(GameError::Conflict(
+            "the game changed while you joined".into(),
+        ))
+    }
+
     /// The seat that `token` plays in this game.
-    fn seat_of(row: &GameRow, token: Option<&str>) -> Result<Side, GameError> {
+    pub(crate) fn seat_of(row: &GameRow, token: Option<&str>) -> Result<Side, GameError> {
         let presented = hash_token(token.ok_or(GameError::Unauthorized)?);
         let mut found = None;
         for side in Side::BOTH {
@@ -576,34 +802,31 @@ impl Games {
                 "the game starts when player 2 joins: wait for your friend".into(),
             ));
         }
-        if let Some(to_move) = game.to_move() {
-            if to_move != seat {
-                return Err(GameError::NotYourTurn);
-            }
+        if session.to_move().is_some_and(|to_move| to_move != seat) {
+            return Err(GameError::NotYourTurn);
         }
-        if game.is_over() {
+        if session.is_over() {
             return Err(GameError::Unprocessable(
                 mancala_core::IllegalMove::GameOver.to_string(),
             ));
         }
-        // The session's one parser of houses: the number as sent, whatever its size.
-        let houses = game.rules().houses();
-        let mv = u64::try_from(house)
-            .map_or_else(
-                |_| {
-                    Err(mancala_session::HouseError::NoSuchHouse {
-                        house: house.to_string(),
-                        houses,
-                    })
-                },
-                |h| mancala_session::house_number(h, houses),
-            )
-            .map_err(|e| GameError::Unprocessable(e.to_string()))?;
+        let mv = house_move(house, game.rules().houses())?;
+        let mut play = row.play.clone();
+        if charge_move(&mut play, &session, self.now_ms()).is_err() {
+            drop(session);
+            self.flag(id).await?;
+            return Err(GameError::Conflict("your time ran out".into()));
+        }
         session
             .play(mv)
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
         let next = self.next_after(&row, session.game());
-        if let Err(e) = self.commit(&row.id, ply as usize, mv, next).await {
+        let update = StateUpdate {
+            seen_version: row.version,
+            deadline_ms: deadline(&play, &session),
+            play,
+        };
+        if let Err(e) = self.commit(&row.id, ply as usize, mv, next, &update).await {
             // Not stored, so not played: the session goes back to the stored game.
             session.undo_move();
             return Err(e);
@@ -614,6 +837,9 @@ impl Games {
         let mut row = row;
         row.moves.push(mv.house());
         row.activity_ms = now_ms();
+        row.version += 1;
+        row.deadline_ms = update.deadline_ms;
+        row.play = update.play;
         if over {
             row.finished_ms = Some(row.activity_ms);
         }
@@ -641,19 +867,28 @@ impl Games {
         }
     }
 
-    /// Stores a person's move for ply `ply`; a lost race is a conflict.
-    async fn commit(&self, id: &str, ply: usize, mv: Move, next: Next) -> Result<(), GameError> {
+    /// Stores a person's move for ply `ply`, with the game's state after it; a lost
+    /// race is a conflict.
+    async fn commit(
+        &self,
+        id: &str,
+        ply: usize,
+        mv: Move,
+        next: Next,
+        update: &StateUpdate,
+    ) -> Result<(), GameError> {
         let new = NewMove {
             game: id.to_owned(),
             ply,
             house: mv.house(),
             next,
+            state: Some(update.clone()),
         };
         if self.store().append_move(&new).await? {
             Ok(())
         } else {
             Err(GameError::Conflict(format!(
-                "ply {ply} was played by another request"
+                "ply {ply} was played by another request, or the game changed meanwhile"
             )))
         }
     }
@@ -674,17 +909,23 @@ impl Games {
         let row = self.row(id).await?;
         let seat = Games::seat_of(&row, token)?;
         let token = token.expect("checked by seat_of").to_owned();
-        let game = replay(&row)?;
+        let game = session_of(&row)?;
         if !game.is_over() {
             return Err(GameError::Conflict("the game is not over".into()));
         }
-        let new = Games::new_row(game.rules(), row.opponent.clone());
+        let new = GameRow {
+            play: self.rematch_state(&row.play, seat),
+            ..Games::new_row(game.rules(), row.opponent.clone())
+        };
         let secret = token.clone();
         let token_for: RematchToken = Arc::new(move |rid| hash_token(&rematch_token(&secret, rid)));
         let taken = self
             .store()
             .rematch(&row.id, seat.number(), &new, token_for)
             .await?;
+        if taken.fresh && taken.seat == 1 {
+            self.computer_first(&new).await?;
+        }
         if taken.fresh {
             // Seat 1: the old game's watchers hear of the offer; seat 2: the new game's
             // players hear that it starts.
@@ -700,6 +941,25 @@ impl Games {
             },
             taken.fresh,
         ))
+    }
+
+    /// The state a rematch asked for by `asker` starts with: the asker sits as
+    /// player 1, the players keep their names and the time control, and whoever moved
+    /// first moves second.
+    fn rematch_state(&self, old: &PlayState, asker: Side) -> PlayState {
+        let other = asker.opponent();
+        let asker_was_first = old.first_side() == asker;
+        PlayState {
+            names: [
+                old.names[asker.index()].clone(),
+                old.names[other.index()].clone(),
+            ],
+            first: asker_was_first.then_some(2),
+            time_control: old.time_control,
+            clocks_ms: [old.time_control.map_or(0, |tc| tc.initial_ms()); 2],
+            turn_started_ms: self.now_ms(),
+            ..PlayState::default()
+        }
     }
 
     /// A place among the open live streams for `client`, held until the slot is
@@ -808,6 +1068,7 @@ impl Games {
         let mut tasks = vec![
             tokio::spawn(self.clone().sweep()),
             tokio::spawn(self.clone().expire_periodically()),
+            tokio::spawn(self.clone().flag_periodically()),
         ];
         if let Some(changes) = self.store().changes() {
             tasks.push(tokio::spawn(self.clone().follow(changes)));
@@ -956,12 +1217,13 @@ impl Games {
             };
             // The game as it is now, not held while the computer thinks: the person's
             // requests meanwhile are answered at once.
-            let game = self.inner.sessions.of(&row).await?.game().clone();
-            if !against_computer(&row) || game.to_move() != Some(Side::North) {
+            let session = self.inner.sessions.of(&row).await?.clone();
+            if !against_computer(&row) || session.to_move() != Some(Side::North) {
                 self.store().finish_computer_turn(id).await?;
                 return Ok(());
             }
-            let mv = match self.think(&row, &game, client).await {
+            let game = session.game();
+            let mv = match self.think(&row, game, client).await {
                 Ok(mv) => mv,
                 Err(e) => {
                     // A player that cannot be built or fails never will do better on
@@ -970,16 +1232,24 @@ impl Games {
                     return Err(e);
                 }
             };
-            let mut after = game.clone();
+            let mut play = row.play.clone();
+            // The computer's clock never runs: this only starts the person's turn.
+            let _ = charge_move(&mut play, &session, self.now_ms());
+            let mut after = session.clone();
             after
                 .play(mv)
                 .map_err(|e| GameError::Internal(format!("the computer's move: {e}")))?;
-            let next = self.next_after(&row, &after);
+            let next = self.next_after(&row, after.game());
             let new = NewMove {
                 game: id.to_owned(),
                 ply: game.ply(),
                 house: mv.house(),
                 next,
+                state: Some(StateUpdate {
+                    seen_version: row.version,
+                    deadline_ms: deadline(&play, &after),
+                    play,
+                }),
             };
             match self.store().append_computer_move(&new).await? {
                 ComputerCommit::Stored => {
@@ -992,7 +1262,7 @@ impl Games {
                         return Ok(());
                     }
                 }
-                // Someone else played this ply: look again.
+                // Someone else played this ply, or the game changed: look again.
                 ComputerCommit::PlyTaken => {}
                 ComputerCommit::LeaseLost => return Ok(()),
             }

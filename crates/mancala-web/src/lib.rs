@@ -6,6 +6,10 @@
 //!            rate limits, security headers, CORS                          (axum)
 //! games.rs   the game service: create, join, play, rematch, computer turns, live,
 //!            stream caps, expiry
+//! actions.rs resign, abort, draw offers, takebacks, claims, ending games on time
+//! clock.rs   the service's clock (injectable), time controls, whose clock runs
+//! state.rs   what a game keeps beside its moves: names, first mover, stop, offer,
+//!            clocks; checked names
 //! think.rs   computer players within the server's bounds: time, size, memory
 //! limits.rs  every limit of the server and its default
 //! client.rs  who a client is (peer address, or a trusted proxy's X-Forwarded-For)
@@ -26,32 +30,41 @@
 
 #![forbid(unsafe_code)]
 
+mod actions;
 mod api;
 mod client;
+mod clock;
 mod games;
 mod kept;
 mod limits;
 mod live;
 mod lobby;
 mod records;
+mod state;
 mod store;
 mod think;
 mod view;
 
+pub use actions::{CLAIM_AFTER, OfferRequest};
 pub use api::{ApiError, BODY_LIMIT, app, serve};
 pub use client::ClientKey;
+pub use clock::{Clock, ManualClock, SystemClock, TimeControl, TimeControlRequest};
 pub use games::{
-    Background, DEFAULT_COMPUTER_LEASE, GameError, Games, JoinRequest, MoveRequest, NewGame,
-    SeatGrant, StreamSlot,
+    Background, DEFAULT_COMPUTER_LEASE, FirstMover, GameError, Games, JoinRequest, MoveRequest,
+    NewGame, RandomWord, SeatGrant, StreamSlot,
 };
 pub use kept::KeptStats;
 pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
 pub use lobby::{GameList, LIST_LIMIT, ListedGame};
 pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, RecordQuery};
+pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy};
 pub use store::{
     Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, Listing, NewMove, Next,
-    PostgresStore, Progress, RematchSeat, RematchToken, SqliteStore, Store, StoreError,
-    StoreOptions, now_ms,
+    PostgresStore, Progress, RematchSeat, RematchToken, SqliteStore, StateChange, StateUpdate,
+    Store, StoreError, StoreOptions, now_ms,
 };
 pub use think::{ThinkLimits, ThinkStats};
-pub use view::{EndView, GameView, HistoryEntry, LastMove, PlayerView, RulesView, StepView};
+pub use view::{
+    ClocksView, EndView, GameView, HistoryEntry, LastMove, OfferView, PlayerView, RulesView,
+    StepView,
+};

@@ -12,10 +12,10 @@ use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
 use mancala_core::{Move, Side};
-use mancala_session::{Seat, Session};
+use mancala_session::Session;
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-use crate::games::{GameError, opponent, rules_of};
+use crate::games::{GameError, names_of, opponent, session_of, start_of};
 use crate::store::{GameRow, StoreError};
 
 /// How many games' sessions are kept: a session is a few KiB, and a game not among
@@ -74,11 +74,10 @@ impl LiveSessions {
     }
 }
 
-/// The session of `row` replayed from its stored moves, with its seats.
+/// The session of `row` replayed from its stored moves, with its seats, names and
+/// stop.
 fn rebuilt(row: &GameRow) -> Result<Session, GameError> {
-    let session = Session::replay(rules_of(row)?, &row.moves)
-        .map_err(|e| StoreError::Corrupt(format!("game {}: {e}", row.id)))?;
-    Ok(session.with_seats([Seat::Human, opponent(row)]))
+    session_of(row)
 }
 
 /// Plays the stored moves `session` has not seen, or rebuilds it when its moves are
@@ -87,7 +86,9 @@ fn bring_up_to_date(session: &mut Session, row: &GameRow) -> Result<(), GameErro
     let seen = session.records().len();
     let agrees = seen <= row.moves.len()
         && session.seat(Side::North) == &opponent(row)
-        && session.rules() == rules_of(row)?
+        && session.game().start() == &start_of(row)?
+        && session.stopped() == row.play.stop()
+        && session.names() == &names_of(row)
         && session
             .records()
             .iter()

@@ -3,11 +3,11 @@
 //! a game's positions ply by ply for the replay viewer.
 
 use mancala_core::{EndRule, Game, Position, Rules, Side, Variant};
-use mancala_session::{Record, RecordFormat, Seat, default_name, parse_records};
+use mancala_session::{Record, RecordFormat, parse_records};
 use serde::{Deserialize, Serialize};
 
 use crate::client::ClientKey;
-use crate::games::{GameError, Games, NewGame, SeatGrant, opponent, replay};
+use crate::games::{GameError, Games, NewGame, SeatGrant, session_of};
 use crate::store::{GameRow, GameStore, NewMove, Next, StoreError};
 
 /// The largest record `POST /api/games/import` takes (the rest of the API takes
@@ -81,7 +81,8 @@ fn position_view(position: &Position, over: bool) -> PositionView {
 /// # Errors
 /// When the stored game does not replay.
 pub(crate) fn positions_of(row: &GameRow) -> Result<PositionsView, GameError> {
-    let game = replay(row)?;
+    let session = session_of(row)?;
+    let game = session.game();
     let mut position = *game.start();
     let mut positions = Vec::with_capacity(game.moves().len() + 1);
     positions.push(position_view(
@@ -102,20 +103,13 @@ pub(crate) fn positions_of(row: &GameRow) -> Result<PositionsView, GameError> {
 }
 
 /// The stored game as a record: its rules and moves, the seats (the computer by its
-/// spec), the date of its last move, and its end by the rules if it has ended.
+/// spec) and names, the date of its last move, and its end, by the rules or by its
+/// players (a resignation, a loss on time, a draw agreed).
 ///
 /// # Errors
 /// When the stored game does not replay.
 pub(crate) fn record_of(row: &GameRow) -> Result<Record, GameError> {
-    let seats = [Seat::Human, opponent(row)];
-    let names = [
-        default_name(Side::South, &seats[0]),
-        default_name(Side::North, &seats[1]),
-    ];
-    let record = Record::new(replay(row)?)
-        .with_seats(seats)
-        .with_names(names)
-        .with_date(date_of(row.activity_ms));
+    let record = Record::from_session(&session_of(row)?).with_date(date_of(row.activity_ms));
     Ok(record)
 }
 
@@ -172,6 +166,9 @@ fn new_game_for(rules: Rules, opponent: String) -> NewGame {
         end_rule: kalah.then_some::<EndRule>(options.end_rule),
         opponent: Some(opponent),
         public: None,
+        name: None,
+        first: None,
+        time_control: None,
     }
 }
 
@@ -240,6 +237,7 @@ impl Games {
                 ply,
                 house: mv.house(),
                 next,
+                state: None,
             };
             if !self.store().append_move(&new).await? {
                 return Err(GameError::Internal(format!(

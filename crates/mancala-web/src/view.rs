@@ -1,11 +1,13 @@
 //! The JSON shape of a game as the API serves it.
 
-use mancala_core::{Game, GameEnd, Move, Pit, Position, ResultView, Side, SowStep, StateView};
-use mancala_session::EndText;
+use mancala_core::{GameEnd, Move, Pit, Position, ResultView, Side, SowStep, StateView};
+use mancala_session::{EndText, Session};
 use serde::Serialize;
 
-use crate::games::{GameError, rules_of, started};
-use crate::store::{Expiry, GameRow, StoreError};
+use crate::actions::claim_at;
+use crate::clock::{TimeControl, remaining, running};
+use crate::games::{GameError, session_of, started};
+use crate::store::{Expiry, GameRow};
 
 /// A game as `GET /api/games/{id}` and the live stream show it: the keys of
 /// `mancala replay` (`houses`, `stores`, `to_move`, `ply`, `over`, `result`) plus the
@@ -53,16 +55,52 @@ pub struct GameView {
     /// When the server will delete the game unless it changes, in seconds since the
     /// Unix epoch (each move, and the join, push it back).
     pub expires_at: i64,
+    /// How many times the game has changed: of two views of a game, the one with the
+    /// higher version is the later (a takeback has fewer plies, and a later version).
+    pub version: u64,
+    /// The seat that moved first (1 or 2).
+    pub first: u8,
+    /// An offer waiting for an answer: `{"kind":"draw"|"takeback","seat":1}`.
+    pub offer: Option<OfferView>,
+    /// The time control, as created: `{"initial_s":180,"increment_s":2}` or
+    /// `{"per_move_s":86400}`; `null` for none.
+    pub time_control: Option<TimeControl>,
+    /// The clocks, with a time control: each seat's time left now, and whose runs.
+    pub clocks: Option<ClocksView>,
+    /// Without a time control: when the player to move may be claimed against for
+    /// having left (seconds since the Unix epoch), while a person is to move.
+    pub claim_at: Option<i64>,
+}
+
+/// An offer waiting for the other player's answer.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct OfferView {
+    /// `draw` or `takeback`.
+    pub kind: &'static str,
+    /// The seat that made it.
+    pub seat: u8,
+}
+
+/// The clocks: `{"remaining_ms":[175000,180000],"running":1}`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ClocksView {
+    /// Each seat's time left when the view was made, player 1 first, in milliseconds.
+    pub remaining_ms: [i64; 2],
+    /// The seat whose clock runs (a person to move, from their second move on), or
+    /// `null`.
+    pub running: Option<u8>,
 }
 
 /// How a game ended: `{"reason":"cannot-feed","player":2,"sweep":[0,1],"unclaimed":0,
 /// "headline":"A draw, 6 to 6","text":"Player 2 cannot give Player 1 any seeds, ..."}`.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct EndView {
-    /// `no-seeds`, `side-empty`, `majority`, `half-each`, `cannot-feed`, `repetition`
-    /// or `few-seeds-left`.
+    /// By the rules: `no-seeds`, `side-empty`, `majority`, `half-each`,
+    /// `cannot-feed`, `repetition` or `few-seeds-left`; by the players or a clock:
+    /// `resigned`, `out-of-time`, `abandoned`, `draw-agreed` or `aborted`.
     pub reason: &'static str,
-    /// The seat the reason names (who had no seeds, could not feed, won by captures).
+    /// The seat the reason names (who had no seeds, could not feed, won by captures,
+    /// resigned, ran out of time or left).
     pub player: Option<u8>,
     /// Seeds each seat took from its own houses at the end.
     pub sweep: [u16; 2],
@@ -111,9 +149,12 @@ pub struct PlayerView {
     pub kind: &'static str,
     /// Whether someone holds the seat (always true for a computer).
     pub joined: bool,
-    /// The computer player's name, for a computer seat.
+    /// The player's name: as they gave it (plain text: show it escaped), or
+    /// `Player 1`/`Player 2`; a computer is named by its level (`Medium bot`).
+    pub name: String,
+    /// The computer player's spec, for a computer seat.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub computer: Option<String>,
 }
 
 /// The rules of a game.
@@ -199,79 +240,117 @@ fn last_move(before: &Position, mv: Move) -> Option<LastMove> {
 }
 
 impl GameView {
-    /// The view of a stored game, kept as `expiry` says.
+    /// The view of a stored game at `now_ms`, kept as `expiry` says.
     ///
     /// # Errors
     /// When the stored game does not replay.
-    pub fn of(row: &GameRow, expiry: &Expiry) -> Result<GameView, GameError> {
-        // One replay gives the game, who moved at each ply, and the position before
-        // the last move.
-        let mut game = Game::new(rules_of(row)?);
-        let mut history = Vec::with_capacity(row.moves.len());
-        let mut before_last = None;
-        for (ply, &h) in row.moves.iter().enumerate() {
-            let corrupt = || StoreError::Corrupt(format!("game {} ply {ply}", row.id));
-            let mv = Move::new(h).ok_or_else(corrupt)?;
-            let before = *game.position();
-            let (_, report) = before.play_with_report(mv).map_err(|_| corrupt())?;
-            game.play(mv).map_err(|_| corrupt())?;
-            history.push(HistoryEntry {
-                seat: before.to_move().number(),
-                house: h,
-                captured: report.captured,
-                again: game.to_move() == Some(before.to_move()),
-            });
-            before_last = Some((before, mv));
-        }
-        let state = StateView::of(&game);
-        let computer = crate::games::against_computer(row);
+    pub fn of(row: &GameRow, expiry: &Expiry, now_ms: i64) -> Result<GameView, GameError> {
+        let session = session_of(row)?;
+        let game = session.game();
+        let history = session
+            .records()
+            .iter()
+            .map(|r| HistoryEntry {
+                seat: r.side.number(),
+                house: r.mv.house(),
+                captured: r.report.captured,
+                again: !r.after.is_over() && r.after.to_move() == r.side,
+            })
+            .collect();
+        let state = StateView::of(game);
         let started = started(row);
+        let stop = session.stopped();
         Ok(GameView {
             id: row.id.clone(),
             variant: row.variant.clone(),
             houses: state.houses,
             stores: state.stores,
-            to_move: state.to_move,
+            to_move: session.to_move().map(Side::number),
             ply: state.ply,
-            over: state.over,
-            result: state.result,
+            over: session.is_over(),
+            result: session.outcome().map(|o| ResultView {
+                winner: o.winner.map(Side::number),
+                scores: o.scores,
+            }),
             moves: row.moves.clone(),
             history,
-            players: [
-                PlayerView {
-                    seat: 1,
-                    kind: "human",
-                    joined: true,
-                    name: None,
-                },
-                PlayerView {
-                    seat: 2,
-                    kind: if computer { "computer" } else { "human" },
-                    joined: computer || row.token_hashes[1].is_some(),
-                    name: computer.then(|| row.opponent.clone()),
-                },
-            ],
+            players: players(row, &session),
             rules: RulesView {
                 houses: row.houses,
                 seeds: row.seeds,
                 empty_capture: row.empty_capture,
                 end_rule: row.end_rule.clone(),
             },
-            legal_moves: if started {
+            legal_moves: if started && stop.is_none() {
                 game.legal_moves().iter().map(|m| m.house()).collect()
             } else {
                 Vec::new()
             },
-            last_move: before_last.and_then(|(p, mv)| last_move(&p, mv)),
-            repetition: game.ended_by_repetition(),
-            end: game.end().map(|end| {
-                let computer_name = format!("Computer ({})", row.opponent);
-                let p2 = if computer { &computer_name } else { "Player 2" };
-                EndView::of(&end, ["Player 1", p2])
-            }),
+            last_move: session
+                .records()
+                .last()
+                .and_then(|r| last_move(&r.before, r.mv)),
+            repetition: stop.is_none() && game.ended_by_repetition(),
+            end: end_view(&session),
             rematch: row.rematch.clone(),
             started,
             expires_at: expiry.deadline_ms(row).div_euclid(1000),
+            version: row.version,
+            first: row.play.first_side().number(),
+            offer: row
+                .play
+                .offer
+                .filter(|_| stop.is_none())
+                .map(|o| OfferView {
+                    kind: o.kind.name(),
+                    seat: o.seat,
+                }),
+            time_control: row.play.time_control,
+            clocks: row.play.time_control.map(|_| ClocksView {
+                remaining_ms: remaining(&row.play, &session, now_ms),
+                running: running(&row.play, &session).map(Side::number),
+            }),
+            claim_at: claim_at(row, &session).map(|ms| ms.div_euclid(1000)),
         })
     }
+}
+
+/// The two seats with their names.
+fn players(row: &GameRow, session: &Session) -> [PlayerView; 2] {
+    let computer = crate::games::against_computer(row);
+    let names = session.names();
+    [
+        PlayerView {
+            seat: 1,
+            kind: "human",
+            joined: true,
+            name: names[0].clone(),
+            computer: None,
+        },
+        PlayerView {
+            seat: 2,
+            kind: if computer { "computer" } else { "human" },
+            joined: computer || row.token_hashes[1].is_some(),
+            name: names[1].clone(),
+            computer: computer.then(|| row.opponent.clone()),
+        },
+    ]
+}
+
+/// How the game ended, by the rules or stopped by its players.
+fn end_view(session: &Session) -> Option<EndView> {
+    let names = session.names();
+    let names = [names[0].as_str(), names[1].as_str()];
+    if let Some(stop) = session.stopped() {
+        let words = EndText::stopped(stop, names);
+        return Some(EndView {
+            reason: stop.name(),
+            player: stop.player().map(Side::number),
+            sweep: [0, 0],
+            unclaimed: 0,
+            headline: words.headline.clone(),
+            text: words.reason_sentence(),
+        });
+    }
+    session.end().map(|end| EndView::of(&end, names))
 }

@@ -60,6 +60,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function showHome() {
   $("home").hidden = false;
+  Play.setupHome();
   document.title = "Mancala";
   const variant = $("variant");
   const syncKalah = () => {
@@ -78,6 +79,7 @@ function showHome() {
       seeds: Number($("seeds").value),
       opponent: $("against-computer").checked ? $("level").value : "human",
       public: $("public").checked,
+      ...Play.newGameOptions(),
     };
     if (body.variant === "kalah") {
       body.empty_capture = $("empty-capture").checked;
@@ -123,6 +125,7 @@ class GamePage {
     }
     $("join").addEventListener("click", () => this.join());
     $("rematch").addEventListener("click", () => this.rematch());
+    Play.setupGame(this);
     document.addEventListener("keydown", (e) => this.onKey(e));
     this.connect();
   }
@@ -195,11 +198,14 @@ class GamePage {
       const prev = this.shown;
       // A move's own response can arrive after the live update that followed it:
       // never draw an older state over a newer one.
-      if (prev && view.ply < prev.ply) continue;
-      if (prev && view.ply === prev.ply + 1 && view.last_move && stepDelay() > 0) {
+      if (prev && view.version < prev.version) continue;
+      const moved = prev && view.ply === prev.ply + 1 && view.last_move;
+      if (moved && stepDelay() > 0) {
         await this.animate(prev, view);
       }
       this.render(view);
+      // What the move did, animated or not; and the end, however it came.
+      if (moved || (view.over && !(prev && prev.over))) $("message").textContent = Play.moveNotes(view);
     }
     this.animating = false;
   }
@@ -208,11 +214,12 @@ class GamePage {
 
   mySeat() { return this.seat ? this.seat.seat : null; }
 
+  // A player's name: "You" for this browser's seat, else the name the server gives
+  // (the name they chose, "Player 2", or the computer's level). Always set as text.
   nameOf(view, seat) {
     const p = view.players[seat - 1];
-    if (p.kind === "computer") return `Computer (${p.name})`;
-    if (this.mySeat() === seat) return "You";
-    return `Player ${seat}`;
+    if (p.kind !== "computer" && this.mySeat() === seat) return "You";
+    return p.name;
   }
 
   // The label of a seat's store: whose it is, by a name short enough for a phone
@@ -352,6 +359,7 @@ class GamePage {
     this.renderHistory(view);
     this.renderEnd(view);
     this.showTurn(view, myTurn);
+    Play.render(view, stepDelay());
     $("rules-line").textContent = `${view.variant}, ${view.rules.houses} houses, ${view.rules.seeds} seeds` +
       (view.variant === "kalah" ? `, ${view.rules.empty_capture ? "empty captures" : "no empty captures"}, ends ${view.rules.end_rule.replaceAll("-", " ")}` : "");
   }
@@ -366,11 +374,11 @@ class GamePage {
     if (view.over) text = "Game over.";
     else if (open) {
       if (mine === 1) text = this.seat.invite ? "Waiting for your friend to join: send them the invite link below." : "Waiting for the other player to join the rematch.";
-      else text = "Waiting for player 2.";
+      else text = `Waiting for ${view.players[1].name}.`;
     }
     else if (myTurn) text = "Your turn: choose a house.";
     else if (view.players[view.to_move - 1].kind === "computer") text = `${this.nameOf(view, view.to_move)} is thinking…`;
-    else text = mine === null ? `Player ${view.to_move} to move.` : `Waiting for player ${view.to_move}.`;
+    else text = mine === null ? `${this.nameOf(view, view.to_move)} to move.` : `Waiting for ${this.nameOf(view, view.to_move)}.`;
     if (mine === null && !this.invite) text = `Watching. ${text}`;
     $("status").textContent = text;
   }
@@ -444,9 +452,16 @@ class GamePage {
   renderEnd(view) {
     $("end-box").hidden = !view.over;
     if (!view.over) return;
-    const [a, b] = view.result.scores;
-    const w = view.result.winner;
-    let text = w === null ? `A draw, ${a} to ${b}.` : `${this.nameOf(view, w)} ${this.verb(view, w, "win", "wins")}, ${Math.max(a, b)} to ${Math.min(a, b)}.`;
+    // Stopped by the players or a clock: the result without scores.
+    const stopped = ["resigned", "out-of-time", "abandoned", "draw-agreed", "aborted"].includes(view.end.reason);
+    let text;
+    if (!view.result) text = "No result.";
+    else {
+      const [a, b] = view.result.scores;
+      const w = view.result.winner;
+      const score = stopped ? "" : w === null ? `, ${a} to ${b}` : `, ${Math.max(a, b)} to ${Math.min(a, b)}`;
+      text = w === null ? `A draw${score}.` : `${this.nameOf(view, w)} ${this.verb(view, w, "win", "wins")}${score}.`;
+    }
     $("result").textContent = text;
     $("end-reason").textContent = view.end.text;
     const mine = this.mySeat();
@@ -494,11 +509,6 @@ class GamePage {
       flash(step.pit, step.op === "capture" ? "captured" : "pulse");
       await sleep(step.op === "drop" ? stepDelay() : stepDelay() * 2);
     }
-    const who = this.nameOf(view, lm.seat);
-    const notes = [];
-    if (lm.captured > 0) notes.push(`${who} ${this.verb(view, lm.seat, "capture", "captures")} ${lm.captured} seed${lm.captured === 1 ? "" : "s"}.`);
-    if (lm.again && !view.over) notes.push(`${who} ${this.verb(view, lm.seat, "move", "moves")} again.`);
-    $("message").textContent = notes.join(" ");
   }
 
   // ------------------------------------------------------------ actions
@@ -526,7 +536,7 @@ class GamePage {
 
   async join() {
     try {
-      const grant = await api("POST", `/api/games/${this.id}/join`, { invite: this.invite });
+      const grant = await api("POST", `/api/games/${this.id}/join`, { invite: this.invite, ...Play.joinOptions() });
       saveSeat(this.id, grant.seat, grant.token);
       this.seat = { seat: grant.seat, token: grant.token };
       this.invite = null;

@@ -324,7 +324,7 @@ async fn the_computer_answers_and_join_is_refused(db: TestDb) {
     assert_eq!(v["to_move"], 2);
     assert_eq!(
         v["players"][1],
-        json!({"seat": 2, "kind": "computer", "joined": true, "name": "greedy"})
+        json!({"seat": 2, "kind": "computer", "joined": true, "name": "Greedy bot", "computer": "greedy"})
     );
     // The computer moves off the request path; wait for its reply.
     for _ in 0..200 {

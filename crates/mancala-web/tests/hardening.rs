@@ -233,8 +233,9 @@ async fn one_player_asking_for_a_rematch_many_times_holds_one_seat(db: TestDb) {
     // And player 1's seat is still player 1's.
     let (_, a) = call(&r, "POST", &rematch, Some(&t1), None).await;
     assert_eq!(a, grants[0]);
+    // Player 1 moved first in the old game, so the other player moves first now.
     let new_id = grants[0]["id"].as_str().unwrap();
-    let (status, _) = play(&r, new_id, grants[0]["token"].as_str().unwrap(), 1, 0).await;
+    let (status, _) = play(&r, new_id, b["token"].as_str().unwrap(), 1, 0).await;
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -680,6 +681,7 @@ async fn a_stored_opponent_past_the_bounds_is_clamped_after_a_restart(db: TestDb
         next: Next::Computer {
             lease: Duration::from_secs(60),
         },
+        state: None,
     };
     assert!(store.append_move(&owed).await.unwrap());
     store.release_computer_turns().await.unwrap();

@@ -34,6 +34,9 @@ async fn new_game(games: &Games) -> (String, String) {
             end_rule: None,
             opponent: Some("alphabeta:depth=3".into()),
             public: None,
+            name: None,
+            first: None,
+            time_control: None,
         })
         .await
         .unwrap();

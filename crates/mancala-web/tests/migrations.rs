@@ -105,6 +105,28 @@ async fn every_game_is_intact(games: &Games, record: &Value) {
                 );
                 continue;
             }
+            if key == "players" {
+                // Since names (issue 25) every seat has a name, and a computer's spec
+                // is under `computer`.
+                for seat in 0..2 {
+                    let (was, now) = (&before[key][seat], &after[key][seat]);
+                    for field in ["seat", "kind", "joined"] {
+                        assert_eq!(now[field], was[field], "{name}: {key} {field}");
+                    }
+                    if !was["name"].is_null() {
+                        assert_eq!(now["computer"], was["name"], "{name}: {key}");
+                    }
+                }
+                continue;
+            }
+            if key == "end" && !before[key].is_null() {
+                // Since names (issue 25) a computer is named by its level.
+                let renamed = before[key]
+                    .to_string()
+                    .replace("Computer (greedy)", "Greedy bot");
+                assert_eq!(after[key].to_string(), renamed, "{name}: {key}");
+                continue;
+            }
             assert_eq!(after[key], before[key], "{name}: {key}");
         }
         // Its expiry counts from the upgrade, not from its creation.
@@ -309,8 +331,7 @@ fn insert_hardening_game(conn: &rusqlite::Connection, id: &str, token: &str, inv
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_from_the_hardening_release_keeps_its_columns() {
     let fresh = fresh_record().await;
-    // V1, V2, V3 and V5.
-    assert_eq!(fresh.len(), 4);
+    assert_eq!(fresh.len(), 5, "V1 to V5");
     for (columns, migrated) in [
         (&HARDENING_COLUMNS[..], false),
         (&HARDENING_COLUMNS[..2], false),
@@ -352,6 +373,7 @@ async fn a_database_from_the_hardening_release_keeps_its_columns() {
             );
             let join = JoinRequest {
                 invite: Some("inv".into()),
+                name: None,
             };
             let seat = games.join("hardened", Ok(join)).await.unwrap();
             assert_eq!(seat.seat, 2, "{case}: its invite is kept");

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use common::{Backend, TestDb};
 use mancala_web::{
     Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, Games, Limits, NewMove, Next,
-    Progress, RematchSeat, RematchToken, Store, StoreOptions, now_ms,
+    Offer, OfferKind, PlayState, Progress, RematchSeat, RematchToken, StateChange, StateUpdate,
+    Store, StoreOptions, now_ms,
 };
 
 fn game(id: &str, opponent: &str) -> GameRow {
@@ -48,6 +49,7 @@ fn person_move(id: &str, ply: usize, house: u8) -> NewMove {
         ply,
         house,
         next: Next::Person,
+        state: None,
     }
 }
 
@@ -62,6 +64,7 @@ const LONG: Duration = Duration::from_secs(60);
 
 on_both_backends!(
     a_game_round_trips,
+    a_state_change_is_stored_once_per_version,
     moves_and_joins_are_activity_and_the_last_move_ends_the_game,
     a_rematch_seats_each_player_once,
     racing_rematch_requests_make_one_game,
@@ -91,9 +94,19 @@ async fn a_game_round_trips(db: TestDb) {
         "a move is activity"
     );
     loaded.activity_ms = g.activity_ms;
-    assert_eq!(loaded, g);
+    g.version = 3;
+    assert_eq!(loaded, g, "each move is a new version");
     // Every column: a finished rematch started by seat 2, a computer game.
     let full = GameRow {
+        play: PlayState {
+            names: [Some("Ann".into()), None],
+            first: Some(2),
+            clocks_ms: [1000, 2000],
+            turn_started_ms: 1_700_000_000_000,
+            ..PlayState::default()
+        },
+        version: 7,
+        deadline_ms: Some(1_700_000_001_000),
         rematch: Some("g1".into()),
         rematch_by: Some(2),
         token_hashes: [Some([1; 32]), Some([2; 32])],
@@ -103,6 +116,83 @@ async fn a_game_round_trips(db: TestDb) {
     };
     s.create(&full).await.unwrap();
     assert_eq!(s.load("g2").await.unwrap(), Some(full));
+}
+
+async fn a_state_change_is_stored_once_per_version(db: TestDb) {
+    let s = db.store().await;
+    s.create(&game("h", "human")).await.unwrap();
+    assert!(s.append_move(&person_move("h", 0, 3)).await.unwrap());
+    let offered = PlayState {
+        offer: Some(Offer {
+            kind: OfferKind::Draw,
+            seat: 2,
+        }),
+        ..PlayState::default()
+    };
+    let change = |seen_version, next, keep_plies| StateChange {
+        game: "h".into(),
+        update: StateUpdate {
+            seen_version,
+            play: offered.clone(),
+            deadline_ms: Some(5_000),
+        },
+        keep_plies,
+        next,
+    };
+    assert!(
+        !s.change_state(&change(0, Next::Person, None))
+            .await
+            .unwrap(),
+        "decided before the move"
+    );
+    assert!(
+        s.change_state(&change(1, Next::Person, None))
+            .await
+            .unwrap()
+    );
+    let row = s.load("h").await.unwrap().unwrap();
+    assert_eq!(
+        (row.version, &row.play, row.deadline_ms),
+        (2, &offered, Some(5_000))
+    );
+    assert!(s.overdue(4_999, 10).await.unwrap().is_empty());
+    assert_eq!(s.overdue(5_000, 10).await.unwrap(), ["h"]);
+    // A move decided on an older version is not stored.
+    let stale = NewMove {
+        state: Some(StateUpdate {
+            seen_version: 1,
+            play: PlayState::default(),
+            deadline_ms: None,
+        }),
+        ..person_move("h", 1, 1)
+    };
+    assert!(!s.append_move(&stale).await.unwrap());
+    let fresh = NewMove {
+        state: Some(StateUpdate {
+            seen_version: 2,
+            ..stale.state.clone().unwrap()
+        }),
+        ..stale.clone()
+    };
+    assert!(s.append_move(&fresh).await.unwrap());
+    let row = s.load("h").await.unwrap().unwrap();
+    assert_eq!(
+        (row.moves.len(), row.deadline_ms, row.version),
+        (2, None, 3)
+    );
+    // A takeback deletes moves; a stop ends the game.
+    assert!(
+        s.change_state(&change(3, Next::Person, Some(1)))
+            .await
+            .unwrap()
+    );
+    assert_eq!(s.load("h").await.unwrap().unwrap().moves, [3]);
+    assert!(
+        s.change_state(&change(4, Next::Nobody, None))
+            .await
+            .unwrap()
+    );
+    assert!(s.load("h").await.unwrap().unwrap().finished_ms.is_some());
 }
 
 async fn moves_and_joins_are_activity_and_the_last_move_ends_the_game(db: TestDb) {
@@ -420,8 +510,9 @@ async fn progress_says_how_far_games_have_come(db: TestDb) {
     s.create(&game("h", "human")).await.unwrap();
     s.create(&game("c", "greedy")).await.unwrap();
     let ids = |v: &[&str]| v.iter().map(|&i| i.to_owned()).collect::<Vec<_>>();
-    let at = |plies, seat_2_taken, rematch| Progress {
+    let at = |version, plies, seat_2_taken, rematch| Progress {
         expired: false,
+        version,
         plies,
         seat_2_taken,
         rematch,
@@ -431,8 +522,8 @@ async fn progress_says_how_far_games_have_come(db: TestDb) {
     assert_eq!(
         found,
         [
-            ("c".into(), at(0, true, false)),
-            ("h".into(), at(0, false, false)),
+            ("c".into(), at(0, 0, true, false)),
+            ("h".into(), at(0, 0, false, false)),
             ("nope".into(), Progress::EXPIRED),
         ]
     );
@@ -443,11 +534,18 @@ async fn progress_says_how_far_games_have_come(db: TestDb) {
         .unwrap();
     assert_eq!(
         s.progress(&ids(&["h"])).await.unwrap(),
-        [("h".into(), at(1, true, true))]
+        [("h".into(), at(1, 1, true, true))]
     );
-    assert!(at(1, false, false) > at(0, true, true), "plies count first");
     assert!(
-        Progress::EXPIRED > at(100, true, true),
+        at(1, 1, false, false) > at(0, 0, true, true),
+        "plies count first"
+    );
+    assert!(
+        at(2, 0, false, false) > at(1, 1, true, true),
+        "a takeback is a later version with fewer plies"
+    );
+    assert!(
+        Progress::EXPIRED > at(100, 100, true, true),
         "expiry is the last change"
     );
 }

@@ -210,7 +210,22 @@ async fn new_game(
     seeds: u32,
     opponent: Option<&str>,
 ) -> String {
+    new_game_with(c, base, houses, seeds, opponent, "").await
+}
+
+/// [`new_game`], running `setup` (JavaScript) on the form before starting.
+async fn new_game_with(
+    c: &Client,
+    base: &str,
+    houses: u32,
+    seeds: u32,
+    opponent: Option<&str>,
+    setup: &str,
+) -> String {
     c.goto(base).await.unwrap();
+    if !setup.is_empty() {
+        c.execute(setup, vec![]).await.unwrap();
+    }
     // The fastest visible animation, so sowing is still exercised.
     set_speed(c, 60).await;
     // The settings are folded away under the one-click buttons.
@@ -300,6 +315,9 @@ on_both_backends_async!(
     one_person_plays_the_computer_while_someone_watches,
     eight_tabs_each_follow_their_game,
     the_live_connection_ends_with_the_game,
+    players_named_as_text_take_back_offer_a_draw_and_resign,
+    the_computer_moves_first_and_the_clocks_tick,
+    messages_without_animation_and_the_end_sweeps_the_houses,
 );
 
 async fn two_people_play_a_whole_game_in_two_browsers(db: TestDb) {
@@ -344,7 +362,7 @@ async fn two_people_play_a_whole_game_in_two_browsers(db: TestDb) {
     )
     .await;
     click(b, "join").await;
-    wait_status(b, "Waiting for player 1").await;
+    wait_status(b, "Waiting for Player 1").await;
     // The secret leaves the address bar once used.
     assert_eq!(
         b.current_url().await.unwrap().as_str(),
@@ -429,7 +447,7 @@ async fn two_people_play_a_whole_game_in_two_browsers(db: TestDb) {
     )
     .await;
     wait_status(b, "Your turn").await;
-    wait_status(a, "Waiting for player 1").await;
+    wait_status(a, "Waiting for Player 1").await;
     // Each player holds one seat of the rematch.
     let (_, rematch) = server.call("GET", &format!("/api/games/{new_id}"), None, None);
     assert_eq!(rematch["players"][1]["joined"], true);
@@ -493,7 +511,7 @@ async fn one_person_plays_the_computer_while_someone_watches(db: TestDb) {
     assert!(
         seat_2
             .iter()
-            .all(|t| t.as_str().unwrap().starts_with("Computer (greedy): house")),
+            .all(|t| t.as_str().unwrap().starts_with("Greedy bot: house")),
         "{seat_2:?}"
     );
     h.close().await;
@@ -525,7 +543,7 @@ async fn eight_tabs_each_follow_their_game(db: TestDb) {
     assert!(take_turn(c).await, "{}", page_state(c).await);
     wait_for(
         c,
-        "[...document.querySelectorAll('#history li')].some(li => li.title.startsWith('Computer'))",
+        "[...document.querySelectorAll('#history li')].some(li => li.title.startsWith('Greedy bot'))",
         "the computer's answer in the eighth tab",
     )
     .await;
@@ -575,5 +593,235 @@ async fn the_live_connection_ends_with_the_game(db: TestDb) {
             .unwrap(),
         json!("closed")
     );
+    h.close().await;
+}
+
+/// Sets this browser's name on the home page (kept in its local storage).
+async fn set_name(c: &Client, base: &str, name: &str) {
+    c.goto(base).await.unwrap();
+    let input = c.find(Locator::Id("player-name")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(name).await.unwrap();
+}
+
+/// Clicks element `id` once it is shown and enabled.
+async fn click_when_ready(c: &Client, id: &str) {
+    wait_for(
+        c,
+        &format!(
+            "(e => e && !e.hidden && !e.disabled && e.offsetParent !== null)(document.getElementById('{id}'))"
+        ),
+        &format!("{id} to be clickable"),
+    )
+    .await;
+    click(c, id).await;
+}
+
+/// Whether element `id` is shown.
+async fn shown(c: &Client, id: &str) -> bool {
+    c.execute(
+        &format!("return !document.getElementById('{id}').hidden;"),
+        vec![],
+    )
+    .await
+    .unwrap()
+        == json!(true)
+}
+
+/// Names are text wherever they show (markup in a name stays letters); a takeback is
+/// asked for and granted, a draw offered and declined, and a resignation ends the
+/// game with its reason, in two browsers.
+async fn players_named_as_text_take_back_offer_a_draw_and_resign(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let h = Harness::start(path, db, 2).await;
+    let (a, b, server) = (&h.browsers[0], &h.browsers[1], &h.server);
+    let markup = "<img src=x onerror=alert(1)>";
+    set_name(a, &server.base, markup).await;
+    set_name(b, &server.base, "Bob").await;
+    let id = new_game(a, &server.base, 6, 4, None).await;
+    let link = value(a, "share-link").await;
+    b.goto(&link).await.unwrap();
+    set_speed(b, 0).await;
+    wait_for(
+        b,
+        "!document.getElementById('join-box').hidden",
+        "the join button",
+    )
+    .await;
+    click(b, "join").await;
+    wait_status(a, "Your turn").await;
+    let players = format!("{markup} vs Bob · {markup} moved first");
+    for c in [a, b] {
+        wait_for(
+            c,
+            &format!("document.getElementById('players').textContent === {players:?}"),
+            "the names as text",
+        )
+        .await;
+        let images = c
+            .execute("return document.querySelectorAll('img').length;", vec![])
+            .await
+            .unwrap();
+        assert_eq!(images, json!(0), "a name is never markup");
+    }
+    wait_status(b, &format!("Waiting for {markup}")).await;
+
+    // Player 1 moves, asks to take it back, and Bob agrees.
+    click_when_ready(a, "h1-1").await;
+    wait_status(b, "Your turn").await;
+    click_when_ready(a, "offer-takeback").await;
+    wait_for(
+        b,
+        "!document.getElementById('accept').hidden && document.getElementById('offer-text').textContent.includes('take back')",
+        "the takeback request",
+    )
+    .await;
+    click_when_ready(b, "accept").await;
+    wait_for(
+        a,
+        "document.querySelectorAll('#history li').length === 0",
+        "the move taken back",
+    )
+    .await;
+    wait_status(a, "Your turn").await;
+
+    // A draw offered and declined; then Bob resigns.
+    click_when_ready(a, "h1-1").await;
+    wait_status(b, "Your turn").await;
+    click_when_ready(a, "offer-draw").await;
+    wait_for(
+        b,
+        "document.getElementById('offer-text').textContent.includes('draw')",
+        "the draw offer",
+    )
+    .await;
+    click_when_ready(b, "decline").await;
+    wait_for(
+        a,
+        "document.getElementById('offer-box').hidden",
+        "the offer gone",
+    )
+    .await;
+    // Until each side has moved once the page offers an abort instead of resigning.
+    assert!(shown(b, "abort").await && !shown(b, "resign").await);
+    click_when_ready(b, "h2-1").await;
+    click_when_ready(b, "resign").await;
+    for c in [a, b] {
+        wait_for(c, "!document.getElementById('end-box').hidden", "the end").await;
+        assert_eq!(text(c, "end-reason").await, "Bob resigned.");
+        assert!(!shown(c, "play-controls").await);
+    }
+    assert_eq!(text(a, "result").await, "You win.");
+    assert_eq!(text(b, "result").await, format!("{markup} wins."));
+    let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(view["end"]["reason"], "resigned");
+    assert_eq!(view["players"][0]["name"], markup);
+    h.close().await;
+}
+
+/// Against the computer, the person chooses to move second, with a clock: the
+/// computer moves first, and the person's clock ticks on the page from their second
+/// move; an abort is offered until both have moved.
+async fn the_computer_moves_first_and_the_clocks_tick(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let h = Harness::start(path, db, 1).await;
+    let (c, server) = (&h.browsers[0], &h.server);
+    let setup = "document.getElementById('first').value = '2'; \
+                 document.getElementById('time-control').value = '3+2';";
+    let id = new_game_with(c, &server.base, 6, 4, Some("greedy"), setup).await;
+    wait_status(c, "Your turn").await;
+    let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(view["history"][0]["seat"], 2, "{view}");
+    assert_eq!(
+        view["time_control"],
+        json!({"initial_s": 180, "increment_s": 2})
+    );
+    assert!(shown(c, "clocks").await);
+    assert_eq!(text(c, "clock-1").await, "3:00");
+    assert!(
+        shown(c, "abort").await,
+        "nobody's clock runs yet: abort instead"
+    );
+    assert!(
+        text(c, "history").await.starts_with("Greedy bot: house"),
+        "the computer moved first"
+    );
+    // The first move is free; from the second on, the clock runs and ticks.
+    while !take_turn(c).await {
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    wait_for(
+        c,
+        "document.getElementById('status').textContent.startsWith('Your turn') && \
+         document.getElementById('clock-1').classList.contains('running')",
+        "the person's clock running",
+    )
+    .await;
+    wait_for(
+        c,
+        "document.getElementById('clock-1').textContent === '2:58'",
+        "the clock ticking down",
+    )
+    .await;
+    assert_eq!(
+        text(c, "clock-2").await,
+        "3:00",
+        "the computer's clock stands"
+    );
+    assert!(!shown(c, "abort").await, "both have moved");
+    assert!(shown(c, "resign").await);
+    h.close().await;
+}
+
+/// With the animation off, the words for a move still come ("You move again"), and at
+/// the end the seeds left in the houses go to their owner's store, so that the
+/// stores show the score.
+async fn messages_without_animation_and_the_end_sweeps_the_houses(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let h = Harness::start(path, db, 1).await;
+    let (c, server) = (&h.browsers[0], &h.server);
+    let id = new_game(c, &server.base, 6, 4, Some("greedy")).await;
+    set_speed(c, 0).await;
+    wait_status(c, "Your turn").await;
+    // House 3 of Kalah(6,4) ends in the store.
+    click_when_ready(c, "h1-3").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent === 'You move again.'",
+        "the extra turn said without animation",
+    )
+    .await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !game_over(c).await {
+        assert!(Instant::now() < deadline, "{}", page_state(c).await);
+        take_turn(c).await;
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+    wait_for(
+        c,
+        &format!("document.body.dataset.swept === '{}'", view["version"]),
+        "the final sweep",
+    )
+    .await;
+    let count = |pit: &str| format!("Number(document.getElementById('{pit}').dataset.count)");
+    let shown_stores = c
+        .execute(
+            &format!("return [{}, {}];", count("s1"), count("s2")),
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(shown_stores, view["result"]["scores"], "{view}");
+    let left = c
+        .execute(
+            "return [...document.querySelectorAll('button.house')].reduce((n, b) => n + Number(b.dataset.count), 0);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(left, json!(0), "Kalah leaves no seed in the houses");
+    let message = text(c, "message").await;
+    assert!(message.starts_with("Game over: "), "{message}");
     h.close().await;
 }

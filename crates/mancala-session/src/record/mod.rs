@@ -63,7 +63,7 @@ pub use result::{
 };
 pub use write::{ParseFormatError, RecordFormat, write_records};
 
-use crate::{Seat, Session, default_name};
+use crate::{Seat, Session, Stop, default_name};
 use lexer::normalize_space;
 
 /// A recorded game: the game itself (start position and moves), the players, the
@@ -132,19 +132,33 @@ impl Record {
         }
     }
 
-    /// A record of a session's game, with its names and seats.
+    /// A record of a session's game, with its names and seats, and the way its
+    /// players stopped it if they did (a resignation, a loss on time, a draw agreed).
     ///
     /// ```
-    /// use mancala_core::Rules;
-    /// use mancala_session::{Record, Session};
-    /// let s = Session::new(Rules::kalah(6, 4)).with_names(["Ann", "Bob"]);
+    /// use mancala_core::{Rules, Side};
+    /// use mancala_session::{Ending, Record, Session, Stop};
+    /// let mut s = Session::new(Rules::kalah(6, 4)).with_names(["Ann", "Bob"]);
     /// assert_eq!(Record::from_session(&s).names(), &["Ann", "Bob"]);
+    /// s.stop(Stop::Resigned(Side::North)).unwrap();
+    /// assert_eq!(Record::from_session(&s).ending(), Ending::Resigned(Side::North));
     /// ```
     #[must_use]
     pub fn from_session(session: &Session) -> Record {
-        Record::new(session.game().clone())
+        let record = Record::new(session.game().clone())
             .with_names(session.names().clone())
-            .with_seats(session.seats().clone())
+            .with_seats(session.seats().clone());
+        let ending = match session.stopped() {
+            None | Some(Stop::Aborted) => return record,
+            Some(Stop::Resigned(side)) => Ending::Resigned(side),
+            // A win claimed against a player who left a game without a clock is a
+            // loss on time by the server's waiting limit: records have no other word.
+            Some(Stop::OutOfTime(side) | Stop::Abandoned(side)) => Ending::TimeForfeit(side),
+            Some(Stop::DrawAgreed) => Ending::DrawAgreed,
+        };
+        // A session stops only a game the rules have not ended, which is what an
+        // ending other than the rules' needs.
+        record.clone().with_ending(ending).unwrap_or(record)
     }
 
     /// A session at the end of the recorded game, with its names and seats; undo

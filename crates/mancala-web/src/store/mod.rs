@@ -7,6 +7,8 @@
 //! migrations/{sqlite,postgres}/V<n>__<name>.sql   versioned schemas (refinery), run at
 //!              start-up; V1 is the schema of the releases before migrations, V3 adds
 //!              what the web hardening (invites, idempotent rematches, expiry) keeps,
+//!              V4 the play state (names, first mover, stop, offer, clocks), the
+//!              game's version and its clock's deadline,
 //!              V5 the public games (the lobby, the games to watch)
 //! ```
 //!
@@ -44,6 +46,8 @@ use tokio::sync::mpsc;
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
+
+use crate::state::PlayState;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -107,6 +111,13 @@ pub struct GameRow {
     pub activity_ms: i64,
     /// When the game ended, in milliseconds since the Unix epoch, if it has.
     pub finished_ms: Option<i64>,
+    /// Names, first mover, stop, offer and clocks (the `play` column, V4).
+    pub play: PlayState,
+    /// How many times the game has changed (each move, offer, answer, stop, takeback):
+    /// a change decided on one version is stored only if the game is still at it.
+    pub version: u64,
+    /// When the running clock falls, if one runs (milliseconds since the Unix epoch).
+    pub deadline_ms: Option<i64>,
 }
 
 /// How long games are kept, by their state: the server's `--expire-*` options.
@@ -212,6 +223,37 @@ pub struct NewMove {
     pub house: u8,
     /// Who moves after it.
     pub next: Next,
+    /// The game's state after it (clocks, the offer it clears), stored only if the
+    /// game is still at the version the move was decided on; `None` keeps the state
+    /// and checks no version.
+    pub state: Option<StateUpdate>,
+}
+
+/// A game's new state beside its moves, decided on version `seen_version`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateUpdate {
+    /// The version the change was decided on.
+    pub seen_version: u64,
+    /// The new state.
+    pub play: PlayState,
+    /// When the running clock falls after the change, if one runs.
+    pub deadline_ms: Option<i64>,
+}
+
+/// A change to a game that is not a move: an offer or its answer, a stop, a takeback,
+/// or the computer's first turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateChange {
+    /// The game's id.
+    pub game: String,
+    /// The new state, and the version it was decided on.
+    pub update: StateUpdate,
+    /// A takeback: the moves kept (those from this ply on are deleted).
+    pub keep_plies: Option<usize>,
+    /// Who is to move after the change: [`Next::Nobody`] ends the game,
+    /// [`Next::Computer`] owes the computer a turn (held by this instance), and both
+    /// others drop any computer turn owed.
+    pub next: Next,
 }
 
 /// What became of a computer's move.
@@ -233,6 +275,9 @@ pub enum ComputerCommit {
 pub struct Progress {
     /// The game has expired and is deleted (its live streams end).
     pub expired: bool,
+    /// The game's [`GameRow::version`]: a takeback has fewer plies than the moves it
+    /// took back, and a later version.
+    pub version: u64,
     /// Moves played.
     pub plies: usize,
     /// Seat 2 is taken (by a person who joined, or by the computer).
@@ -245,6 +290,7 @@ impl Progress {
     /// A game no longer stored: games are deleted only when they expire.
     pub const EXPIRED: Progress = Progress {
         expired: true,
+        version: 0,
         plies: 0,
         seat_2_taken: false,
         rematch: false,
@@ -417,6 +463,20 @@ pub trait GameStore: Send + Sync {
         mv: &NewMove,
     ) -> impl Future<Output = Result<ComputerCommit, StoreError>> + Send;
 
+    /// Stores a change of state that is not a move (see [`StateChange`]), if the game
+    /// is still at the version it was decided on; `false` otherwise.
+    fn change_state(
+        &self,
+        change: &StateChange,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// The games whose running clock has fallen by `now_ms` (at most `limit`).
+    fn overdue(
+        &self,
+        now_ms: i64,
+        limit: usize,
+    ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+
     /// Finishes a computer turn this instance holds without a move (the computer is
     /// not to move after all).
     fn finish_computer_turn(&self, id: &str)
@@ -577,6 +637,14 @@ impl GameStore for Store {
 
     async fn append_computer_move(&self, mv: &NewMove) -> Result<ComputerCommit, StoreError> {
         both!(self, s => s.append_computer_move(mv).await)
+    }
+
+    async fn change_state(&self, change: &StateChange) -> Result<bool, StoreError> {
+        both!(self, s => s.change_state(change).await)
+    }
+
+    async fn overdue(&self, now_ms: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        both!(self, s => s.overdue(now_ms, limit).await)
     }
 
     async fn finish_computer_turn(&self, id: &str) -> Result<(), StoreError> {

@@ -25,11 +25,12 @@ use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::{
     Change, ComputerCommit, Expiry, GameRow, GameStore, Listing, NewMove, Next, Progress,
-    RematchSeat, RematchToken, StoreError, StoreOptions, now_ms,
+    RematchSeat, RematchToken, StateChange, StoreError, StoreOptions, now_ms,
 };
+use crate::state::PlayState;
 
 /// The migrations, in order (`migrations/postgres`).
-const MIGRATIONS: [(&str, &str); 4] = [
+const MIGRATIONS: [(&str, &str); 5] = [
     (
         "V1__initial",
         include_str!("../../migrations/postgres/V1__initial.sql"),
@@ -43,6 +44,10 @@ const MIGRATIONS: [(&str, &str); 4] = [
         include_str!("../../migrations/postgres/V3__invites_rematches_expiry.sql"),
     ),
     (
+        "V4__play_state",
+        include_str!("../../migrations/postgres/V4__play_state.sql"),
+    ),
+    (
         "V5__public_games",
         include_str!("../../migrations/postgres/V5__public_games.sql"),
     ),
@@ -51,7 +56,8 @@ const MIGRATIONS: [(&str, &str); 4] = [
 /// The columns of `games` that [`row_to_game`] reads, in its order, after which a
 /// query may add the moves.
 const GAME_COLUMNS: &str = "variant, houses, seeds, empty_capture, end_rule, opponent, rematch, \
-                            token1, token2, rematch_by, invite, activity, finished";
+                            token1, token2, rematch_by, invite, activity, finished, play, version, \
+                            deadline";
 
 /// The advisory lock held while migrating ("mancala" in ASCII).
 const MIGRATION_LOCK: i64 = 0x006d_616e_6361_6c61;
@@ -243,7 +249,9 @@ fn row_to_game(id: &str, r: &tokio_postgres::Row) -> Result<GameRow, StoreError>
         b.map(|b| <[u8; 32]>::try_from(b.as_slice()).map_err(|_| corrupt(what)))
             .transpose()
     };
-    let moves: Vec<i16> = r.try_get(13)?;
+    let moves: Vec<i16> = r.try_get(16)?;
+    let play: String = r.try_get(13)?;
+    let version: i64 = r.try_get(14)?;
     Ok(GameRow {
         id: id.to_owned(),
         variant: r.try_get(0)?,
@@ -264,6 +272,9 @@ fn row_to_game(id: &str, r: &tokio_postgres::Row) -> Result<GameRow, StoreError>
         invite_hash: hash(r.try_get(10)?, "invite hash")?,
         activity_ms: r.try_get(11)?,
         finished_ms: r.try_get(12)?,
+        play: PlayState::from_json(&play).map_err(|e| corrupt(&format!("play state: {e}")))?,
+        version: u64::try_from(version).map_err(|_| corrupt("version"))?,
+        deadline_ms: r.try_get(15)?,
         moves: moves
             .into_iter()
             .map(|h| small(h, "move"))
@@ -279,8 +290,9 @@ async fn insert_game(
     let stmt = client
         .prepare_cached(
             "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, opponent,
-                                token1, token2, rematch, rematch_by, invite, activity, finished)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                                token1, token2, rematch, rematch_by, invite, activity, finished,
+                                play, version, deadline)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
         )
         .await?;
     let tokens = g.token_hashes.map(|h| h.map(|h| h.to_vec()));
@@ -302,6 +314,9 @@ async fn insert_game(
                 &g.invite_hash.map(|h| h.to_vec()),
                 &g.activity_ms,
                 &g.finished_ms,
+                &g.play.to_json(),
+                &i64::try_from(g.version).unwrap_or(i64::MAX),
+                &g.deadline_ms,
             ],
         )
         .await?;
@@ -424,47 +439,82 @@ impl GameStore for PostgresStore {
 
     async fn append_move(&self, mv: &NewMove) -> Result<bool, StoreError> {
         let client = self.client().await?;
+        // One statement either way: one round trip, one transaction. The game's row
+        // first (its version checked, its activity, end and state set), the move only
+        // if that row was updated, and the computer's turn if it is next.
+        const GAME_THEN_MOVE: &str = "WITH g AS (
+                UPDATE games SET activity = $4, finished = CASE WHEN $5 THEN $4 ELSE finished END,
+                                 version = version + 1,
+                                 play = CASE WHEN $9 THEN $6 ELSE play END,
+                                 deadline = CASE WHEN $9 THEN $7 ELSE deadline END
+                WHERE id = $1 AND (NOT $9 OR version = $8) RETURNING id)";
         let (ply, house) = (ply(mv)?, i16::from(mv.house));
         let (now, ends) = (now_ms(), mv.next == Next::Nobody);
-        // One statement either way: one round trip, one transaction. The move, the
-        // game's activity (and end), and the computer's turn if it is next.
+        let (play, deadline, seen) = match &mv.state {
+            Some(s) => (
+                Some(s.play.to_json()),
+                s.deadline_ms,
+                Some(i64::try_from(s.seen_version).unwrap_or(i64::MAX)),
+            ),
+            None => (None, None, None),
+        };
+        let has_state = mv.state.is_some();
         let result = match mv.next {
             Next::Person | Next::Nobody => {
                 let stmt = client
-                    .prepare_cached(
-                        "WITH m AS (INSERT INTO moves (game, ply, house) VALUES ($1, $2, $3) RETURNING game)
-                         UPDATE games SET activity = $4, finished = CASE WHEN $5 THEN $4 ELSE finished END
-                         WHERE id = (SELECT game FROM m)",
-                    )
+                    .prepare_cached(&format!(
+                        "{GAME_THEN_MOVE}
+                         INSERT INTO moves (game, ply, house) SELECT id, $2, $3 FROM g"
+                    ))
                     .await?;
                 client
-                    .execute(&stmt, &[&mv.game, &ply, &house, &now, &ends])
+                    .execute(
+                        &stmt,
+                        &[
+                            &mv.game, &ply, &house, &now, &ends, &play, &deadline, &seen,
+                            &has_state,
+                        ],
+                    )
                     .await
             }
             Next::Computer { lease } => {
                 let stmt = client
-                    .prepare_cached(
-                        "WITH m AS (INSERT INTO moves (game, ply, house) VALUES ($1, $2, $3) RETURNING game),
-                              g AS (UPDATE games SET activity = $6 WHERE id = (SELECT game FROM m))
+                    .prepare_cached(&format!(
+                        "{GAME_THEN_MOVE},
+                         m AS (INSERT INTO moves (game, ply, house) SELECT id, $2, $3 FROM g RETURNING game)
                          INSERT INTO computer_turns (game, holder, expires)
-                         SELECT game, $4, now() + $5::float8 * interval '1 second' FROM m
-                         ON CONFLICT (game) DO UPDATE SET holder = excluded.holder, expires = excluded.expires",
-                    )
+                         SELECT game, $10, now() + $11::float8 * interval '1 second' FROM m
+                         ON CONFLICT (game) DO UPDATE SET holder = excluded.holder, expires = excluded.expires"
+                    ))
                     .await?;
                 let secs = lease_secs(lease);
                 client
                     .execute(
                         &stmt,
-                        &[&mv.game, &ply, &house, &self.instance, &secs, &now],
+                        &[
+                            &mv.game,
+                            &ply,
+                            &house,
+                            &now,
+                            &ends,
+                            &play,
+                            &deadline,
+                            &seen,
+                            &has_state,
+                            &self.instance,
+                            &secs,
+                        ],
                     )
                     .await
             }
         };
         match result {
-            Ok(_) => {
+            Ok(1) => {
                 self.announce(&client, &mv.game).await;
                 Ok(true)
             }
+            // The game changed since the move was decided.
+            Ok(_) => Ok(false),
             Err(e) if is_unique_violation(&e) => Ok(false),
             Err(e) => Err(e.into()),
         }
@@ -583,12 +633,37 @@ impl GameStore for PostgresStore {
             Err(e) if is_unique_violation(&e) => return Ok(ComputerCommit::PlyTaken),
             Err(e) => return Err(e.into()),
         }
-        tx.execute(
-            "UPDATE games SET activity = $2, finished = CASE WHEN $3 THEN $2 ELSE finished END
-             WHERE id = $1",
-            &[&mv.game, &now_ms(), &(mv.next == Next::Nobody)],
-        )
-        .await?;
+        let updated = match &mv.state {
+            None => {
+                tx.execute(
+                    "UPDATE games SET activity = $2, finished = CASE WHEN $3 THEN $2 ELSE finished END,
+                                      version = version + 1
+                     WHERE id = $1",
+                    &[&mv.game, &now_ms(), &(mv.next == Next::Nobody)],
+                )
+                .await?
+            }
+            Some(state) => {
+                tx.execute(
+                    "UPDATE games SET activity = $2, finished = CASE WHEN $3 THEN $2 ELSE finished END,
+                                      version = version + 1, play = $4, deadline = $5
+                     WHERE id = $1 AND version = $6",
+                    &[
+                        &mv.game,
+                        &now_ms(),
+                        &(mv.next == Next::Nobody),
+                        &state.play.to_json(),
+                        &state.deadline_ms,
+                        &i64::try_from(state.seen_version).unwrap_or(i64::MAX),
+                    ],
+                )
+                .await?
+            }
+        };
+        if updated != 1 {
+            // The game changed since the move was decided: look again.
+            return Ok(ComputerCommit::PlyTaken);
+        }
         match mv.next {
             Next::Computer { lease } => {
                 tx.execute(
@@ -606,6 +681,72 @@ impl GameStore for PostgresStore {
         tx.commit().await?;
         self.announce(&client, &mv.game).await;
         Ok(ComputerCommit::Stored)
+    }
+
+    async fn change_state(&self, change: &StateChange) -> Result<bool, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let update = &change.update;
+        let n = tx
+            .execute(
+                "UPDATE games SET activity = $2, finished = CASE WHEN $3 THEN $2 ELSE finished END,
+                                  version = version + 1, play = $4, deadline = $5
+                 WHERE id = $1 AND version = $6",
+                &[
+                    &change.game,
+                    &now_ms(),
+                    &(change.next == Next::Nobody),
+                    &update.play.to_json(),
+                    &update.deadline_ms,
+                    &i64::try_from(update.seen_version).unwrap_or(i64::MAX),
+                ],
+            )
+            .await?;
+        if n != 1 {
+            return Ok(false);
+        }
+        if let Some(keep) = change.keep_plies {
+            let keep = i32::try_from(keep).unwrap_or(i32::MAX);
+            tx.execute(
+                "DELETE FROM moves WHERE game = $1 AND ply >= $2",
+                &[&change.game, &keep],
+            )
+            .await?;
+        }
+        match change.next {
+            Next::Computer { lease } => {
+                tx.execute(
+                    "INSERT INTO computer_turns (game, holder, expires)
+                     VALUES ($1, $2, now() + $3::float8 * interval '1 second')
+                     ON CONFLICT (game) DO UPDATE SET holder = excluded.holder, expires = excluded.expires",
+                    &[&change.game, &self.instance, &lease_secs(lease)],
+                )
+                .await?
+            }
+            Next::Person | Next::Nobody => {
+                tx.execute("DELETE FROM computer_turns WHERE game = $1", &[&change.game])
+                    .await?
+            }
+        };
+        tx.commit().await?;
+        self.announce(&client, &change.game).await;
+        Ok(true)
+    }
+
+    async fn overdue(&self, now_ms: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT id FROM games WHERE deadline <= $1 ORDER BY deadline LIMIT $2",
+                &[&now_ms, &limit],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get(0))
+            .collect::<Result<_, _>>()?)
     }
 
     async fn finish_computer_turn(&self, id: &str) -> Result<(), StoreError> {
@@ -648,7 +789,8 @@ impl GameStore for PostgresStore {
         let stmt = client
             .prepare_cached(
                 "SELECT g.id, (SELECT count(*) FROM moves m WHERE m.game = g.id),
-                        g.token2 IS NOT NULL OR g.opponent <> 'human', g.rematch IS NOT NULL
+                        g.token2 IS NOT NULL OR g.opponent <> 'human', g.rematch IS NOT NULL,
+                        g.version
                  FROM games g WHERE g.id = ANY($1)",
             )
             .await?;
@@ -657,8 +799,10 @@ impl GameStore for PostgresStore {
             .iter()
             .map(|r| {
                 let plies: i64 = r.try_get(1)?;
+                let version: i64 = r.try_get(4)?;
                 let progress = Progress {
                     expired: false,
+                    version: u64::try_from(version).unwrap_or(0),
                     plies: usize::try_from(plies).unwrap_or(usize::MAX),
                     seat_2_taken: r.try_get(2)?,
                     rematch: r.try_get(3)?,

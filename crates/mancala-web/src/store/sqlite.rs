@@ -21,11 +21,12 @@ use tokio::sync::mpsc;
 
 use super::{
     Change, ComputerCommit, Expiry, GameRow, GameStore, Listing, NewMove, Next, Progress,
-    RematchSeat, RematchToken, StoreError, now_ms,
+    RematchSeat, RematchToken, StateChange, StoreError, now_ms,
 };
+use crate::state::PlayState;
 
 /// The migrations, in order (`migrations/sqlite`).
-const MIGRATIONS: [(&str, &str); 4] = [
+const MIGRATIONS: [(&str, &str); 5] = [
     (
         "V1__initial",
         include_str!("../../migrations/sqlite/V1__initial.sql"),
@@ -37,6 +38,10 @@ const MIGRATIONS: [(&str, &str); 4] = [
     (
         "V3__invites_rematches_expiry",
         include_str!("../../migrations/sqlite/V3__invites_rematches_expiry.sql"),
+    ),
+    (
+        "V4__play_state",
+        include_str!("../../migrations/sqlite/V4__play_state.sql"),
     ),
     (
         "V5__public_games",
@@ -207,8 +212,9 @@ fn v3_without(present: &[String]) -> String {
 fn insert_game(conn: &Connection, g: &GameRow) -> Result<(), StoreError> {
     conn.execute(
         "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, opponent,
-                            token1, token2, rematch, rematch_by, invite, activity, finished)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                            token1, token2, rematch, rematch_by, invite, activity, finished,
+                            play, version, deadline)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             g.id,
             g.variant,
@@ -224,6 +230,9 @@ fn insert_game(conn: &Connection, g: &GameRow) -> Result<(), StoreError> {
             g.invite_hash.map(|h| h.to_vec()),
             g.activity_ms,
             g.finished_ms,
+            g.play.to_json(),
+            i64::try_from(g.version).unwrap_or(i64::MAX),
+            g.deadline_ms,
         ],
     )?;
     Ok(())
@@ -234,7 +243,8 @@ fn load(conn: &Connection, id: &str) -> Result<Option<GameRow>, StoreError> {
     let row = conn
         .query_row(
             "SELECT variant, houses, seeds, empty_capture, end_rule, opponent, rematch, token1, token2,
-                    rematch_by, invite, COALESCE(activity, created * 1000), finished
+                    rematch_by, invite, COALESCE(activity, created * 1000), finished,
+                    play, version, deadline
              FROM games WHERE id = ?1",
             [id],
             |r| {
@@ -253,15 +263,20 @@ fn load(conn: &Connection, id: &str) -> Result<Option<GameRow>, StoreError> {
                     invite_hash: None,
                     activity_ms: r.get(11)?,
                     finished_ms: r.get(12)?,
+                    play: PlayState::default(),
+                    version: r.get(14)?,
+                    deadline_ms: r.get(15)?,
                 };
                 let blobs: Blobs = (r.get(7)?, r.get(8)?, r.get(10)?);
-                Ok((game, blobs))
+                Ok((game, blobs, r.get::<_, String>(13)?))
             },
         )
         .optional()?;
-    let Some((mut game, (t1, t2, invite))) = row else {
+    let Some((mut game, (t1, t2, invite), play)) = row else {
         return Ok(None);
     };
+    game.play = PlayState::from_json(&play)
+        .map_err(|e| StoreError::Corrupt(format!("game {id}: play state: {e}")))?;
     game.token_hashes = [hash_from_blob(t1)?, hash_from_blob(t2)?];
     game.invite_hash = hash_from_blob(invite)?;
     let mut stmt = conn.prepare_cached("SELECT house FROM moves WHERE game = ?1 ORDER BY ply")?;
@@ -283,11 +298,70 @@ fn insert_move(conn: &Connection, mv: &NewMove) -> Result<bool, StoreError> {
         Err(e) if is_constraint_violation(&e) => return Ok(false),
         Err(e) => return Err(e.into()),
     }
-    conn.execute(
-        "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END
-         WHERE id = ?1",
-        params![mv.game, now_ms(), mv.next == Next::Nobody],
+    let ends = mv.next == Next::Nobody;
+    let updated = match &mv.state {
+        None => conn.execute(
+            "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END,
+                              version = version + 1
+             WHERE id = ?1",
+            params![mv.game, now_ms(), ends],
+        )?,
+        Some(state) => conn.execute(
+            "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END,
+                              version = version + 1, play = ?4, deadline = ?5
+             WHERE id = ?1 AND version = ?6",
+            params![
+                mv.game,
+                now_ms(),
+                ends,
+                state.play.to_json(),
+                state.deadline_ms,
+                i64::try_from(state.seen_version).unwrap_or(i64::MAX)
+            ],
+        )?,
+    };
+    // Nothing updated: the game changed since the move was decided (the caller rolls
+    // the move back with the transaction).
+    Ok(updated == 1)
+}
+
+/// Stores a change of state (see [`GameStore::change_state`]).
+fn change_state(
+    conn: &mut Connection,
+    change: &StateChange,
+    instance: &str,
+) -> Result<bool, StoreError> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let update = &change.update;
+    let n = tx.execute(
+        "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END,
+                          version = version + 1, play = ?4, deadline = ?5
+         WHERE id = ?1 AND version = ?6",
+        params![
+            change.game,
+            now_ms(),
+            change.next == Next::Nobody,
+            update.play.to_json(),
+            update.deadline_ms,
+            i64::try_from(update.seen_version).unwrap_or(i64::MAX)
+        ],
     )?;
+    if n != 1 {
+        return Ok(false);
+    }
+    if let Some(keep) = change.keep_plies {
+        tx.execute(
+            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+            params![change.game, keep as i64],
+        )?;
+    }
+    match change.next {
+        Next::Computer { lease } => hold_turn(&tx, &change.game, instance, lease)?,
+        Next::Person | Next::Nobody => {
+            tx.execute("DELETE FROM computer_turns WHERE game = ?1", [&change.game])?;
+        }
+    }
+    tx.commit()?;
     Ok(true)
 }
 
@@ -523,6 +597,25 @@ impl GameStore for SqliteStore {
             .await
     }
 
+    async fn change_state(&self, change: &StateChange) -> Result<bool, StoreError> {
+        let change = change.clone();
+        self.blocking(move |conn, instance| change_state(conn, &change, instance))
+            .await
+    }
+
+    async fn overdue(&self, now_ms: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.blocking(move |conn, _| {
+            let ids = conn
+                .prepare_cached(
+                    "SELECT id FROM games WHERE deadline <= ?1 ORDER BY deadline LIMIT ?2",
+                )?
+                .query_map(params![now_ms, limit as i64], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            Ok(ids)
+        })
+        .await
+    }
+
     async fn finish_computer_turn(&self, id: &str) -> Result<(), StoreError> {
         let id = id.to_owned();
         self.blocking(move |conn, instance| {
@@ -568,7 +661,8 @@ impl GameStore for SqliteStore {
         self.blocking(move |conn, _| {
             let mut stmt = conn.prepare_cached(
                 "SELECT (SELECT count(*) FROM moves m WHERE m.game = g.id),
-                        g.token2 IS NOT NULL OR g.opponent <> 'human', g.rematch IS NOT NULL
+                        g.token2 IS NOT NULL OR g.opponent <> 'human', g.rematch IS NOT NULL,
+                        g.version
                  FROM games g WHERE g.id = ?1",
             )?;
             let mut found = Vec::new();
@@ -577,6 +671,7 @@ impl GameStore for SqliteStore {
                     .query_row([&id], |r| {
                         Ok(Progress {
                             expired: false,
+                            version: r.get(3)?,
                             plies: r.get(0)?,
                             seat_2_taken: r.get(1)?,
                             rematch: r.get(2)?,
