@@ -26,6 +26,7 @@ on_both_backends!(
     public_games_are_listed_and_joined_without_invite,
     an_expired_public_game_leaves_its_lists,
     the_viewer_and_its_scripts_are_served,
+    a_resigned_game_s_record_names_the_players_and_the_resignation,
 );
 
 /// A request's answer: status, headers and the body as text.
@@ -254,7 +255,8 @@ async fn an_imported_game_continues_against_the_computer(db: TestDb) {
     let moves = moves_of(&view);
     assert_eq!(&moves[..2], &[3, 1]);
     assert!(moves.len() >= 3);
-    assert_eq!(view["players"][1]["name"], "greedy");
+    assert_eq!(view["players"][1]["computer"], "greedy");
+    assert_eq!(view["players"][1]["name"], "Greedy bot");
     // The importer plays on with the token.
     let house = view["legal_moves"][0].clone();
     let body = json!({"house": house, "ply": view["ply"]}).to_string();
@@ -550,4 +552,36 @@ async fn the_viewer_and_its_scripts_are_served(db: TestDb) {
         get(&r, "/g/nope/replay").await.status,
         StatusCode::NOT_FOUND
     );
+}
+
+async fn a_resigned_game_s_record_names_the_players_and_the_resignation(db: TestDb) {
+    let r = app(db.games().await);
+    let body = json!({"variant": "kalah", "houses": 4, "seeds": 3, "name": "Ann"});
+    let g = create(&r, body).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let j = post(
+        &r,
+        &format!("/api/games/{id}/join"),
+        json!({"invite": g["invite"], "name": "Bob"}),
+    )
+    .await;
+    assert_eq!(j.status, StatusCode::OK, "{}", j.text);
+    let bob = j.json()["token"].as_str().unwrap().to_owned();
+    play_all(&r, &id, [g["token"].as_str().unwrap(), &bob], &[1, 1]).await;
+    let resigned = call(
+        &r,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&bob),
+        None,
+    )
+    .await;
+    assert_eq!(resigned.status, StatusCode::OK, "{}", resigned.text);
+    let text = get(&r, &format!("/api/games/{id}/record")).await.text;
+    assert!(text.contains("[Player1 \"Ann\"]"), "{text}");
+    assert!(text.contains("[Player2 \"Bob\"]"), "{text}");
+    assert!(text.contains("[Termination \"resignation\"]"), "{text}");
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    let games = parse_records(&text, Rules::kalah(4, 3)).unwrap();
+    assert_eq!(games[0].names(), &["Ann", "Bob"]);
 }
