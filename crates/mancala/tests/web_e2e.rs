@@ -599,6 +599,10 @@ async fn the_live_connection_ends_with_the_game(db: TestDb) {
 /// Sets this browser's name on the home page (kept in its local storage).
 async fn set_name(c: &Client, base: &str, name: &str) {
     c.goto(base).await.unwrap();
+    // The name is among the settings folded away under the one-click buttons.
+    c.execute("document.getElementById('settings').open = true;", vec![])
+        .await
+        .unwrap();
     let input = c.find(Locator::Id("player-name")).await.unwrap();
     input.clear().await.unwrap();
     input.send_keys(name).await.unwrap();
@@ -742,9 +746,16 @@ async fn the_computer_moves_first_and_the_clocks_tick(db: TestDb) {
         shown(c, "abort").await,
         "nobody's clock runs yet: abort instead"
     );
+    let first = c
+        .execute(
+            "return document.querySelector('#history li[data-seat]').title;",
+            vec![],
+        )
+        .await
+        .unwrap();
     assert!(
-        text(c, "history").await.starts_with("Greedy bot: house"),
-        "the computer moved first"
+        first.as_str().unwrap().starts_with("Greedy bot: house"),
+        "the computer moved first: {first}"
     );
     // The first move is free; from the second on, the clock runs and ticks.
     while !take_turn(c).await {
