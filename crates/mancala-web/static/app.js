@@ -226,7 +226,7 @@ class GamePage {
   // (a computer by its level or player), over what it holds.
   storeLabel(view, seat) {
     const p = view.players[seat - 1];
-    const name = p.kind === "computer" ? p.name.charAt(0).toUpperCase() + p.name.slice(1) : this.nameOf(view, seat);
+    const name = p.kind === "computer" ? p.name : this.nameOf(view, seat);
     const what = view.variant === "kalah" ? "store" : "captures";
     const label = document.createElement("span");
     const who = document.createElement("b");

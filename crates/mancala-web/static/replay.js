@@ -28,6 +28,9 @@ class ReplayPage extends GamePage {
     $("replay-bar").hidden = false;
     document.body.classList.add("replaying");
     setRecordLinks(this.id, true);
+    // The play controls stay hidden (a viewer holds no seat), but the page's drawing
+    // of names and the final sweep is the game page's.
+    Play.setupGame(this);
     let positions;
     try {
       [this.final, positions] = await Promise.all([
@@ -68,6 +71,9 @@ class ReplayPage extends GamePage {
       legal_moves: [],
       last_move: null,
       started: true,
+      // A replay is out of time: no clocks ticking, no offers waiting.
+      clocks: null,
+      offer: null,
     };
   }
 

@@ -533,7 +533,7 @@ async fn join_from_the_lobby(b: &Client, id: &str) {
         .unwrap();
     let there = format!("location.pathname === '/g/{id}'");
     wait_for(b, &there, "the joined game").await;
-    wait_status(b, "Waiting for player 1").await;
+    wait_status(b, "Waiting for Player 1").await;
 }
 
 /// The home page's list of this browser's games: each entry's class and text.
@@ -665,7 +665,7 @@ async fn pages_fit_a_phone_and_a_laptop() {
     assert_eq!(js(phone, down).await, json!(true));
     // The stores name their players.
     let labels = "return [1, 2].map(s => document.querySelector(`#s${s} .who`).innerText);";
-    let names = json!(["Player 1\ncaptures", "Greedy\ncaptures"]);
+    let names = json!(["Player 1\ncaptures", "Greedy bot\ncaptures"]);
     assert_eq!(js(laptop, labels).await, names);
     h.close().await;
 }
