@@ -6,32 +6,15 @@
 //! that version (see [`GameStore::change_state`]): a move and a resignation racing
 //! each other cannot both be stored.
 
-use std::time::Duration;
-
 use mancala_core::Side;
 use mancala_session::{Session, Stop};
 
-use crate::clock::{FLAG_EVERY, deadline, running};
-use crate::games::{GameError, Games, against_computer, started};
+use crate::clock::{FLAG_EVERY, claim_at, deadline, running};
+use crate::games::Games;
+use crate::row::{GameError, against_computer, started};
 use crate::state::{Offer, OfferKind, PlayState};
 use crate::store::{GameRow, GameStore, Next, StateChange, StateUpdate};
 use crate::view::GameView;
-
-/// How long a player to move in a game without a clock may stay away before the
-/// opponent may claim the game.
-pub const CLAIM_AFTER: Duration = Duration::from_secs(3 * 24 * 3600);
-
-/// When the player to move in `row` may be claimed against (milliseconds since the
-/// Unix epoch): in a started game without a clock, while a person is to move.
-pub(crate) fn claim_at(row: &GameRow, session: &Session) -> Option<i64> {
-    if row.play.time_control.is_some() || !started(row) {
-        return None;
-    }
-    let side = session.to_move()?;
-    session.seat(side).is_human().then(|| {
-        row.play.turn_started_ms + i64::try_from(CLAIM_AFTER.as_millis()).unwrap_or(i64::MAX)
-    })
-}
 
 /// The body of `POST /api/games/{id}/offer`.
 #[derive(Clone, Copy, Debug, serde::Deserialize)]
@@ -189,7 +172,7 @@ impl Games {
         self.change(&s, play).await
     }
 
-    /// Claims the game against an opponent who has not moved for [`CLAIM_AFTER`] in a
+    /// Claims the game against an opponent who has not moved for [`CLAIM_AFTER`](crate::clock::CLAIM_AFTER) in a
     /// game without a clock.
     ///
     /// # Errors

@@ -33,11 +33,12 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 use crate::actions::OfferRequest;
 use crate::client::{ClientKey, ClientKeyExtractor};
-use crate::games::{GameError, Games, JoinRequest, MoveRequest, NewGame, StreamSlot};
+use crate::games::{Games, JoinRequest, MoveRequest, NewGame, StreamSlot};
 use crate::limits::Rate;
 use crate::records::{
     ImportRequest, RECORD_LIMIT, RecordQuery, positions_of, record_of, write_record,
 };
+use crate::row::GameError;
 use crate::store::Listing;
 use crate::view::GameView;
 

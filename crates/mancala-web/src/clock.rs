@@ -12,10 +12,11 @@ use std::time::Duration;
 
 use mancala_core::Side;
 use mancala_session::Session;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use crate::games::GameError;
-use crate::state::{OfferKind, PlayState};
+use crate::row::{GameError, started};
+use crate::state::{OfferKind, PlayState, TimeControl};
+use crate::store::GameRow;
 
 /// Where the service reads the time: the system's clock, or a test's.
 pub trait Clock: Send + Sync {
@@ -59,24 +60,6 @@ impl Clock for ManualClock {
     fn now_ms(&self) -> i64 {
         self.now_ms.load(Ordering::SeqCst)
     }
-}
-
-/// A game's time control: minutes plus an increment per move, or a limit per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum TimeControl {
-    /// `initial_s` seconds each for the game, and `increment_s` more per move.
-    Increment {
-        /// Seconds each player starts with.
-        initial_s: u64,
-        /// Seconds added after each of a player's timed moves.
-        increment_s: u64,
-    },
-    /// `per_move_s` seconds for each move (correspondence games).
-    PerMove {
-        /// Seconds for each move.
-        per_move_s: u64,
-    },
 }
 
 /// The most time a game may give: a week (a game with no move for that long expires).
@@ -126,31 +109,6 @@ impl TimeControlRequest {
             ),
         }
     }
-}
-
-impl TimeControl {
-    /// Each player's time at the start, in milliseconds.
-    #[must_use]
-    pub fn initial_ms(self) -> i64 {
-        let s = match self {
-            TimeControl::Increment { initial_s, .. } => initial_s,
-            TimeControl::PerMove { per_move_s } => per_move_s,
-        };
-        secs_ms(s)
-    }
-
-    /// A player's time after a timed move made with `left_ms` to spare.
-    #[must_use]
-    pub fn after_move(self, left_ms: i64) -> i64 {
-        match self {
-            TimeControl::Increment { increment_s, .. } => left_ms + secs_ms(increment_s),
-            TimeControl::PerMove { per_move_s } => secs_ms(per_move_s),
-        }
-    }
-}
-
-fn secs_ms(s: u64) -> i64 {
-    i64::try_from(s.saturating_mul(1000)).unwrap_or(i64::MAX)
 }
 
 /// The side whose clock runs in `session` under `state`: a person to move, who has
@@ -209,6 +167,22 @@ pub fn charge_move(state: &mut PlayState, session: &Session, now_ms: i64) -> Res
 /// How long the clocks' timer waits between looks for fallen flags (on one instance
 /// of those sharing the database).
 pub const FLAG_EVERY: Duration = Duration::from_millis(500);
+
+/// How long a player to move in a game without a clock may stay away before the
+/// opponent may claim the game.
+pub const CLAIM_AFTER: Duration = Duration::from_secs(3 * 24 * 3600);
+
+/// When the player to move in `row` may be claimed against (milliseconds since the
+/// Unix epoch): in a started game without a clock, while a person is to move.
+pub(crate) fn claim_at(row: &GameRow, session: &Session) -> Option<i64> {
+    if row.play.time_control.is_some() || !started(row) {
+        return None;
+    }
+    let side = session.to_move()?;
+    session.seat(side).is_human().then(|| {
+        row.play.turn_started_ms + i64::try_from(CLAIM_AFTER.as_millis()).unwrap_or(i64::MAX)
+    })
+}
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,7 @@ use std::collections::hash_map::Entry;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use mancala_core::{EndRule, Game, Move, Position, RuleOptions, Rules, Side, Variant};
+use mancala_core::{EndRule, Game, Move, RuleOptions, Rules, Side, Variant};
 use mancala_engine::PlayerSpec;
 use mancala_session::{Seat, Session};
 use rand::TryRngCore;
@@ -21,70 +21,14 @@ use crate::client::ClientKey;
 use crate::clock::{Clock, SystemClock, TimeControlRequest, charge_move, deadline};
 use crate::limits::Limits;
 use crate::live::{LIVE_SESSIONS, LiveSessions};
+use crate::row::{GameError, against_computer, session_of, started};
 use crate::state::{PlayState, check_name};
 use crate::store::{
     Change, ComputerCommit, GameRow, GameStore, NewMove, Next, Progress, RematchToken, StateChange,
-    StateUpdate, Store, StoreError, now_ms,
+    StateUpdate, Store, now_ms,
 };
 use crate::think::{ThinkStats, Thinkers};
 use crate::view::GameView;
-
-/// Why a request failed; each maps to one HTTP status.
-#[derive(Debug, thiserror::Error)]
-pub enum GameError {
-    /// 404: no game with this id (or it has expired).
-    #[error("no such game")]
-    NotFound,
-    /// 404: no such path under `/api`.
-    #[error("no such endpoint")]
-    NoEndpoint,
-    /// 405: the path exists, the method does not.
-    #[error("method not allowed here")]
-    MethodNotAllowed,
-    /// 401: no token, or not a token of this game.
-    #[error("a valid token for this game is required")]
-    Unauthorized,
-    /// 403: it is not this seat's turn.
-    #[error("it is not your turn")]
-    NotYourTurn,
-    /// 403: the request needs a secret it did not bring (the invite to join).
-    #[error("{0}")]
-    Forbidden(String),
-    /// 400: the request body is not the expected JSON.
-    #[error("{0}")]
-    BadRequest(String),
-    /// 413: the request body is too large.
-    #[error("request body too large")]
-    TooLarge,
-    /// 409: the request conflicts with the game's state.
-    #[error("{0}")]
-    Conflict(String),
-    /// 422: the move or settings break the rules or the server's bounds.
-    #[error("{0}")]
-    Unprocessable(String),
-    /// 429: this client asks too much; try again after `retry_after` seconds.
-    #[error("{message}")]
-    TooMany {
-        /// What limit was reached.
-        message: String,
-        /// Seconds to wait.
-        retry_after: u64,
-    },
-    /// 503: the server as a whole is at a limit; try again after `retry_after` seconds.
-    #[error("{message}")]
-    Busy {
-        /// What limit was reached.
-        message: String,
-        /// Seconds to wait.
-        retry_after: u64,
-    },
-    /// 500: storage failed (the detail is logged, never sent).
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// 500: something else failed (the detail is logged, never sent).
-    #[error("{0}")]
-    Internal(String),
-}
 
 /// What a client asks for when creating a game (`POST /api/games`).
 #[derive(Clone, Debug, serde::Deserialize)]
@@ -232,53 +176,6 @@ fn matches(stored: Option<[u8; 32]>, secret: &str) -> bool {
     stored.is_some_and(|s| bool::from(s.ct_eq(&hash_token(secret))))
 }
 
-/// The rules stored with a game.
-pub(crate) fn rules_of(row: &GameRow) -> Result<Rules, GameError> {
-    let corrupt = |what: &str| StoreError::Corrupt(format!("game {}: {what}", row.id));
-    let variant: Variant = row.variant.parse().map_err(|_| corrupt("variant"))?;
-    let end_rule: EndRule = row.end_rule.parse().map_err(|_| corrupt("end rule"))?;
-    Ok(Rules::new(variant, row.houses, row.seeds)
-        .map_err(|_| corrupt("board size"))?
-        .with_options(RuleOptions {
-            empty_capture: row.empty_capture,
-            end_rule,
-        }))
-}
-
-/// The start of a stored game: its rules, with the first mover it was created with.
-pub(crate) fn start_of(row: &GameRow) -> Result<Position, GameError> {
-    Ok(Session::first_position(
-        rules_of(row)?,
-        row.play.first_side(),
-    ))
-}
-
-/// Each seat's name: the name the player gave, or the default (`Player 2`, the
-/// computer's level: `Medium bot`).
-pub(crate) fn names_of(row: &GameRow) -> [String; 2] {
-    let seats = [Seat::Human, opponent(row)];
-    Side::BOTH.map(
-        |side| match (&row.play.names[side.index()], &seats[side.index()]) {
-            (Some(name), Seat::Human) => name.clone(),
-            (_, seat) => mancala_session::default_name(side, seat),
-        },
-    )
-}
-
-/// The session of a stored game: replayed from its start, with its seats, names and
-/// stop.
-pub(crate) fn session_of(row: &GameRow) -> Result<Session, GameError> {
-    let mut session = Session::replay_from(start_of(row)?, &row.moves)
-        .map_err(|e| StoreError::Corrupt(format!("game {}: {e}", row.id)))?
-        .with_seats([Seat::Human, opponent(row)])
-        .with_names(names_of(row));
-    if let Some(stop) = row.play.stop() {
-        // A stop is stored only while the game is on, so it applies.
-        let _ = session.stop(stop);
-    }
-    Ok(session)
-}
-
 /// The move sowing `house` (the number as sent, whatever its size) on a board of
 /// `houses`: the session's one parser of houses.
 fn house_move(house: u128, houses: usize) -> Result<Move, GameError> {
@@ -293,24 +190,6 @@ fn house_move(house: u128, houses: usize) -> Result<Move, GameError> {
             |h| mancala_session::house_number(h, houses),
         )
         .map_err(|e| GameError::Unprocessable(e.to_string()))
-}
-
-/// Whether both seats are held, so that moves may be played: a computer game starts
-/// at once, a game against a friend when the friend joins.
-pub(crate) fn started(row: &GameRow) -> bool {
-    against_computer(row) || row.token_hashes[1].is_some()
-}
-
-/// Who sits in seat 2, as the session reads the stored opponent (`human` or a spec).
-pub(crate) fn opponent(row: &GameRow) -> Seat {
-    // The opponent was checked when the game was created; a row that no longer parses
-    // is treated as a person, so nothing is ever played for it.
-    row.opponent.parse().unwrap_or(Seat::Human)
-}
-
-/// Whether seat 2 is a computer player.
-pub(crate) fn against_computer(row: &GameRow) -> bool {
-    !opponent(row).is_human()
 }
 
 /// How long an instance holds a computer turn unless it renews the hold (it renews

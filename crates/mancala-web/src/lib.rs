@@ -40,24 +40,26 @@ mod limits;
 mod live;
 mod lobby;
 mod records;
+mod row;
 mod state;
 mod store;
 mod think;
 mod view;
 
-pub use actions::{CLAIM_AFTER, OfferRequest};
+pub use actions::OfferRequest;
 pub use api::{ApiError, BODY_LIMIT, app, serve};
 pub use client::ClientKey;
-pub use clock::{Clock, ManualClock, SystemClock, TimeControl, TimeControlRequest};
+pub use clock::{CLAIM_AFTER, Clock, ManualClock, SystemClock, TimeControlRequest};
 pub use games::{
-    Background, DEFAULT_COMPUTER_LEASE, FirstMover, GameError, Games, JoinRequest, MoveRequest,
-    NewGame, RandomWord, SeatGrant, StreamSlot,
+    Background, DEFAULT_COMPUTER_LEASE, FirstMover, Games, JoinRequest, MoveRequest, NewGame,
+    RandomWord, SeatGrant, StreamSlot,
 };
 pub use kept::KeptStats;
 pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
 pub use lobby::{GameList, LIST_LIMIT, ListedGame};
 pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, RecordQuery};
-pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy};
+pub use row::GameError;
+pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeControl};
 pub use store::{
     Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, Listing, NewMove, Next,
     PostgresStore, Progress, RematchSeat, RematchToken, SqliteStore, StateChange, StateUpdate,

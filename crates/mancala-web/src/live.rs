@@ -15,7 +15,7 @@ use mancala_core::{Move, Side};
 use mancala_session::Session;
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-use crate::games::{GameError, names_of, opponent, session_of, start_of};
+use crate::row::{GameError, names_of, opponent, session_of, start_of};
 use crate::store::{GameRow, StoreError};
 
 /// How many games' sessions are kept: a session is a few KiB, and a game not among

@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use crate::games::{GameError, Games};
+use crate::games::Games;
+use crate::row::GameError;
 use crate::store::{GameStore, Listing};
 use crate::view::{GameView, PlayerView, RulesView};
 

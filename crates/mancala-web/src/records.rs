@@ -7,7 +7,8 @@ use mancala_session::{Record, RecordFormat, parse_records};
 use serde::{Deserialize, Serialize};
 
 use crate::client::ClientKey;
-use crate::games::{GameError, Games, NewGame, SeatGrant, session_of};
+use crate::games::{Games, NewGame, SeatGrant};
+use crate::row::{GameError, session_of};
 use crate::store::{GameRow, GameStore, NewMove, Next, StoreError};
 
 /// The largest record `POST /api/games/import` takes (the rest of the API takes

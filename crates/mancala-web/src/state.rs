@@ -8,8 +8,6 @@ use mancala_core::Side;
 use mancala_session::Stop;
 use serde::{Deserialize, Serialize};
 
-use crate::clock::TimeControl;
-
 /// The longest name a player may give, in characters.
 pub const NAME_MAX_CHARS: usize = 32;
 
@@ -167,6 +165,49 @@ pub fn check_name(name: &str) -> Result<String, NameError> {
         return Err(NameError::NotPrintable);
     }
     Ok(name.to_owned())
+}
+
+/// A game's time control: minutes plus an increment per move, or a limit per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TimeControl {
+    /// `initial_s` seconds each for the game, and `increment_s` more per move.
+    Increment {
+        /// Seconds each player starts with.
+        initial_s: u64,
+        /// Seconds added after each of a player's timed moves.
+        increment_s: u64,
+    },
+    /// `per_move_s` seconds for each move (correspondence games).
+    PerMove {
+        /// Seconds for each move.
+        per_move_s: u64,
+    },
+}
+
+impl TimeControl {
+    /// Each player's time at the start, in milliseconds.
+    #[must_use]
+    pub fn initial_ms(self) -> i64 {
+        let s = match self {
+            TimeControl::Increment { initial_s, .. } => initial_s,
+            TimeControl::PerMove { per_move_s } => per_move_s,
+        };
+        secs_ms(s)
+    }
+
+    /// A player's time after a timed move made with `left_ms` to spare.
+    #[must_use]
+    pub fn after_move(self, left_ms: i64) -> i64 {
+        match self {
+            TimeControl::Increment { increment_s, .. } => left_ms + secs_ms(increment_s),
+            TimeControl::PerMove { per_move_s } => secs_ms(per_move_s),
+        }
+    }
+}
+
+fn secs_ms(s: u64) -> i64 {
+    i64::try_from(s.saturating_mul(1000)).unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]

@@ -4,9 +4,9 @@ use mancala_core::{GameEnd, Move, Pit, Position, ResultView, Side, SowStep, Stat
 use mancala_session::{EndText, Session};
 use serde::Serialize;
 
-use crate::actions::claim_at;
-use crate::clock::{TimeControl, remaining, running};
-use crate::games::{GameError, session_of, started};
+use crate::clock::{claim_at, remaining, running};
+use crate::row::{GameError, session_of, started};
+use crate::state::TimeControl;
 use crate::store::{Expiry, GameRow};
 
 /// A game as `GET /api/games/{id}` and the live stream show it: the keys of
@@ -317,7 +317,7 @@ impl GameView {
 
 /// The two seats with their names.
 fn players(row: &GameRow, session: &Session) -> [PlayerView; 2] {
-    let computer = crate::games::against_computer(row);
+    let computer = crate::row::against_computer(row);
     let names = session.names();
     [
         PlayerView {
