@@ -693,6 +693,9 @@ impl Games {
         if row.token_hashes[1].is_some() {
             return Err(GameError::Conflict("seat 2 is taken".into()));
         }
+        if row.play.stop().is_some() {
+            return Err(GameError::Conflict("the game was called off".into()));
+        }
         if !invite.is_some_and(|i| matches(row.invite_hash, i)) {
             return Err(GameError::Forbidden(
                 "joining takes the invite link's secret (the watch link only watches)".into(),
@@ -730,11 +733,7 @@ impl Games {
                     deadline_ms: row.deadline_ms,
                 },
                 keep_plies: None,
-                next: if row.finished_ms.is_some() {
-                    Next::Nobody
-                } else {
-                    Next::Person
-                },
+                next: Next::Person,
             };
             if self.store().change_state(&change).await? {
                 return Ok(());

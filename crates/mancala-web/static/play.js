@@ -48,6 +48,7 @@ const Play = (() => {
   let page = null;          // the GamePage
   let clockTimer = null;
   let clockBase = null;     // { remaining: [a, b], running, at } of the last view
+  let claimTimer = null;
 
   function setupGame(gamePage) {
     page = gamePage;
@@ -139,8 +140,12 @@ const Play = (() => {
     $("resign").hidden = !view.started || !$("abort").hidden;
     $("offer-draw").hidden = !view.started || computer || !!offer;
     $("offer-takeback").hidden = !view.started || !moved(mine) || !!offer;
-    const claimable = view.claim_at !== null && view.to_move !== mine && view.claim_at * 1000 <= Date.now();
-    $("claim").hidden = !claimable;
+    const waiting = view.claim_at !== null && view.to_move !== mine;
+    $("claim").hidden = !(waiting && view.claim_at * 1000 <= Date.now());
+    // Offer the claim when its time comes, even if nothing else happens meanwhile.
+    clearTimeout(claimTimer);
+    const wait = view.claim_at * 1000 - Date.now();
+    if (waiting && wait > 0 && wait < 2 ** 31 - 1) claimTimer = setTimeout(() => renderControls(page.shown), wait + 500);
   }
 
   // What the last move did, in words: captures, another turn, feeding, the end.

@@ -221,12 +221,16 @@ async fn an_abort_is_only_possible_before_each_side_has_moved(db: TestDb) {
     assert!(v["error"].as_str().unwrap().contains("too late"));
     assert_eq!(view(&s, &id).await["over"], false);
 
-    // A game nobody joined may be aborted by its creator.
+    // A game nobody joined may be aborted by its creator; nobody joins it then.
     let (_, g) = call(&s.router, "POST", "/api/games", None, Some(kalah())).await;
     let id = g["id"].as_str().unwrap();
     let (status, v) = act(&s, id, g["token"].as_str().unwrap(), "abort").await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["end"]["reason"], "aborted");
+    let join = json!({"invite": g["invite"]});
+    let uri = format!("/api/games/{id}/join");
+    let (status, _) = call(&s.router, "POST", &uri, None, Some(join)).await;
+    assert_eq!(status, StatusCode::CONFLICT);
 }
 
 async fn a_draw_is_offered_declined_and_accepted(db: TestDb) {
