@@ -161,8 +161,9 @@ const Play = (() => {
     if (!view.over && view.variant !== "kalah" && view.to_move) {
       const other = 3 - view.to_move;
       if (view.houses[other - 1].every((n) => n === 0)) {
+        const empty = nameOf(view, other);
         const mover = nameOf(view, view.to_move);
-        notes.push(`${nameOf(view, other)} ${nameOf(view, other) === "You" ? "have" : "has"} no seeds: ${mover} must give ${nameOf(view, other) === "You" ? "you" : "them"} some.`);
+        notes.push(`${empty} ${empty === "You" ? "have" : "has"} no seeds: ${mover === "You" ? "you" : mover} must give ${empty === "You" ? "you" : "them"} some.`);
       }
     }
     if (view.over && view.end) notes.push(`Game over: ${view.end.text}`);
