@@ -114,7 +114,7 @@ const Play = (() => {
   function renderPlayers(view) {
     const first = view.first === 2 ? 2 : 1;
     $("players").textContent = `${view.players[0].name} vs ${view.players[1].name}` +
-      ` · ${view.players[first - 1].name} moved first`;
+      ` · ${view.players[first - 1].name} ${view.ply > 0 ? "moved" : "moves"} first`;
   }
 
   function renderControls(view) {

@@ -632,7 +632,7 @@ async fn players_named_as_text_take_back_offer_a_draw_and_resign(db: TestDb) {
     .await;
     click(b, "join").await;
     wait_status(a, "Your turn").await;
-    let players = format!("{markup} vs Bob · {markup} moved first");
+    let players = format!("{markup} vs Bob · {markup} moves first");
     for c in [a, b] {
         wait_for(
             c,
