@@ -821,19 +821,19 @@ impl Games {
             session.undo_move();
             return Err(e);
         }
-        let over = session.is_over();
-        drop(session);
-        // The stored game is the loaded one plus this move: no need to read it back.
+        // The stored game is the loaded one plus this move, and the session is that
+        // game: no need to read it back or replay it.
         let mut row = row;
         row.moves.push(mv.house());
         row.activity_ms = now_ms();
         row.version += 1;
         row.deadline_ms = update.deadline_ms;
         row.play = update.play;
-        if over {
+        if session.is_over() {
             row.finished_ms = Some(row.activity_ms);
         }
-        let view = self.view_of(&row)?;
+        let view = GameView::of_session(&row, &session, &self.inner.limits.expiry, self.now_ms());
+        drop(session);
         self.publish(id, &view);
         match next {
             Next::Computer { .. } => self.schedule_computer(id, client.to_string()),
