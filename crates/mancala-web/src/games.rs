@@ -579,6 +579,9 @@ impl Games {
         if row.token_hashes[1].is_some() {
             return Err(GameError::Conflict("seat 2 is taken".into()));
         }
+        if row.play.stop().is_some() {
+            return Err(GameError::Conflict("the game was called off".into()));
+        }
         let invited = invite.is_some_and(|i| matches(row.invite_hash, i));
         // A public game's seat is open to anyone (the lobby lists it).
         if !invited && !self.store().is_listed(id).await? {
@@ -618,11 +621,7 @@ impl Games {
                     deadline_ms: row.deadline_ms,
                 },
                 keep_plies: None,
-                next: if row.finished_ms.is_some() {
-                    Next::Nobody
-                } else {
-                    Next::Person
-                },
+                next: Next::Person,
             };
             if self.store().change_state(&change).await? {
                 return Ok(());
@@ -710,19 +709,19 @@ impl Games {
             session.undo_move();
             return Err(e);
         }
-        let over = session.is_over();
-        drop(session);
-        // The stored game is the loaded one plus this move: no need to read it back.
+        // The stored game is the loaded one plus this move, and the session is that
+        // game: no need to read it back or replay it.
         let mut row = row;
         row.moves.push(mv.house());
         row.activity_ms = now_ms();
         row.version += 1;
         row.deadline_ms = update.deadline_ms;
         row.play = update.play;
-        if over {
+        if session.is_over() {
             row.finished_ms = Some(row.activity_ms);
         }
-        let view = self.view_of(&row)?;
+        let view = GameView::of_session(&row, &session, &self.inner.limits.expiry, self.now_ms());
+        drop(session);
         self.publish(id, &view);
         match next {
             Next::Computer { .. } => self.schedule_computer(id, client.to_string()),

@@ -245,7 +245,17 @@ impl GameView {
     /// # Errors
     /// When the stored game does not replay.
     pub fn of(row: &GameRow, expiry: &Expiry, now_ms: i64) -> Result<GameView, GameError> {
-        let session = session_of(row)?;
+        Ok(GameView::of_session(row, &session_of(row)?, expiry, now_ms))
+    }
+
+    /// The view of the stored game `row` whose session (up to date with it) is
+    /// `session`: no replay needed.
+    pub(crate) fn of_session(
+        row: &GameRow,
+        session: &Session,
+        expiry: &Expiry,
+        now_ms: i64,
+    ) -> GameView {
         let game = session.game();
         let history = session
             .records()
@@ -260,7 +270,7 @@ impl GameView {
         let state = StateView::of(game);
         let started = started(row);
         let stop = session.stopped();
-        Ok(GameView {
+        GameView {
             id: row.id.clone(),
             variant: row.variant.clone(),
             houses: state.houses,
@@ -274,7 +284,7 @@ impl GameView {
             }),
             moves: row.moves.clone(),
             history,
-            players: players(row, &session),
+            players: players(row, session),
             rules: RulesView {
                 houses: row.houses,
                 seeds: row.seeds,
@@ -291,7 +301,7 @@ impl GameView {
                 .last()
                 .and_then(|r| last_move(&r.before, r.mv)),
             repetition: stop.is_none() && game.ended_by_repetition(),
-            end: end_view(&session),
+            end: end_view(session),
             rematch: row.rematch.clone(),
             started,
             expires_at: expiry.deadline_ms(row).div_euclid(1000),
@@ -307,11 +317,11 @@ impl GameView {
                 }),
             time_control: row.play.time_control,
             clocks: row.play.time_control.map(|_| ClocksView {
-                remaining_ms: remaining(&row.play, &session, now_ms),
-                running: running(&row.play, &session).map(Side::number),
+                remaining_ms: remaining(&row.play, session, now_ms),
+                running: running(&row.play, session).map(Side::number),
             }),
-            claim_at: claim_at(row, &session).map(|ms| ms.div_euclid(1000)),
-        })
+            claim_at: claim_at(row, session).map(|ms| ms.div_euclid(1000)),
+        }
     }
 }
 

@@ -48,6 +48,7 @@ const Play = (() => {
   let page = null;          // the GamePage
   let clockTimer = null;
   let clockBase = null;     // { remaining: [a, b], running, at } of the last view
+  let claimTimer = null;
 
   function setupGame(gamePage) {
     page = gamePage;
@@ -113,7 +114,7 @@ const Play = (() => {
   function renderPlayers(view) {
     const first = view.first === 2 ? 2 : 1;
     $("players").textContent = `${view.players[0].name} vs ${view.players[1].name}` +
-      ` · ${view.players[first - 1].name} moved first`;
+      ` · ${view.players[first - 1].name} ${view.ply > 0 ? "moved" : "moves"} first`;
   }
 
   function renderControls(view) {
@@ -139,8 +140,12 @@ const Play = (() => {
     $("resign").hidden = !view.started || !$("abort").hidden;
     $("offer-draw").hidden = !view.started || computer || !!offer;
     $("offer-takeback").hidden = !view.started || !moved(mine) || !!offer;
-    const claimable = view.claim_at !== null && view.to_move !== mine && view.claim_at * 1000 <= Date.now();
-    $("claim").hidden = !claimable;
+    const waiting = view.claim_at !== null && view.to_move !== mine;
+    $("claim").hidden = !(waiting && view.claim_at * 1000 <= Date.now());
+    // Offer the claim when its time comes, even if nothing else happens meanwhile.
+    clearTimeout(claimTimer);
+    const wait = view.claim_at * 1000 - Date.now();
+    if (waiting && wait > 0 && wait < 2 ** 31 - 1) claimTimer = setTimeout(() => renderControls(page.shown), wait + 500);
   }
 
   // What the last move did, in words: captures, another turn, feeding, the end.
@@ -156,8 +161,9 @@ const Play = (() => {
     if (!view.over && view.variant !== "kalah" && view.to_move) {
       const other = 3 - view.to_move;
       if (view.houses[other - 1].every((n) => n === 0)) {
+        const empty = nameOf(view, other);
         const mover = nameOf(view, view.to_move);
-        notes.push(`${nameOf(view, other)} ${nameOf(view, other) === "You" ? "have" : "has"} no seeds: ${mover} must give ${nameOf(view, other) === "You" ? "you" : "them"} some.`);
+        notes.push(`${empty} ${empty === "You" ? "have" : "has"} no seeds: ${mover === "You" ? "you" : mover} must give ${empty === "You" ? "you" : "them"} some.`);
       }
     }
     if (view.over && view.end) notes.push(`Game over: ${view.end.text}`);

@@ -32,6 +32,7 @@ on_both_backends!(
     a_limit_per_move_ends_the_game_on_time,
     a_move_after_the_flag_fell_loses_on_time,
     a_player_who_left_is_claimed_against_after_the_stated_time,
+    the_live_stream_carries_takebacks_and_ends_with_a_resignation,
 );
 
 /// A point in time for the injected clocks: 2026-01-01.
@@ -221,12 +222,16 @@ async fn an_abort_is_only_possible_before_each_side_has_moved(db: TestDb) {
     assert!(v["error"].as_str().unwrap().contains("too late"));
     assert_eq!(view(&s, &id).await["over"], false);
 
-    // A game nobody joined may be aborted by its creator.
+    // A game nobody joined may be aborted by its creator; nobody joins it then.
     let (_, g) = call(&s.router, "POST", "/api/games", None, Some(kalah())).await;
     let id = g["id"].as_str().unwrap();
     let (status, v) = act(&s, id, g["token"].as_str().unwrap(), "abort").await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["end"]["reason"], "aborted");
+    let join = json!({"invite": g["invite"]});
+    let uri = format!("/api/games/{id}/join");
+    let (status, _) = call(&s.router, "POST", &uri, None, Some(join)).await;
+    assert_eq!(status, StatusCode::CONFLICT);
 }
 
 async fn a_draw_is_offered_declined_and_accepted(db: TestDb) {
@@ -616,4 +621,45 @@ async fn instances_end_a_game_on_time_once() {
         let v = serde_json::to_value(instances[2].view(id).await.unwrap()).unwrap();
         assert_eq!(v["end"]["reason"], "out-of-time", "{v}");
     }
+}
+
+async fn the_live_stream_carries_takebacks_and_ends_with_a_resignation(db: TestDb) {
+    let s = site(&db).await;
+    let (id, t1, t2) = joined(&s, kalah(), None).await;
+    let request = Request::builder()
+        .uri(format!("/api/games/{id}/live"))
+        .body(Body::empty())
+        .unwrap();
+    let response = s.router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let reader =
+        tokio::spawn(async move { response.into_body().collect().await.map(|c| c.to_bytes()) });
+    played(&s, &id, &t1, QUIET[0], 0).await;
+    act(&s, &id, &t1, "offer-takeback").await;
+    act(&s, &id, &t2, "accept").await;
+    act(&s, &id, &t1, "resign").await;
+    let body = tokio::time::timeout(Duration::from_secs(5), reader)
+        .await
+        .expect("the stream ends with the game")
+        .unwrap()
+        .unwrap();
+    let views: Vec<Value> = String::from_utf8(body.to_vec())
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .map(|d| serde_json::from_str(d.trim()).unwrap())
+        .collect();
+    let plies: Vec<u64> = views.iter().map(|v| v["ply"].as_u64().unwrap()).collect();
+    assert!(
+        plies.windows(2).any(|w| w == [1, 0]),
+        "the takeback is sent though it has fewer plies: {plies:?}"
+    );
+    let last = views.last().unwrap();
+    assert_eq!(last["end"]["reason"], "resigned");
+    assert!(
+        views
+            .windows(2)
+            .all(|w| w[0]["version"].as_u64() < w[1]["version"].as_u64()),
+        "each event is later than the one before"
+    );
 }

@@ -318,6 +318,7 @@ on_both_backends_async!(
     players_named_as_text_take_back_offer_a_draw_and_resign,
     the_computer_moves_first_and_the_clocks_tick,
     messages_without_animation_and_the_end_sweeps_the_houses,
+    feeding_is_said_without_animation,
 );
 
 async fn two_people_play_a_whole_game_in_two_browsers(db: TestDb) {
@@ -654,7 +655,7 @@ async fn players_named_as_text_take_back_offer_a_draw_and_resign(db: TestDb) {
     .await;
     click(b, "join").await;
     wait_status(a, "Your turn").await;
-    let players = format!("{markup} vs Bob · {markup} moved first");
+    let players = format!("{markup} vs Bob · {markup} moves first");
     for c in [a, b] {
         wait_for(
             c,
@@ -834,5 +835,48 @@ async fn messages_without_animation_and_the_end_sweeps_the_houses(db: TestDb) {
     assert_eq!(left, json!(0), "Kalah leaves no seed in the houses");
     let message = text(c, "message").await;
     assert!(message.starts_with("Game over: "), "{message}");
+    h.close().await;
+}
+
+/// In Oware, when a player's houses are empty the page says the other must feed
+/// them, with the animation off: player 1 in the browser, player 2 through the API.
+async fn feeding_is_said_without_animation(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let h = Harness::start(path, db, 1).await;
+    let (c, server) = (&h.browsers[0], &h.server);
+    let setup = "const v = document.getElementById('variant'); v.value = 'oware'; \
+                 v.dispatchEvent(new Event('change'));";
+    let id = new_game_with(c, &server.base, 4, 2, None, setup).await;
+    set_speed(c, 0).await;
+    let link = value(c, "share-link").await;
+    let invite = link.rsplit("#invite=").next().unwrap();
+    let (status, j) = server.call(
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(json!({"invite": invite})),
+    );
+    assert_eq!(status, 200, "{j}");
+    let token = j["token"].as_str().unwrap();
+    // Oware(4,2): after these, player 1's houses are empty and player 2 is to move.
+    let line = [1, 1, 2, 1, 3, 1, 4];
+    for (ply, house) in line.into_iter().enumerate() {
+        if ply % 2 == 0 {
+            click_when_ready(c, &format!("h1-{house}")).await;
+        } else {
+            wait_status(c, "Waiting for Player 2").await;
+            let body = json!({"house": house, "ply": ply});
+            let path = format!("/api/games/{id}/moves");
+            let (status, v) = server.call("POST", &path, Some(token), Some(body));
+            assert_eq!(status, 200, "{v}");
+        }
+    }
+    wait_for(
+        c,
+        "document.getElementById('message').textContent === \
+         'You capture 3 seeds. You have no seeds: Player 2 must give you some.'",
+        "the feeding message",
+    )
+    .await;
     h.close().await;
 }

@@ -268,9 +268,11 @@ pub enum ComputerCommit {
     LeaseLost,
 }
 
-/// How far a game has come: every change to a game moves one of these forward and
-/// none back (the web game takes no moves back), so of two states of a game the later
-/// is the greater. Expiry is a game's last change, later than any other.
+/// How far a game has come: compared field by field, of two states of a game the
+/// later is the greater. Every move and change of state raises the version (a
+/// takeback lowers the plies but raises the version); a join and a rematch, which
+/// leave the version, raise their own flags. Expiry is a game's last change, later
+/// than any other.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Progress {
     /// The game has expired and is deleted (its live streams end).

@@ -21,6 +21,7 @@ use std::time::Duration;
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 use tokio::sync::mpsc;
 use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::{
@@ -459,6 +460,9 @@ impl GameStore for PostgresStore {
             None => (None, None, None),
         };
         let has_state = mv.state.is_some();
+        let params: [&(dyn ToSql + Sync); 9] = [
+            &mv.game, &ply, &house, &now, &ends, &play, &deadline, &seen, &has_state,
+        ];
         let result = match mv.next {
             Next::Person | Next::Nobody => {
                 let stmt = client
@@ -467,15 +471,7 @@ impl GameStore for PostgresStore {
                          INSERT INTO moves (game, ply, house) SELECT id, $2, $3 FROM g"
                     ))
                     .await?;
-                client
-                    .execute(
-                        &stmt,
-                        &[
-                            &mv.game, &ply, &house, &now, &ends, &play, &deadline, &seen,
-                            &has_state,
-                        ],
-                    )
-                    .await
+                client.execute(&stmt, &params).await
             }
             Next::Computer { lease } => {
                 let stmt = client
@@ -488,24 +484,9 @@ impl GameStore for PostgresStore {
                     ))
                     .await?;
                 let secs = lease_secs(lease);
-                client
-                    .execute(
-                        &stmt,
-                        &[
-                            &mv.game,
-                            &ply,
-                            &house,
-                            &now,
-                            &ends,
-                            &play,
-                            &deadline,
-                            &seen,
-                            &has_state,
-                            &self.instance,
-                            &secs,
-                        ],
-                    )
-                    .await
+                let mut all = params.to_vec();
+                all.extend([&self.instance as &(dyn ToSql + Sync), &secs]);
+                client.execute(&stmt, &all).await
             }
         };
         match result {
