@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::games::Games;
 use crate::row::GameError;
+use crate::state::TimeControl;
 use crate::store::{GameStore, Listing};
 use crate::view::{GameView, PlayerView, RulesView};
 
@@ -30,6 +31,8 @@ pub struct ListedGame {
     pub to_move: Option<u8>,
     /// Seeds banked by each player.
     pub stores: [u16; 2],
+    /// The clock the game is played with, if any.
+    pub time_control: Option<TimeControl>,
     /// In the lobby: where to `POST` to take seat 2 (no invite needed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub join: Option<String>,
@@ -53,6 +56,7 @@ impl ListedGame {
             ply: view.ply,
             to_move: view.to_move,
             stores: view.stores,
+            time_control: view.time_control,
         }
     }
 }

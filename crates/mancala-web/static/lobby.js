@@ -20,13 +20,19 @@ function describeRules(game) {
   let text = `${variantNames[game.variant] || game.variant} ${r.houses}×${r.seeds}`;
   if (game.variant === "kalah" && r.empty_capture) text += ", empty captures";
   if (game.variant === "kalah" && r.end_rule !== "mover-cannot-move") text += ", ends when a side is empty";
+  const tc = game.time_control;
+  if (tc && tc.per_move_s !== undefined) {
+    const days = tc.per_move_s / 86400;
+    text += Number.isInteger(days) ? `, ${days} day${days === 1 ? "" : "s"} a move` : `, ${tc.per_move_s} s a move`;
+  } else if (tc) {
+    text += `, ${tc.initial_s / 60}+${tc.increment_s}`;
+  }
   return text;
 }
 
 // Who plays a seat, as a list shows it (names are text, never markup).
 function seatName(game, seat) {
   const p = game.players[seat - 1];
-  if (p.kind === "computer") return `Computer (${p.name})`;
   return p.name || `Player ${seat}`;
 }
 

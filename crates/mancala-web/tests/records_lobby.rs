@@ -419,7 +419,9 @@ async fn positions_and_history_marks_step_through_a_game(db: TestDb) {
 
 async fn public_games_are_listed_and_joined_without_invite(db: TestDb) {
     let r = app(db.games().await);
-    let open = create(&r, json!({"variant": "oware", "houses": 5, "public": true})).await;
+    let body = json!({"variant": "oware", "houses": 5, "public": true, "name": "Ann",
+                      "time_control": {"initial_s": 180, "increment_s": 2}});
+    let open = create(&r, body).await;
     let private = create(&r, json!({"variant": "kalah", "public": false})).await;
     let default = create(&r, json!({"variant": "kalah"})).await;
     let computer = create(
@@ -441,6 +443,12 @@ async fn public_games_are_listed_and_joined_without_invite(db: TestDb) {
     assert_eq!(games[0]["rules"]["houses"], 5);
     assert_eq!(games[0]["players"][1]["joined"], false);
     assert_eq!(games[0]["join"], format!("/api/games/{open_id}/join"));
+    // What a player chooses a game by: the creator and the clock.
+    assert_eq!(games[0]["players"][0]["name"], "Ann");
+    assert_eq!(
+        games[0]["time_control"],
+        json!({"initial_s": 180, "increment_s": 2})
+    );
     // The computer game is there to watch (and not in the lobby).
     let computer_id = computer["id"].as_str().unwrap();
     let token = computer["token"].as_str().unwrap();

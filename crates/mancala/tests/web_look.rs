@@ -524,7 +524,7 @@ async fn join_from_the_lobby(b: &Client, id: &str) {
         "return document.querySelector('#lobby-list li a').textContent;",
     )
     .await;
-    assert_eq!(entry, json!("Kalah 6×4 against Player 1"));
+    assert_eq!(entry, json!("Kalah 6×4, 3+2 against Player 1"));
     b.find(Locator::Css(&button))
         .await
         .unwrap()
@@ -555,7 +555,8 @@ async fn the_lobby_lists_a_public_game_and_one_click_joins() {
     let empty = js(b, "return document.getElementById('lobby-empty').hidden;").await;
     assert_eq!(empty, json!(false));
 
-    let public = "document.getElementById('public').checked = true;";
+    let public = "document.getElementById('public').checked = true; \
+                  document.getElementById('time-control').value = '3+2';";
     let id = start_game(a, &server.base, public, "quick-friend").await;
     join_from_the_lobby(b, &id).await;
     wait_status(a, "Your turn").await;
@@ -569,7 +570,7 @@ async fn the_lobby_lists_a_public_game_and_one_click_joins() {
     // Back home, each finds the game among theirs; the lobby no longer lists it, the
     // games to watch do.
     a.goto(&server.base).await.unwrap();
-    let mine = json!([["my-turn", "Kalah 6×4 against Player 2: your turn"]]);
+    let mine = json!([["my-turn", "Kalah 6×4, 3+2 against Player 2: your turn"]]);
     assert_eq!(my_games(a).await, mine);
     assert_eq!(
         js(a, "return document.title;").await,
@@ -589,7 +590,7 @@ async fn the_lobby_lists_a_public_game_and_one_click_joins() {
     .await;
     assert_eq!(watch, json!(format!("/g/{id}")));
     b.goto(&server.base).await.unwrap();
-    let theirs = json!([["", "Kalah 6×4 against Player 1: their turn"]]);
+    let theirs = json!([["", "Kalah 6×4, 3+2 against Player 1: their turn"]]);
     assert_eq!(my_games(b).await, theirs);
     h.close().await;
 }
