@@ -54,6 +54,29 @@ const speedSelect = $("speed");
 speedSelect.value = localStorage.getItem("mancala:speed") ?? speedSelect.value;
 speedSelect.addEventListener("change", () => localStorage.setItem("mancala:speed", speedSelect.value));
 const stepDelay = () => Number(speedSelect.value);
+
+// ---------------------------------------------------------------- sound
+// A short tone when the opponent has moved, for a player waiting in another tab. Off
+// unless chosen (a page should not make noise unasked), and kept in the browser. The
+// tone is synthesized, so there is no file to fetch; each one is counted on the body
+// (data-chimes) so that a test can tell it was played.
+const soundBox = $("sound");
+soundBox.checked = localStorage.getItem("mancala:sound") === "on";
+soundBox.addEventListener("change", () => localStorage.setItem("mancala:sound", soundBox.checked ? "on" : "off"));
+let audio = null;
+function chime() {
+  if (!soundBox.checked || typeof AudioContext === "undefined") return;
+  audio ??= new AudioContext();
+  const tone = audio.createOscillator();
+  const volume = audio.createGain();
+  tone.frequency.value = 660;
+  volume.gain.setValueAtTime(0.15, audio.currentTime);
+  volume.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+  tone.connect(volume).connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.25);
+  document.body.dataset.chimes = String(Number(document.body.dataset.chimes || 0) + 1);
+}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- home page
@@ -204,6 +227,7 @@ class GamePage {
         await this.animate(prev, view);
       }
       this.render(view);
+      if (moved && this.mySeat() !== null && prev.to_move !== this.mySeat()) chime();
       // What the move did, animated or not; and the end, however it came.
       if (moved || (view.over && !(prev && prev.over))) $("message").textContent = Play.moveNotes(view);
     }

@@ -319,6 +319,7 @@ on_both_backends_async!(
     the_computer_moves_first_and_the_clocks_tick,
     messages_without_animation_and_the_end_sweeps_the_houses,
     feeding_is_said_without_animation,
+    a_chosen_sound_plays_on_the_opponent_s_move,
 );
 
 async fn two_people_play_a_whole_game_in_two_browsers(db: TestDb) {
@@ -878,5 +879,42 @@ async fn feeding_is_said_without_animation(db: TestDb) {
         "the feeding message",
     )
     .await;
+    h.close().await;
+}
+
+/// The sound is off until chosen; chosen, the opponent's move plays it and the player's
+/// own does not.
+async fn a_chosen_sound_plays_on_the_opponent_s_move(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let h = Harness::start(path, db, 1).await;
+    let (c, server) = (&h.browsers[0], &h.server);
+    let chimes = "return Number(document.body.dataset.chimes || 0);";
+    new_game(c, &server.base, 6, 4, Some("greedy")).await;
+    set_speed(c, 0).await;
+    wait_status(c, "Your turn").await;
+    // House 1 of Kalah(6,4) ends in a house: the computer answers. No sound chosen.
+    click_when_ready(c, "h1-1").await;
+    wait_status(c, "Your turn").await;
+    assert_eq!(c.execute(chimes, vec![]).await.unwrap(), json!(0));
+    c.find(Locator::Id("sound"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    // Play on (a move into the store is answered by another of ours) until the
+    // computer moves.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while c.execute(chimes, vec![]).await.unwrap() == json!(0) {
+        assert!(Instant::now() < deadline, "{}", page_state(c).await);
+        assert!(
+            !game_over(c).await,
+            "the game ended before the computer moved"
+        );
+        take_turn(c).await;
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    let stored = "return localStorage.getItem('mancala:sound');";
+    assert_eq!(c.execute(stored, vec![]).await.unwrap(), json!("on"));
     h.close().await;
 }
