@@ -34,6 +34,9 @@
 //! perfect.rs    the perfect player, a thin adapter over the exact solver (the crate
 //!               mancala-solver), and first_guess, the alpha-beta guesses it starts from
 //! matches.rs    bot-against-bot matches in parallel, statistics
+//! contestant.rs who plays a match: a PlayerSpec or an external engine
+//! protocol.rs   the engine line protocol (docs/engine-protocol.md)
+//! external.rs   external engines: a child process spoken to in the protocol
 //! bench.rs      search and MCTS benchmarks (the database build's: mancala-solver's
 //!               bench.rs)
 //! ```
@@ -42,13 +45,16 @@
 
 mod alphabeta;
 mod bench;
+mod contestant;
 mod eval;
+mod external;
 mod levels;
 mod matches;
 mod mcts;
 mod ordering;
 mod perfect;
 mod player;
+pub mod protocol;
 mod score;
 mod search;
 mod simple;
@@ -56,11 +62,13 @@ mod tt;
 
 pub use alphabeta::AlphaBeta;
 pub use bench::{MctsBench, SearchBench, bench_mcts, bench_search};
+pub use contestant::{Contestant, Seated};
 pub use eval::{Weights, evaluate, evaluate_with};
+pub use external::{ExternalEngine, ExternalError, ExternalSpec};
 pub use levels::{LEVELS, level_spec};
 pub use matches::{
-    BALANCE_DEPTH, BALANCE_TRIES, GameResult, MAX_PLIES, MatchConfig, MatchStats, opening,
-    opening_from, play_match_game, play_match_game_from, run_match, sub_seed,
+    BALANCE_DEPTH, BALANCE_TRIES, GameResult, MAX_PLIES, MatchConfig, MatchGame, MatchStats,
+    opening, opening_from, play_match_game, play_match_game_from, run_match, sub_seed,
 };
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
 pub use ordering::{History, order_key, predict};

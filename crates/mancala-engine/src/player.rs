@@ -84,6 +84,14 @@ pub enum PlayerError {
         /// Why not.
         why: &'static str,
     },
+    /// An external engine could not be started or did not answer its greeting.
+    #[error("external engine {engine}: {message}")]
+    External {
+        /// The engine, as `ext:COMMAND`.
+        engine: String,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 impl PlayerSpec {
@@ -113,6 +121,19 @@ impl PlayerSpec {
     #[must_use]
     pub fn option(&self, key: &str) -> Option<&str> {
         self.options.get(key).map(String::as_str)
+    }
+
+    /// The same spec with option `key` set to `value` (replacing any value given).
+    ///
+    /// ```
+    /// use mancala_engine::PlayerSpec;
+    /// let spec: PlayerSpec = "alphabeta:depth=9,ms=50".parse().unwrap();
+    /// assert_eq!(spec.with_option("ms", "200").to_string(), "alphabeta:depth=9,ms=200");
+    /// ```
+    #[must_use]
+    pub fn with_option(mut self, key: &str, value: &str) -> PlayerSpec {
+        self.options.insert(key.to_owned(), value.to_owned());
+        self
     }
 
     /// Whether this spec names a person rather than a computer player.
