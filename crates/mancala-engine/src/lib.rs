@@ -30,7 +30,8 @@
 //! search.rs     iterative-deepening PVS (Searcher, Limits)
 //! alphabeta.rs  the alphabeta player
 //! mcts.rs       Monte-Carlo tree search with random playouts
-//! levels.rs     easy, medium, hard, expert, perfect
+//! levels.rs     easy, medium, hard, expert, master, perfect
+//! master.rs     master: a time budget, the solver near the end, alpha-beta on threads
 //! perfect.rs    the perfect player, a thin adapter over the exact solver (the crate
 //!               mancala-solver), and first_guess, the alpha-beta guesses it starts from
 //! matches.rs    bot-against-bot matches in parallel, statistics
@@ -49,6 +50,7 @@ mod contestant;
 mod eval;
 mod external;
 mod levels;
+mod master;
 mod matches;
 mod mcts;
 mod ordering;
@@ -66,6 +68,7 @@ pub use contestant::{Contestant, Seated};
 pub use eval::{Weights, evaluate, evaluate_with};
 pub use external::{ExternalEngine, ExternalError, ExternalSpec};
 pub use levels::{LEVELS, level_spec};
+pub use master::Master;
 pub use matches::{
     BALANCE_DEPTH, BALANCE_TRIES, GameResult, MAX_PLIES, MatchConfig, MatchGame, MatchStats,
     opening, opening_from, play_match_game, play_match_game_from, run_match, sub_seed,

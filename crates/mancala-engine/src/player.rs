@@ -7,7 +7,7 @@ use mancala_core::{Game, Move, Rules, Variant};
 use std::time::Duration;
 
 use crate::simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
-use crate::{AlphaBeta, Limits, Mcts, MctsLimits, Perfect, Weights, level_spec};
+use crate::{AlphaBeta, Limits, Master, Mcts, MctsLimits, Perfect, Weights, level_spec};
 
 /// A move chosen by a computer player, with its reason when the player gives one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +108,7 @@ impl PlayerSpec {
         "medium",
         "hard",
         "expert",
+        "master",
         "perfect",
     ];
 
@@ -231,7 +232,7 @@ impl PlayerSpec {
                 Box::new(Greedy)
             }
             "alphabeta" => {
-                self.expect_options(&["depth", "nodes", "ms", "hash", "store", "row"])?;
+                self.expect_options(&["depth", "nodes", "ms", "hash", "store", "row", "threads"])?;
                 let mut limits = Limits {
                     depth: self.positive_option("depth")?,
                     nodes: self.positive_option("nodes")?,
@@ -246,10 +247,15 @@ impl PlayerSpec {
                     store: self.parsed_option("store", default.store)?,
                     row: self.parsed_option("row", default.row)?,
                 };
-                Box::new(AlphaBeta::new(limits, hash).with_weights(weights))
+                let threads = self.positive_option("threads")?.unwrap_or(1usize);
+                Box::new(
+                    AlphaBeta::new(limits, hash)
+                        .with_weights(weights)
+                        .with_threads(threads),
+                )
             }
             "mcts" => {
-                self.expect_options(&["sims", "ms", "seed", "c"])?;
+                self.expect_options(&["sims", "ms", "seed", "c", "threads"])?;
                 let mut limits = MctsLimits {
                     sims: self.positive_option("sims")?,
                     time: self.positive_option("ms")?.map(Duration::from_millis),
@@ -258,7 +264,20 @@ impl PlayerSpec {
                     limits.sims = Some(10_000);
                 }
                 let c = self.parsed_option("c", 1.0f32)?;
-                Box::new(Mcts::new(limits, seed).with_exploration(c))
+                let threads = self.positive_option("threads")?.unwrap_or(1usize);
+                Box::new(
+                    Mcts::new(limits, seed)
+                        .with_exploration(c)
+                        .with_threads(threads),
+                )
+            }
+            "master" => {
+                self.expect_options(&["ms", "threads", "solve", "seed"])?;
+                let ms = self.positive_option("ms")?.unwrap_or(1000u64);
+                let threads = self.positive_option("threads")?.unwrap_or(2usize);
+                let solve =
+                    self.parsed_option("solve", Master::default_solve_seeds(rules.variant()))?;
+                Box::new(Master::new(Duration::from_millis(ms), threads, solve))
             }
             "perfect" => {
                 self.expect_options(&["ms", "hash", "seed"])?;
