@@ -101,8 +101,9 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         BenchCommand::Search(args) => crate::bench_search::search(args, &mut *out)?,
         BenchCommand::Mcts(args) => crate::bench_search::mcts(args, &mut *out)?,
         BenchCommand::Endgame(args) => crate::bench_search::endgame(args, &mut *out)?,
-        BenchCommand::Accuracy(args) => crate::bench_strength::accuracy(args, &mut *out)?,
-        BenchCommand::Threads(args) => crate::bench_strength::threads(args, &mut *out)?,
+        // Several lines, each ended already.
+        BenchCommand::Accuracy(args) => return crate::bench_strength::accuracy(args, out),
+        BenchCommand::Threads(args) => return crate::bench_strength::threads(args, out),
         BenchCommand::Web(args) => serde_json::to_writer(&mut *out, &crate::bench_web::run(args)?)?,
     }
     writeln!(out)?;

@@ -149,3 +149,33 @@ fn an_engine_that_cannot_start_is_an_error_before_any_game() {
     assert_eq!(code, Some(2));
     assert!(err.contains("ext:COMMAND"), "{err}");
 }
+
+#[test]
+fn the_accuracy_bench_finds_perfect_play_exact_and_random_play_not() {
+    let (code, out, err) = run(
+        &[
+            "bench",
+            "accuracy",
+            "--houses",
+            "4",
+            "--seeds",
+            "2",
+            "--positions",
+            "30",
+            "--max-seeds",
+            "10",
+            "perfect:ms=5000",
+            "random",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows[0]["player"], "perfect:ms=5000");
+    assert_eq!(rows[0]["positions"], 30);
+    assert_eq!(rows[0]["share"], 1.0, "{out}");
+    assert!(rows[1]["share"].as_f64().unwrap() < 1.0, "{out}");
+}
