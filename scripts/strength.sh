@@ -48,6 +48,7 @@ echo "| --- | --- | --- | --- | --- |"
 "$bin" bench accuracy --positions 300 --max-seeds 20 easy medium hard expert \
   alphabeta:ms=100 mcts:ms=100 master:ms=100,solve=0 master:ms=100 |
   while read -r json; do
+    [[ -n $json ]] || continue
     player=$(sed 's/.*"player":"\([^"]*\)".*/\1/' <<<"$json")
     printf '| %s | %s | %s | %s | %.1fs |\n' "$player" "$(field positions "$json")" \
       "$(field exact "$json")" "$(pct "$(field share "$json")")" "$(field seconds "$json")"
@@ -63,6 +64,7 @@ echo "| --- | --- | --- | --- | --- |"
 for variant in kalah oware; do
   "$bin" bench threads --variant "$variant" --ms 500 --positions 10 |
     while read -r json; do
+      [[ -n $json ]] || continue
       search=$(sed 's/.*"search":"\([^"]*\)".*/\1/' <<<"$json")
       printf '| %s(6,4) | %s | %s | %.0f | %.1f |\n' "$variant" "$search" \
         "$(field threads "$json")" "$(field per_sec "$json")" "$(field depth "$json")"
