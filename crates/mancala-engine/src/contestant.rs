@@ -82,7 +82,12 @@ impl FromStr for Contestant {
         if s.trim().starts_with(ExternalSpec::PREFIX) {
             s.parse()
                 .map(Contestant::External)
-                .map_err(|e: ExternalError| PlayerError::Syntax(e.to_string()))
+                .map_err(|_: ExternalError| PlayerError::External {
+                    engine: s.trim().to_owned(),
+                    message: "expected ext:COMMAND, a program and its arguments \
+                              (quotes group words)"
+                        .to_owned(),
+                })
         } else {
             s.parse().map(Contestant::Builtin)
         }

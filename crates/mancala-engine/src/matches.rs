@@ -290,8 +290,13 @@ pub struct MatchGame {
 /// game) instead of the rules' start, and returns the game with its result, so that it
 /// can be written down. From the rules' start it is exactly [`play_match_game`]'s game.
 ///
+/// An external engine that fails during the game (no legal move in time, a garbled
+/// reply, an exit) loses it by forfeit: see [`GameResult::forfeit`] and
+/// [`MatchGame::forfeit`].
+///
 /// # Errors
-/// When a player cannot be built, or plays an illegal move.
+/// When a player cannot be built or an external engine started, or one of the suite's
+/// players plays an illegal move.
 pub fn play_match_game_from(
     config: &MatchConfig,
     start: &Game,
