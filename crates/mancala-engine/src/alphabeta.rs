@@ -6,7 +6,9 @@ use crate::{Choice, Limits, Player, Searcher, Weights};
 
 /// Plays the best move of an iterative-deepening alpha-beta search within its limits
 /// (spec `alphabeta:depth=12`, `alphabeta:ms=500`, `alphabeta:nodes=100000`; limits
-/// combine, the first reached stops the search; `hash=MB` sizes the table).
+/// combine, the first reached stops the search; `hash=MB` sizes the table;
+/// `threads=N` searches on N threads sharing the table, see
+/// [`Searcher::search_threads`]).
 ///
 /// ```
 /// use mancala_core::{Game, Rules};
@@ -21,6 +23,7 @@ use crate::{Choice, Limits, Player, Searcher, Weights};
 pub struct AlphaBeta {
     searcher: Searcher,
     limits: Limits,
+    threads: usize,
 }
 
 impl AlphaBeta {
@@ -30,6 +33,21 @@ impl AlphaBeta {
         AlphaBeta {
             searcher: Searcher::new(tt_megabytes),
             limits,
+            threads: 1,
+        }
+    }
+
+    /// Changes the limits of the next searches.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The same player searching on `threads` threads (1: the plain search).
+    #[must_use]
+    pub fn with_threads(self, threads: usize) -> AlphaBeta {
+        AlphaBeta {
+            threads: threads.max(1),
+            ..self
         }
     }
 
@@ -55,11 +73,16 @@ impl Player for AlphaBeta {
         if let Some(t) = self.limits.time {
             parts.push(format!("ms={}", t.as_millis()));
         }
+        if self.threads > 1 {
+            parts.push(format!("threads={}", self.threads));
+        }
         format!("alphabeta({})", parts.join(","))
     }
 
     fn choose(&mut self, game: &Game) -> Choice {
-        let r = self.searcher.search(game, self.limits);
+        let r = self
+            .searcher
+            .search_threads(game, self.limits, self.threads);
         let reason = if r.depth == 0 {
             "is the only legal move".to_owned()
         } else {

@@ -3,22 +3,26 @@
 /// The levels, weakest first, and the player spec each one stands for.
 ///
 /// Each level is meant to score at least 75% against the one below it; node and
-/// depth limits (not time) keep a level's strength the same on every machine.
+/// depth limits (not time) keep the levels up to `expert` the same on every machine.
+/// `master` thinks for a time budget (1 s a move by default) on two threads, with the
+/// exact solver once few seeds remain (see [`Master`](crate::Master)), so its strength
+/// depends on the machine.
 /// Measured by `scripts/ladder.sh`, results in `docs/ladder.md`. `perfect` plays
 /// perfectly when the exact solver finishes within its time budget (1 s by default)
 /// and falls back to `expert` otherwise (see [`Perfect`](crate::Perfect)).
 ///
 /// ```
 /// use mancala_engine::{level_spec, LEVELS};
-/// assert_eq!(LEVELS.len(), 5);
+/// assert_eq!(LEVELS.len(), 6);
 /// assert!(level_spec("expert").unwrap().starts_with("alphabeta"));
 /// assert_eq!(level_spec("grandmaster"), None);
 /// ```
-pub const LEVELS: [(&str, &str); 5] = [
+pub const LEVELS: [(&str, &str); 6] = [
     ("easy", "mcts:sims=100"),
     ("medium", "alphabeta:depth=5"),
     ("hard", "alphabeta:nodes=4000"),
     ("expert", "alphabeta:nodes=400000"),
+    ("master", "master"),
     ("perfect", "perfect"),
 ];
 

@@ -30,33 +30,44 @@
 //! search.rs     iterative-deepening PVS (Searcher, Limits)
 //! alphabeta.rs  the alphabeta player
 //! mcts.rs       Monte-Carlo tree search with random playouts
-//! levels.rs     easy, medium, hard, expert, perfect
+//! levels.rs     easy, medium, hard, expert, master, perfect
+//! master.rs     master: a time budget, the solver near the end, alpha-beta on threads
 //! perfect.rs    the perfect player, a thin adapter over the exact solver (the crate
 //!               mancala-solver), and first_guess, the alpha-beta guesses it starts from
 //! matches.rs    bot-against-bot matches in parallel, statistics
+//! contestant.rs who plays a match: a PlayerSpec or an external engine
+//! protocol.rs   the engine line protocol (docs/engine-protocol.md)
+//! external.rs   external engines: a child process spoken to in the protocol
 //! ```
 
 #![forbid(unsafe_code)]
 
 mod alphabeta;
+mod contestant;
 mod eval;
+mod external;
 mod levels;
+mod master;
 mod matches;
 mod mcts;
 mod ordering;
 mod perfect;
 mod player;
+pub mod protocol;
 mod score;
 mod search;
 mod simple;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
+pub use contestant::{Contestant, Seated};
 pub use eval::{Weights, evaluate, evaluate_with};
+pub use external::{ExternalEngine, ExternalError, ExternalSpec};
 pub use levels::{LEVELS, level_spec};
+pub use master::Master;
 pub use matches::{
-    BALANCE_DEPTH, BALANCE_TRIES, GameResult, MAX_PLIES, MatchConfig, MatchStats, opening,
-    opening_from, play_match_game, play_match_game_from, run_match, sub_seed,
+    BALANCE_DEPTH, BALANCE_TRIES, GameResult, MAX_PLIES, MatchConfig, MatchGame, MatchStats,
+    opening, opening_from, play_match_game, play_match_game_from, run_match, sub_seed,
 };
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
 pub use ordering::{History, order_key, predict};

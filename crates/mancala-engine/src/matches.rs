@@ -7,7 +7,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use crate::{Limits, PlayerError, PlayerSpec, Score, Searcher};
+use crate::{Contestant, Limits, PlayerError, Score, Searcher};
 
 /// Games longer than this many plies are stopped and scored by
 /// [`Position::final_scores`](mancala_core::Position::final_scores) as they stand: a
@@ -21,9 +21,9 @@ pub struct MatchConfig {
     /// The rules of every game.
     pub rules: Rules,
     /// The player the statistics are about (`--p1`).
-    pub p1: PlayerSpec,
+    pub p1: Contestant,
     /// Their opponent (`--p2`).
-    pub p2: PlayerSpec,
+    pub p2: Contestant,
     /// Games to play.
     pub games: u32,
     /// Seeds the players and the openings.
@@ -58,6 +58,9 @@ pub struct GameResult {
     pub outcome: Outcome,
     /// Plies played, the opening included.
     pub plies: usize,
+    /// The side whose external engine failed (no legal move in time): it loses, and
+    /// [`GameResult::outcome`] gives all the seeds to the other side.
+    pub forfeit: Option<Side>,
 }
 
 impl GameResult {
@@ -83,7 +86,9 @@ impl GameResult {
 /// ```
 /// use mancala_core::{Outcome, Side};
 /// use mancala_engine::{GameResult, MatchStats};
-/// let game = |i, side, scores| GameResult { index: i, p1_side: side, outcome: Outcome::from_scores(scores), plies: 30 };
+/// let game = |i, side, scores| GameResult {
+///     index: i, p1_side: side, outcome: Outcome::from_scores(scores), plies: 30, forfeit: None,
+/// };
 /// let stats = MatchStats::from_results(vec![
 ///     game(0, Side::South, [30, 18]),
 ///     game(1, Side::North, [30, 18]),
@@ -267,20 +272,36 @@ pub fn opening_from(config: &MatchConfig, start: &Game, pair: u32) -> Game {
 /// # Errors
 /// When a player cannot be built (unknown name, bad option, wrong variant, human).
 pub fn play_match_game(config: &MatchConfig, index: u32) -> Result<GameResult, PlayerError> {
-    play_match_game_from(config, &Game::new(config.rules), index).map(|(result, _)| result)
+    play_match_game_from(config, &Game::new(config.rules), index).map(|played| played.result)
+}
+
+/// One game of a match, whole.
+#[derive(Clone, Debug)]
+pub struct MatchGame {
+    /// How it ended.
+    pub result: GameResult,
+    /// The game from the match's start, as far as it was played.
+    pub game: Game,
+    /// Why an external engine lost by forfeit, naming it.
+    pub forfeit: Option<String>,
 }
 
 /// Plays game `index` of the match from `start` (a position, or the end of a recorded
 /// game) instead of the rules' start, and returns the game with its result, so that it
 /// can be written down. From the rules' start it is exactly [`play_match_game`]'s game.
 ///
+/// An external engine that fails during the game (no legal move in time, a garbled
+/// reply, an exit) loses it by forfeit: see [`GameResult::forfeit`] and
+/// [`MatchGame::forfeit`].
+///
 /// # Errors
-/// When a player cannot be built, or plays an illegal move.
+/// When a player cannot be built or an external engine started, or one of the suite's
+/// players plays an illegal move.
 pub fn play_match_game_from(
     config: &MatchConfig,
     start: &Game,
     index: u32,
-) -> Result<(GameResult, Game), PlayerError> {
+) -> Result<MatchGame, PlayerError> {
     let p1_side = if config.swap && index % 2 == 1 {
         Side::North
     } else {
@@ -288,31 +309,55 @@ pub fn play_match_game_from(
     };
     let mut p1 = config
         .p1
-        .build(config.rules, sub_seed(config.seed, index, 1))?;
+        .seat(config.rules, sub_seed(config.seed, index, 1))?;
     let mut p2 = config
         .p2
-        .build(config.rules, sub_seed(config.seed, index, 2))?;
+        .seat(config.rules, sub_seed(config.seed, index, 2))?;
     let pair = if config.swap { index / 2 } else { index };
     let mut game = opening_from(config, start, pair);
+    let mut forfeit = None;
     while !game.is_over() && game.ply() < MAX_PLIES {
         let side = game.position().to_move();
         let player = if side == p1_side { &mut p1 } else { &mut p2 };
-        let choice = player.choose(&game);
-        game.play(choice.mv).map_err(|e| PlayerError::Option {
-            player: player.name(),
-            message: format!("played an illegal move {}: {e}", choice.mv),
-        })?;
+        match player.choose(&game) {
+            Ok(choice) => {
+                game.play(choice.mv).map_err(|e| PlayerError::Option {
+                    player: player.name(),
+                    message: format!("played an illegal move {}: {e}", choice.mv),
+                })?;
+            }
+            Err(e) => {
+                forfeit = Some((side, format!("{} forfeits: {e}", player.name())));
+                break;
+            }
+        }
     }
-    let outcome = game
-        .outcome()
-        .unwrap_or_else(|| Outcome::from_scores(game.position().final_scores()));
+    let outcome = match forfeit {
+        Some((loser, _)) => forfeit_outcome(&game, loser),
+        None => game
+            .outcome()
+            .unwrap_or_else(|| Outcome::from_scores(game.position().final_scores())),
+    };
     let result = GameResult {
         index,
         p1_side,
         outcome,
         plies: game.ply(),
+        forfeit: forfeit.as_ref().map(|(side, _)| *side),
     };
-    Ok((result, game))
+    Ok(MatchGame {
+        result,
+        game,
+        forfeit: forfeit.map(|(_, why)| why),
+    })
+}
+
+/// A loss for `loser` that no board could give: every seed to the other side.
+fn forfeit_outcome(game: &Game, loser: Side) -> Outcome {
+    let total = game.rules().total_seeds();
+    let mut scores = [total, total];
+    scores[loser.index()] = 0;
+    Outcome::from_scores(scores)
 }
 
 /// Plays the match: all games in parallel on rayon's thread pool (all cores), calling
@@ -345,11 +390,11 @@ where
     for spec in [&config.p1, &config.p2] {
         if spec.is_human() {
             return Err(PlayerError::Option {
-                player: spec.name().to_owned(),
+                player: spec.to_string(),
                 message: "a match is between computer players".to_owned(),
             });
         }
-        spec.build(config.rules, config.seed)?;
+        spec.seat(config.rules, config.seed)?;
     }
     let done = AtomicU32::new(0);
     let results = (0..config.games)

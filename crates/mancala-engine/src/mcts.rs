@@ -143,6 +143,7 @@ pub struct Mcts {
     /// in Kalah(6,4): at most about 64 MB).
     positions: Vec<Position>,
     path: Vec<u32>,
+    threads: usize,
 }
 
 impl Mcts {
@@ -156,6 +157,18 @@ impl Mcts {
             nodes: Vec::new(),
             positions: Vec::new(),
             path: Vec::new(),
+            threads: 1,
+        }
+    }
+
+    /// The same player growing `threads` trees at once (root parallelism): each
+    /// thread its own tree and random numbers within the same limits, the move the
+    /// most visited over all trees. One thread is the plain search.
+    #[must_use]
+    pub fn with_threads(self, threads: usize) -> Mcts {
+        Mcts {
+            threads: threads.max(1),
+            ..self
         }
     }
 
@@ -175,6 +188,61 @@ impl Mcts {
     /// # Panics
     /// If `root` is over.
     pub fn search(&mut self, root: &Position) -> (Move, u64, f32) {
+        if self.threads <= 1 {
+            let sims = self.grow(root);
+            let (i, rate) = Self::best_root_child(root, &self.root_visits());
+            return (root.legal_moves()[i], sims, rate);
+        }
+        let mut helpers: Vec<Mcts> = (1..self.threads)
+            .map(|_| Mcts::new(self.limits, self.rng.next_u64()).with_exploration(self.exploration))
+            .collect();
+        let (sims, visits) = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .map(|h| scope.spawn(move || (h.grow(root), h.root_visits())))
+                .collect();
+            let mut sims = self.grow(root);
+            let mut visits = self.root_visits();
+            for handle in handles {
+                let (s, v) = handle.join().expect("an MCTS thread panicked");
+                sims += s;
+                for (total, n) in visits.iter_mut().zip(v) {
+                    total.0 += n.0;
+                    total.1 += n.1;
+                }
+            }
+            (sims, visits)
+        });
+        let (i, rate) = Self::best_root_child(root, &visits);
+        (root.legal_moves()[i], sims, rate)
+    }
+
+    /// The visits and player 1's reward sum of each root child, in move order.
+    fn root_visits(&self) -> Vec<(u32, f32)> {
+        let root = self.nodes[0];
+        self.nodes[root.first_child as usize..][..root.expansion.children()]
+            .iter()
+            .map(|c| (c.visits, c.south_wins))
+            .collect()
+    }
+
+    /// The most visited root child and its reward rate for the player to move.
+    fn best_root_child(root: &Position, visits: &[(u32, f32)]) -> (usize, f32) {
+        let (i, &(visits, south_wins)) = visits
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, c)| c.0)
+            .expect("the root was expanded");
+        let node = Node {
+            south_wins,
+            visits,
+            ..Node::new()
+        };
+        (i, node.mean_for(root.to_move()))
+    }
+
+    /// Grows a fresh tree from `root` within the limits; the simulations run.
+    fn grow(&mut self, root: &Position) -> u64 {
         let moves = root.legal_moves();
         assert!(!moves.is_empty(), "search of a finished position");
         let start = Instant::now();
@@ -196,16 +264,7 @@ impl Mcts {
                 break;
             }
         }
-        let root_node = self.nodes[0];
-        let children =
-            &self.nodes[root_node.first_child as usize..][..root_node.expansion.children()];
-        let (i, best) = children
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, c)| c.visits)
-            .expect("the root was expanded");
-        let rate = best.mean_for(root.to_move());
-        (moves[i], sims, rate)
+        sims
     }
 
     /// The child of `parent` (where `mover` is to move) to descend to: the first

@@ -7,7 +7,7 @@ use mancala_core::{Game, Move, Rules, Variant};
 use std::time::Duration;
 
 use crate::simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
-use crate::{AlphaBeta, Limits, Mcts, MctsLimits, Perfect, Weights, level_spec};
+use crate::{AlphaBeta, Limits, Master, Mcts, MctsLimits, Perfect, Weights, level_spec};
 
 /// A move chosen by a computer player, with its reason when the player gives one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +84,14 @@ pub enum PlayerError {
         /// Why not.
         why: &'static str,
     },
+    /// An external engine could not be started or did not answer its greeting.
+    #[error("external engine {engine}: {message}")]
+    External {
+        /// The engine, as `ext:COMMAND`.
+        engine: String,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 impl PlayerSpec {
@@ -100,6 +108,7 @@ impl PlayerSpec {
         "medium",
         "hard",
         "expert",
+        "master",
         "perfect",
     ];
 
@@ -113,6 +122,19 @@ impl PlayerSpec {
     #[must_use]
     pub fn option(&self, key: &str) -> Option<&str> {
         self.options.get(key).map(String::as_str)
+    }
+
+    /// The same spec with option `key` set to `value` (replacing any value given).
+    ///
+    /// ```
+    /// use mancala_engine::PlayerSpec;
+    /// let spec: PlayerSpec = "alphabeta:depth=9,ms=50".parse().unwrap();
+    /// assert_eq!(spec.with_option("ms", "200").to_string(), "alphabeta:depth=9,ms=200");
+    /// ```
+    #[must_use]
+    pub fn with_option(mut self, key: &str, value: &str) -> PlayerSpec {
+        self.options.insert(key.to_owned(), value.to_owned());
+        self
     }
 
     /// Whether this spec names a person rather than a computer player.
@@ -210,7 +232,7 @@ impl PlayerSpec {
                 Box::new(Greedy)
             }
             "alphabeta" => {
-                self.expect_options(&["depth", "nodes", "ms", "hash", "store", "row"])?;
+                self.expect_options(&["depth", "nodes", "ms", "hash", "store", "row", "threads"])?;
                 let mut limits = Limits {
                     depth: self.positive_option("depth")?,
                     nodes: self.positive_option("nodes")?,
@@ -225,10 +247,15 @@ impl PlayerSpec {
                     store: self.parsed_option("store", default.store)?,
                     row: self.parsed_option("row", default.row)?,
                 };
-                Box::new(AlphaBeta::new(limits, hash).with_weights(weights))
+                let threads = self.positive_option("threads")?.unwrap_or(1usize);
+                Box::new(
+                    AlphaBeta::new(limits, hash)
+                        .with_weights(weights)
+                        .with_threads(threads),
+                )
             }
             "mcts" => {
-                self.expect_options(&["sims", "ms", "seed", "c"])?;
+                self.expect_options(&["sims", "ms", "seed", "c", "threads"])?;
                 let mut limits = MctsLimits {
                     sims: self.positive_option("sims")?,
                     time: self.positive_option("ms")?.map(Duration::from_millis),
@@ -237,7 +264,20 @@ impl PlayerSpec {
                     limits.sims = Some(10_000);
                 }
                 let c = self.parsed_option("c", 1.0f32)?;
-                Box::new(Mcts::new(limits, seed).with_exploration(c))
+                let threads = self.positive_option("threads")?.unwrap_or(1usize);
+                Box::new(
+                    Mcts::new(limits, seed)
+                        .with_exploration(c)
+                        .with_threads(threads),
+                )
+            }
+            "master" => {
+                self.expect_options(&["ms", "threads", "solve", "seed"])?;
+                let ms = self.positive_option("ms")?.unwrap_or(1000u64);
+                let threads = self.positive_option("threads")?.unwrap_or(2usize);
+                let solve =
+                    self.parsed_option("solve", Master::default_solve_seeds(rules.variant()))?;
+                Box::new(Master::new(Duration::from_millis(ms), threads, solve))
             }
             "perfect" => {
                 self.expect_options(&["ms", "hash", "seed"])?;

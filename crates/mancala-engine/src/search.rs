@@ -12,6 +12,9 @@
 //! reused where a repetition would have cut it short (the usual graph-history
 //! approximation of game-tree search).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use mancala_core::{Game, Move, Position, Side};
@@ -128,6 +131,12 @@ pub struct Searcher {
     root_best: Option<Move>,
     weights: Option<Weights>,
     active_weights: Weights,
+    /// Set by the main thread of a parallel search when it is done: its helpers stop.
+    halt: Option<Arc<AtomicBool>>,
+    /// The first depth a helper of a parallel search starts from (1 for the main
+    /// search): helpers a ply ahead of the main thread fill the table with what it is
+    /// about to need.
+    first_depth: u32,
 }
 
 impl Searcher {
@@ -148,6 +157,22 @@ impl Searcher {
             root_best: None,
             weights: None,
             active_weights: Weights { store: 4, row: 0 },
+            halt: None,
+            first_depth: 1,
+        }
+    }
+
+    /// A helper for a parallel search: the same table (shared), weights and game path,
+    /// its own history, starting `offset` plies deeper and stopping when `halt` is set.
+    fn helper(&self, halt: &Arc<AtomicBool>, offset: u32) -> Searcher {
+        Searcher {
+            tt: self.tt.shared(),
+            history: self.history.clone(),
+            path: self.path.clone(),
+            weights: self.weights,
+            halt: Some(Arc::clone(halt)),
+            first_depth: 1 + offset,
+            ..Searcher::new(0)
         }
     }
 
@@ -173,6 +198,17 @@ impl Searcher {
     /// # Panics
     /// If the game is over.
     pub fn search(&mut self, game: &Game, limits: Limits) -> SearchResult {
+        self.search_threads(game, limits, 1)
+    }
+
+    /// [`Searcher::search`] on `threads` threads (Lazy SMP): helpers search the same
+    /// root on their own threads, sharing the transposition table, every other one a
+    /// ply deeper, until this thread's search ends; the result is this thread's, the
+    /// nodes those of all threads. One thread is exactly [`Searcher::search`].
+    ///
+    /// # Panics
+    /// If the game is over.
+    pub fn search_threads(&mut self, game: &Game, limits: Limits, threads: usize) -> SearchResult {
         assert!(!game.is_over(), "search of a finished game");
         self.path.clear();
         let mut p = *game.start();
@@ -185,7 +221,28 @@ impl Searcher {
             self.path.push((position_key(&next), next));
             p = next;
         }
-        self.run(game.position(), limits)
+        if threads <= 1 {
+            return self.run(game.position(), limits);
+        }
+        let halt = Arc::new(AtomicBool::new(false));
+        let mut helpers: Vec<Searcher> = (1..threads)
+            .map(|i| self.helper(&halt, (i % 2) as u32))
+            .collect();
+        let root = *game.position();
+        // Helpers have no limits of their own: they stop with the main search.
+        let helper_limits = Limits::default();
+        thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .map(|h| scope.spawn(move || h.run(&root, helper_limits).nodes))
+                .collect();
+            let mut result = self.run(&root, limits);
+            halt.store(true, Ordering::Relaxed);
+            for handle in handles {
+                result.nodes += handle.join().expect("a search helper panicked");
+            }
+            result
+        })
     }
 
     /// Searches `root` (which must not be over) with no history before it.
@@ -204,7 +261,8 @@ impl Searcher {
         self.start = Instant::now();
         self.nodes = 0;
         self.stopped = false;
-        self.can_stop = false;
+        // A helper may stop at any node: its result is not used.
+        self.can_stop = self.halt.is_some();
         self.limits = limits;
         self.cap_start = 0;
         self.repetition = root.variant().has_repetition_rule();
@@ -221,7 +279,7 @@ impl Searcher {
         if moves.len() > 1 || limits.depth.is_some() {
             let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
             let inf = Score::INFINITY.raw();
-            for depth in 1..=max_depth {
+            for depth in self.first_depth.min(max_depth)..=max_depth {
                 self.root_best = None;
                 let v = self.node(root, depth, -inf, inf, 0);
                 if self.stopped {
@@ -231,7 +289,7 @@ impl Searcher {
                 result.score = Score::from_raw(v);
                 result.depth = depth;
                 self.can_stop = true;
-                if limits.depth.is_none() && result.score.is_decisive() {
+                if limits.depth.is_none() && result.score.is_decisive() && self.halt.is_none() {
                     break;
                 }
                 if limits.time.is_some_and(|t| self.start.elapsed() * 2 > t)
@@ -249,6 +307,10 @@ impl Searcher {
     fn check_limits(&mut self) {
         if self.limits.nodes.is_some_and(|n| self.nodes >= n)
             || self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+            || self
+                .halt
+                .as_ref()
+                .is_some_and(|h| h.load(Ordering::Relaxed))
         {
             self.stopped = true;
         }

@@ -1,5 +1,8 @@
 //! The transposition table: search results keyed by position, packed in one `u64` each.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use mancala_core::{Move, Position, Side};
 
 use crate::Score;
@@ -111,18 +114,36 @@ pub fn position_key(pos: &Position) -> u64 {
 /// A fixed-size table of two-entry buckets: the first slot keeps the deeper result,
 /// the second always takes the newest.
 ///
+/// The slots are atomic words so that the threads of a parallel search can share one
+/// table ([`TranspositionTable::shared`]): each entry is read and written whole, so a
+/// thread sees another's entry or the one before it, never a mix. Relaxed loads and
+/// stores cost what plain ones do. Cloning copies the table; sharing does not.
+///
 /// ```
 /// use mancala_engine::{Bound, Score, TranspositionTable};
-/// let mut tt = TranspositionTable::new(1);
+/// let tt = TranspositionTable::new(1);
 /// tt.store(42, Score::heuristic(8), 3, Bound::Exact, None);
 /// let e = tt.probe(42).unwrap();
 /// assert_eq!((e.score, e.depth, e.bound), (Score::heuristic(8), 3, Bound::Exact));
 /// assert!(tt.probe(43).is_none());
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct TranspositionTable {
-    slots: Vec<u64>,
+    slots: Arc<[AtomicU64]>,
     mask: usize,
+}
+
+impl Clone for TranspositionTable {
+    fn clone(&self) -> TranspositionTable {
+        TranspositionTable {
+            slots: self
+                .slots
+                .iter()
+                .map(|s| AtomicU64::new(s.load(Ordering::Relaxed)))
+                .collect(),
+            mask: self.mask,
+        }
+    }
 }
 
 impl TranspositionTable {
@@ -132,12 +153,12 @@ impl TranspositionTable {
         let bytes = (megabytes.max(1) << 20).min(1 << 34);
         // The largest power of two not above the size asked for.
         let n = (bytes / 8 + 1).next_power_of_two() / 2;
-        let mut slots = vec![0; n];
+        let slots: Arc<[AtomicU64]> = (0..n).map(|_| AtomicU64::new(0)).collect();
         // Touch every page now, so that the first search does not pay for the page
         // faults (the zero is hidden from the optimiser, which would drop the stores).
         let zero = std::hint::black_box(0u64);
-        for s in slots.iter_mut().step_by(512) {
-            *s = zero;
+        for s in slots.iter().step_by(512) {
+            s.store(zero, Ordering::Relaxed);
         }
         TranspositionTable {
             slots,
@@ -145,9 +166,21 @@ impl TranspositionTable {
         }
     }
 
+    /// The same table, not a copy: stores through either are seen by both (the threads
+    /// of a parallel search).
+    #[must_use]
+    pub fn shared(&self) -> TranspositionTable {
+        TranspositionTable {
+            slots: Arc::clone(&self.slots),
+            mask: self.mask,
+        }
+    }
+
     /// Empties the table.
     pub fn clear(&mut self) {
-        self.slots.fill(0);
+        for s in self.slots.iter() {
+            s.store(0, Ordering::Relaxed);
+        }
     }
 
     #[inline]
@@ -163,7 +196,10 @@ impl TranspositionTable {
         let check = (key >> 32) as u32;
         // Compare the check bits before unpacking (an empty slot is 0 and unpacks to
         // `None`, so a zero check never matches it).
-        let [deep, recent] = [self.slots[b], self.slots[b + 1]];
+        let [deep, recent] = [
+            self.slots[b].load(Ordering::Relaxed),
+            self.slots[b + 1].load(Ordering::Relaxed),
+        ];
         if deep as u32 == check {
             if let Some(e) = Entry::unpack(deep) {
                 return Some(e);
@@ -177,7 +213,7 @@ impl TranspositionTable {
 
     /// Stores a result for `key` (depth saturates at 255).
     #[inline]
-    pub fn store(&mut self, key: u64, score: Score, depth: u32, bound: Bound, mv: Option<Move>) {
+    pub fn store(&self, key: u64, score: Score, depth: u32, bound: Bound, mv: Option<Move>) {
         let b = self.bucket(key);
         let entry = Entry {
             check: (key >> 32) as u32,
@@ -186,15 +222,12 @@ impl TranspositionTable {
             bound,
             mv,
         };
-        let deep = Entry::unpack(self.slots[b]);
+        let deep = Entry::unpack(self.slots[b].load(Ordering::Relaxed));
         let replace_deep = match deep {
             None => true,
             Some(old) => old.check == entry.check || old.depth <= entry.depth,
         };
-        if replace_deep {
-            self.slots[b] = entry.pack();
-        } else {
-            self.slots[b + 1] = entry.pack();
-        }
+        let slot = if replace_deep { b } else { b + 1 };
+        self.slots[slot].store(entry.pack(), Ordering::Relaxed);
     }
 }

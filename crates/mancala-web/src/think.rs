@@ -99,6 +99,9 @@ const PERFECT_DEFAULT_HASH_MB: u64 = 64;
 /// back on.
 const PERFECT_FALLBACK_MB: u64 = ALPHABETA_DEFAULT_HASH_MB;
 
+/// What `master` holds: the solver's table and the search's.
+const MASTER_MEMORY_MB: u64 = 64 + 32;
+
 /// What to do with an option past its bound.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -127,6 +130,7 @@ impl ThinkLimits {
             "alphabeta" => self.alphabeta(&spec, mode, &mut options)?,
             "mcts" => self.mcts(&spec, rules, mode, &mut options)?,
             "perfect" => self.perfect(&spec, mode, &mut options)?,
+            "master" => self.master(&spec, mode, &mut options)?,
             // The simple players think in microseconds and hold nothing; unknown names
             // are left for the engine to refuse.
             _ => {
@@ -242,6 +246,26 @@ impl ThinkLimits {
         options.push(("hash".into(), hash.to_string()));
         Ok(Shape {
             memory_mb: hash + PERFECT_FALLBACK_MB,
+            solver: true,
+            quick: ms <= QUICK_MS,
+        })
+    }
+
+    /// `master`: its time capped like any search's, and one thread (a server shares its
+    /// cores among its games), the solver and the search tables its memory.
+    fn master(
+        &self,
+        spec: &PlayerSpec,
+        mode: Mode,
+        options: &mut Options,
+    ) -> Result<Shape, String> {
+        keep(spec, &["seed", "solve"], options);
+        let ms = self.capped(spec, "ms", self.max_ms, "ms", mode)?;
+        let ms = ms.unwrap_or(PERFECT_DEFAULT_MS.min(self.max_ms));
+        options.push(("ms".into(), ms.to_string()));
+        options.push(("threads".into(), "1".into()));
+        Ok(Shape {
+            memory_mb: MASTER_MEMORY_MB,
             solver: true,
             quick: ms <= QUICK_MS,
         })

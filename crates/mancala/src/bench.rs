@@ -45,6 +45,10 @@ enum BenchCommand {
     Mcts(crate::bench_search::MctsArgs),
     /// Build the exact solver's Kalah endgame database (on every core by default)
     Endgame(crate::bench_search::EndgameArgs),
+    /// How often players keep the exact value of small positions (the solver judges)
+    Accuracy(crate::bench_strength::AccuracyArgs),
+    /// Nodes and simulations a second on one thread and on several
+    Threads(crate::bench_strength::ThreadsArgs),
     /// Load a running `mancala serve` with many concurrent games (loopback only)
     Web(crate::bench_web::WebArgs),
 }
@@ -97,6 +101,9 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         BenchCommand::Search(args) => crate::bench_search::search(args, &mut *out)?,
         BenchCommand::Mcts(args) => crate::bench_search::mcts(args, &mut *out)?,
         BenchCommand::Endgame(args) => crate::bench_search::endgame(args, &mut *out)?,
+        // Several lines, each ended already.
+        BenchCommand::Accuracy(args) => return crate::bench_strength::accuracy(args, out),
+        BenchCommand::Threads(args) => return crate::bench_strength::threads(args, out),
         BenchCommand::Web(args) => serde_json::to_writer(&mut *out, &crate::bench_web::run(args)?)?,
     }
     writeln!(out)?;

@@ -10,6 +10,7 @@
 //! mancala replay          print every position of a list of moves as JSON
 //! mancala perft           count move sequences from the start
 //! mancala match           bot-against-bot games and their statistics
+//! mancala engine          a computer player behind the engine line protocol
 //! mancala bench           speed figures as JSON lines
 //! mancala serve           the web game: browser UI and JSON API
 //! mancala solve           the exact value of a position under perfect play
@@ -21,8 +22,10 @@
 mod args;
 mod bench;
 mod bench_search;
+mod bench_strength;
 mod bench_web;
 mod console_cmd;
+mod engine_cmd;
 mod match_cmd;
 mod match_games;
 mod perft_cmd;
@@ -57,6 +60,9 @@ enum Command {
     Perft(perft_cmd::PerftArgs),
     /// Play computer players against each other and print the statistics
     Match(match_cmd::MatchArgs),
+    /// Speak the engine line protocol on standard input and output
+    /// (docs/engine-protocol.md), for other programs and `match --p1 'ext:...'`
+    Engine(engine_cmd::EngineArgs),
     /// Measure speed: playouts, perft, search, MCTS or web server load, one JSON line
     Bench(bench::BenchArgs),
     /// Serve the web game: the browser UI at / and the JSON API under /api
@@ -82,6 +88,9 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => replay::run(args, &mut out),
         Some(Command::Perft(args)) => perft_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Match(args)) => match_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
+        Some(Command::Engine(args)) => {
+            engine_cmd::run(args, io::stdin().lock(), &mut out).map(|()| ExitCode::SUCCESS)
+        }
         Some(Command::Bench(args)) => bench::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Serve(args)) => serve_cmd::run(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Solve(args)) => solve_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),

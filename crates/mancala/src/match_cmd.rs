@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use mancala_engine::{MatchConfig, MatchStats, PlayerSpec, run_match};
+use std::time::Duration;
+
+use mancala_engine::{Contestant, MatchConfig, MatchStats, run_match};
 use mancala_session::{Record, RecordFormat, write_records};
 use serde::Serialize;
 
@@ -25,12 +27,25 @@ pub struct MatchArgs {
     /// Write every game played to this file, as game records in the strict format
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
-    /// The player the statistics are about, e.g. alphabeta:ms=100 or hard
+    /// The player the statistics are about, e.g. alphabeta:ms=100, hard, or
+    /// 'ext:COMMAND' for a program speaking the engine protocol
+    /// (docs/engine-protocol.md)
     #[arg(long, value_name = "SPEC")]
-    p1: PlayerSpec,
+    p1: Contestant,
     /// The opponent
     #[arg(long, value_name = "SPEC")]
-    p2: PlayerSpec,
+    p2: Contestant,
+    /// The time budget per move sent to external engines
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    ext_ms: u64,
+    /// How much longer than the budget an external engine may take before its move is
+    /// late (a late, illegal or garbled reply loses the game)
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    ext_grace_ms: u64,
+    /// Games played at once (default: one per core); 1 for timed players that should
+    /// not share the machine with each other
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
     /// Games to play
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
@@ -60,16 +75,37 @@ struct Summary {
     p2_wins: u32,
     draws: u32,
     p1_score_rate: f64,
+    /// The 95% interval of the score rate.
+    p1_score_low: f64,
+    p1_score_high: f64,
+    /// Games lost by an external engine's failure.
+    forfeits: usize,
+}
+
+/// `contestant` with the match's time budget and grace period if it is an external
+/// engine.
+fn timed(contestant: &Contestant, args: &MatchArgs) -> Contestant {
+    match contestant {
+        Contestant::External(ext) => Contestant::External(
+            ext.clone()
+                .with_budget(Duration::from_millis(args.ext_ms))
+                .with_grace(Duration::from_millis(args.ext_grace_ms)),
+        ),
+        builtin => builtin.clone(),
+    }
 }
 
 /// Plays the match and prints the table or the JSON object; writes the records of
 /// the games if asked.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let start = args.start.game(&args.rules)?;
+    if args.records.is_some() && (args.p1.spec().is_none() || args.p2.spec().is_none()) {
+        anyhow::bail!("--records: a game record has no seat for an external engine");
+    }
     let config = MatchConfig {
         rules: start.rules(),
-        p1: args.p1.clone(),
-        p2: args.p2.clone(),
+        p1: timed(&args.p1, args),
+        p2: timed(&args.p2, args),
         games: args.games,
         seed: args.seed,
         swap: args.swap,
@@ -94,8 +130,21 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         },
         |_, _| {},
     )?;
-    let played = play_games(&config, &start, || bar.inc(1))?;
+    let jobs = args
+        .jobs
+        .map_or_else(rayon::current_num_threads, |n| n as usize);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("cannot start the match's threads")?;
+    let played = pool.install(|| play_games(&config, &start, || bar.inc(1)))?;
     bar.finish_and_clear();
+    for p in &played {
+        if let Some(why) = &p.forfeit {
+            eprintln!("game {}: {why}", p.result.index + 1);
+        }
+    }
+    let forfeits = played.iter().filter(|p| p.forfeit.is_some()).count();
     let stats = MatchStats::from_results(played.iter().map(|p| p.result).collect());
     if let Some(path) = &args.records {
         let records: Vec<Record> = played.iter().map(|p| record_of(&config, p)).collect();
@@ -109,11 +158,17 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
             p2_wins: stats.p2_wins,
             draws: stats.draws,
             p1_score_rate: stats.score_rate(),
+            p1_score_low: stats.confidence_interval().0,
+            p1_score_high: stats.confidence_interval().1,
+            forfeits,
         };
         serde_json::to_writer(&mut *out, &summary)?;
         writeln!(out)?;
     } else {
         write_table(&config, &stats, out)?;
+        if forfeits > 0 {
+            writeln!(out, "{:<16} {forfeits}", "forfeits")?;
+        }
     }
     Ok(())
 }

@@ -6,23 +6,12 @@
 //! same player seeds, hence the same statistics (a test checks it).
 
 use mancala_core::{Game, Side};
-use mancala_engine::{GameResult, MAX_PLIES, MatchConfig, PlayerError, play_match_game_from};
+use mancala_engine::{MAX_PLIES, MatchConfig, MatchGame, PlayerError, play_match_game_from};
 use mancala_session::{Record, Seat};
 use rayon::prelude::*;
 
 /// One game of a match, whole.
-pub struct PlayedGame {
-    /// The result, as the engine's match gives it.
-    pub result: GameResult,
-    /// The game from the match's start.
-    pub game: Game,
-}
-
-/// Plays game `index` of the match from `start`, kept whole.
-fn play_game(config: &MatchConfig, start: &Game, index: u32) -> Result<PlayedGame, PlayerError> {
-    let (result, game) = play_match_game_from(config, start, index)?;
-    Ok(PlayedGame { result, game })
-}
+pub type PlayedGame = MatchGame;
 
 /// Plays every game of the match from `start`, in parallel, calling `progress` after
 /// each; the games in game order. The players must have been checked (the engine's
@@ -41,7 +30,7 @@ where
     (0..config.games)
         .into_par_iter()
         .map(|i| {
-            let played = play_game(config, start, i)?;
+            let played = play_match_game_from(config, start, i)?;
             progress();
             Ok(played)
         })
@@ -50,6 +39,10 @@ where
 
 /// The record of a game of the match: the players by their specs, the event and the
 /// round (the game's number from 1), and a comment if it was stopped unfinished.
+///
+/// # Panics
+/// If a player is an external engine, which a record has no seat for (the match
+/// command refuses `--records` with one).
 pub fn record_of(config: &MatchConfig, played: &PlayedGame) -> Record {
     let specs = match played.result.p1_side {
         Side::South => [&config.p1, &config.p2],
@@ -57,7 +50,9 @@ pub fn record_of(config: &MatchConfig, played: &PlayedGame) -> Record {
     };
     let mut record = Record::new(played.game.clone())
         .with_names(specs.map(ToString::to_string))
-        .with_seats(specs.map(|s| Seat::from(s.clone())))
+        .with_seats(
+            specs.map(|s| Seat::from(s.spec().expect("no records with external engines").clone())),
+        )
         .with_tag("Event", "mancala match")
         .expect("a free tag name")
         .with_tag("Round", (played.result.index + 1).to_string())

@@ -1,0 +1,126 @@
+//! The `master` player: a time budget, the exact solver once few enough seeds remain,
+//! and alpha-beta on several threads otherwise.
+
+use std::time::{Duration, Instant};
+
+use mancala_core::{Game, Position, Side, Variant};
+use mancala_solver::{SolveConfig, Solver};
+
+use crate::{AlphaBeta, Choice, Limits, Player, Score, Searcher};
+
+/// The solver's first guesses search this many nodes (fewer than `perfect`'s: they
+/// come out of a move's time budget).
+const GUESS_NODES: u64 = 20_000;
+
+/// Plays within a time budget a move (spec `master:ms=1000,threads=2,solve=S`): once at
+/// most `S` seeds are in play it first gives the exact solver half the budget, and
+/// plays perfectly if the solver proves a best move in it; otherwise (or at once with
+/// more seeds) an alpha-beta search on `threads` threads (Lazy SMP, a shared table)
+/// takes the time left.
+///
+/// ```
+/// use std::time::Duration;
+/// use mancala_core::{Game, Rules};
+/// use mancala_engine::{Master, Player};
+/// let mut m = Master::new(Duration::from_millis(50), 2, 12);
+/// let game = Game::new(Rules::kalah(6, 4));
+/// assert!(game.legal_moves().contains(&m.choose(&game).mv));
+/// // Few seeds: the solver answers.
+/// let small = Game::new(Rules::kalah(3, 1));
+/// assert!(m.choose(&small).reason.unwrap().contains("perfect play"));
+/// ```
+pub struct Master {
+    budget: Duration,
+    threads: usize,
+    solve_seeds: u16,
+    solver: Solver,
+    search: AlphaBeta,
+}
+
+impl Master {
+    /// A master with `budget` a move, `threads` search threads, trying the solver at
+    /// most `solve_seeds` seeds in play (0: never).
+    #[must_use]
+    pub fn new(budget: Duration, threads: usize, solve_seeds: u16) -> Master {
+        let config = SolveConfig::default()
+            .with_table_mb(64)
+            .with_time_limit(budget / 2);
+        Master {
+            budget,
+            threads,
+            solve_seeds,
+            solver: Solver::new(config).with_first_guess(quick_guess),
+            search: AlphaBeta::new(Limits::time(budget), 32).with_threads(threads),
+        }
+    }
+
+    /// The most seeds in play at which `variant`'s positions are given to the solver,
+    /// by default: Kalah's solver, with its endgame database, proves a best move
+    /// within a fraction of a second from about this many seeds; Oware's visits every
+    /// reachable position and refuses more than
+    /// [`OWARE_MAX_SEEDS`](mancala_solver::OWARE_MAX_SEEDS).
+    #[must_use]
+    pub const fn default_solve_seeds(variant: Variant) -> u16 {
+        match variant {
+            Variant::Kalah => 24,
+            Variant::Oware | Variant::OwareSimplified => 14,
+        }
+    }
+
+    fn solve(&mut self, game: &Game) -> Option<Choice> {
+        let pos = game.position();
+        if pos.seeds_in_play() > self.solve_seeds {
+            return None;
+        }
+        let (Some(mv), solution) = self.solver.best_move(game).ok()? else {
+            return None;
+        };
+        let mine = if pos.to_move() == Side::South {
+            solution.value
+        } else {
+            -solution.value
+        };
+        Some(Choice {
+            mv,
+            reason: Some(format!(
+                "is perfect play: the solver proves a final margin of {mine:+} for the mover"
+            )),
+        })
+    }
+}
+
+/// A first guess for the solver from a short search (see [`crate::first_guess`]).
+fn quick_guess(pos: &Position) -> Option<i32> {
+    let r = Searcher::new(1).search_position(pos, Limits::nodes(GUESS_NODES));
+    Some(
+        r.score
+            .margin()
+            .unwrap_or_else(|| (r.score.raw() as f64 / f64::from(Score::SEED)).round() as i32),
+    )
+}
+
+impl Player for Master {
+    fn name(&self) -> String {
+        format!(
+            "master(ms={},threads={},solve={})",
+            self.budget.as_millis(),
+            self.threads,
+            self.solve_seeds
+        )
+    }
+
+    fn choose(&mut self, game: &Game) -> Choice {
+        let start = Instant::now();
+        if let Some(choice) = self.solve(game) {
+            return choice;
+        }
+        // The solver's failed try came out of the budget; the search gets the rest,
+        // and at least a tenth of it.
+        let left = self
+            .budget
+            .saturating_sub(start.elapsed())
+            .max(self.budget / 10);
+        self.search.set_limits(Limits::time(left));
+        self.search.choose(game)
+    }
+}
