@@ -34,41 +34,27 @@
 //! master.rs     master: a time budget, the solver near the end, alpha-beta on threads
 //! perfect.rs    the perfect player, a thin adapter over the exact solver (the crate
 //!               mancala-solver), and first_guess, the alpha-beta guesses it starts from
-//! matches.rs    bot-against-bot matches in parallel, statistics
-//! contestant.rs who plays a match: a PlayerSpec or an external engine
-//! protocol.rs   the engine line protocol (docs/engine-protocol.md)
-//! external.rs   external engines: a child process spoken to in the protocol
 //! ```
 
 #![forbid(unsafe_code)]
 
 mod alphabeta;
-mod contestant;
 mod eval;
-mod external;
 mod levels;
 mod master;
-mod matches;
 mod mcts;
 mod ordering;
 mod perfect;
 mod player;
-pub mod protocol;
 mod score;
 mod search;
 mod simple;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
-pub use contestant::{Contestant, Seated};
 pub use eval::{Weights, evaluate, evaluate_with};
-pub use external::{ExternalEngine, ExternalError, ExternalSpec};
 pub use levels::{LEVELS, level_spec};
 pub use master::Master;
-pub use matches::{
-    BALANCE_DEPTH, BALANCE_TRIES, GameResult, MAX_PLIES, MatchConfig, MatchGame, MatchStats,
-    opening, opening_from, play_match_game, play_match_game_from, run_match, sub_seed,
-};
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
 pub use ordering::{History, order_key, predict};
 pub use perfect::{Perfect, first_guess};
@@ -77,3 +63,9 @@ pub use score::Score;
 pub use search::{Limits, MAX_DEPTH, SearchResult, Searcher, repetition_score};
 pub use simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
 pub use tt::{Bound, Entry, TranspositionTable, position_key};
+
+/// Games longer than this many plies are stopped and scored by
+/// [`Position::final_scores`](mancala_core::Position::final_scores) as they stand: a
+/// safety net only, since every game ends (no Kalah position comes round again, and
+/// both Oware variants end on a repeated position).
+pub const MAX_PLIES: usize = 5000;

@@ -6,8 +6,8 @@ use std::io::{BufRead, Write};
 
 use clap::Args;
 use mancala_core::{Game, Rules};
-use mancala_engine::protocol::{Command, Reply, VERSION};
 use mancala_engine::{Player, PlayerSpec};
+use mancala_match::protocol::{Command, Reply, VERSION};
 
 /// Arguments of `mancala engine`.
 #[derive(Args, Debug)]

@@ -8,7 +8,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
 
-use mancala_engine::{Contestant, MatchConfig, MatchStats, run_match};
+use mancala_match::{Contestant, MatchConfig, MatchStats, run_match};
 use mancala_session::{Record, RecordFormat, write_records};
 use serde::Serialize;
 

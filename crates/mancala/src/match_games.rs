@@ -2,11 +2,12 @@
 //! a position, or the end of a recorded game), so that they can be written as records.
 //!
 //! Each game is the engine's (`play_match_game_from`), so from the rules' start these
-//! are exactly the games of [`run_match`](mancala_engine::run_match): same openings,
+//! are exactly the games of [`run_match`](mancala_match::run_match): same openings,
 //! same player seeds, hence the same statistics (a test checks it).
 
 use mancala_core::{Game, Side};
-use mancala_engine::{MAX_PLIES, MatchConfig, MatchGame, PlayerError, play_match_game_from};
+use mancala_engine::{MAX_PLIES, PlayerError};
+use mancala_match::{MatchConfig, MatchGame, play_match_game_from};
 use mancala_session::{Record, Seat};
 use rayon::prelude::*;
 
@@ -69,7 +70,7 @@ pub fn record_of(config: &MatchConfig, played: &PlayedGame) -> Record {
 #[cfg(test)]
 mod tests {
     use mancala_core::Rules;
-    use mancala_engine::{MatchStats, run_match};
+    use mancala_match::{MatchStats, run_match};
 
     use super::*;
 

@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 
 use mancala_core::{Game, Move};
 
-use crate::Choice;
+use mancala_engine::Choice;
+
 use crate::protocol::{Command, Reply, VERSION};
 
 /// How to run an external engine: `ext:COMMAND` on a command line, the command split
@@ -25,7 +26,7 @@ use crate::protocol::{Command, Reply, VERSION};
 ///
 /// ```
 /// use std::time::Duration;
-/// use mancala_engine::ExternalSpec;
+/// use mancala_match::ExternalSpec;
 /// let spec: ExternalSpec = "ext:python3 'my engine.py' --fast".parse().unwrap();
 /// assert_eq!(spec.argv(), ["python3", "my engine.py", "--fast"]);
 /// assert_eq!(spec.to_string(), "ext:python3 'my engine.py' --fast");

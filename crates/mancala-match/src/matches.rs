@@ -7,13 +7,9 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use crate::{Contestant, Limits, PlayerError, Score, Searcher};
+use mancala_engine::{Limits, MAX_PLIES, PlayerError, Score, Searcher};
 
-/// Games longer than this many plies are stopped and scored by
-/// [`Position::final_scores`](mancala_core::Position::final_scores) as they stand: a
-/// safety net only, since every game ends (no Kalah position comes round again, and
-/// both Oware variants end on a repeated position).
-pub const MAX_PLIES: usize = 5000;
+use crate::Contestant;
 
 /// What to play: two players, how many games, and how.
 #[derive(Clone, Debug)]
@@ -85,7 +81,7 @@ impl GameResult {
 ///
 /// ```
 /// use mancala_core::{Outcome, Side};
-/// use mancala_engine::{GameResult, MatchStats};
+/// use mancala_match::{GameResult, MatchStats};
 /// let game = |i, side, scores| GameResult {
 ///     index: i, p1_side: side, outcome: Outcome::from_scores(scores), plies: 30, forfeit: None,
 /// };
@@ -183,7 +179,7 @@ impl MatchStats {
 /// so that a game can be replayed alone.
 ///
 /// ```
-/// use mancala_engine::sub_seed;
+/// use mancala_match::sub_seed;
 /// assert_eq!(sub_seed(1, 0, 1), sub_seed(1, 0, 1));
 /// assert_ne!(sub_seed(1, 0, 1), sub_seed(1, 0, 2));
 /// ```
@@ -200,7 +196,8 @@ pub fn sub_seed(seed: u64, index: u32, stream: u64) -> u64 {
 ///
 /// ```
 /// use mancala_core::Rules;
-/// use mancala_engine::{opening, MatchConfig, Score, Searcher, Limits, BALANCE_DEPTH};
+/// use mancala_engine::{Score, Searcher, Limits};
+/// use mancala_match::{opening, MatchConfig, BALANCE_DEPTH};
 /// let config = MatchConfig {
 ///     rules: Rules::kalah(6, 4),
 ///     p1: "greedy".parse().unwrap(),
@@ -368,7 +365,7 @@ fn forfeit_outcome(game: &Game, loser: Side) -> Outcome {
 ///
 /// ```
 /// use mancala_core::Rules;
-/// use mancala_engine::{run_match, MatchConfig};
+/// use mancala_match::{run_match, MatchConfig};
 /// let config = MatchConfig {
 ///     rules: Rules::kalah(6, 4),
 ///     p1: "greedy".parse().unwrap(),

@@ -16,7 +16,7 @@
 //! ```
 //!
 //! ```
-//! use mancala_engine::protocol::{Command, Reply};
+//! use mancala_match::protocol::{Command, Reply};
 //! let cmd: Command = "go ms 250".parse().unwrap();
 //! assert_eq!(cmd, Command::Go { ms: 250 });
 //! assert_eq!(cmd.to_string(), "go ms 250");

@@ -9,12 +9,14 @@ use std::str::FromStr;
 
 use mancala_core::{Game, Rules};
 
-use crate::{Choice, ExternalEngine, ExternalError, ExternalSpec, Player, PlayerError, PlayerSpec};
+use mancala_engine::{Choice, Player, PlayerError, PlayerSpec};
+
+use crate::{ExternalEngine, ExternalError, ExternalSpec};
 
 /// A player of a match.
 ///
 /// ```
-/// use mancala_engine::Contestant;
+/// use mancala_match::Contestant;
 /// let ours: Contestant = "alphabeta:ms=100".parse().unwrap();
 /// assert!(ours.spec().is_some());
 /// let theirs: Contestant = "ext:./my-engine --level 3".parse().unwrap();
