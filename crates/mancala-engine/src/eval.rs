@@ -52,13 +52,6 @@ pub fn evaluate(pos: &Position) -> Score {
 }
 
 /// [`evaluate`] with other weights (for tuning).
-///
-/// ```
-/// use mancala_core::{Position, Rules};
-/// use mancala_engine::{evaluate, evaluate_with, Weights};
-/// let p = Position::new(Rules::oware(6, 4));
-/// assert_eq!(evaluate_with(&p, Weights { store: 4, row: 3 }), evaluate(&p));
-/// ```
 #[inline]
 #[must_use]
 pub fn evaluate_with(pos: &Position, w: Weights) -> Score {
@@ -74,4 +67,19 @@ pub fn evaluate_with(pos: &Position, w: Weights) -> Score {
         i32::from(pos.row_sum(me)) - i32::from(pos.row_sum(opp))
     };
     Score::heuristic(w.store * store + w.row * row)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn other_weights_change_the_evaluation() {
+        use mancala_core::{Position, Rules};
+        let p = Position::new(Rules::oware(6, 4));
+        assert_eq!(
+            evaluate_with(&p, Weights { store: 4, row: 3 }),
+            evaluate(&p)
+        );
+    }
 }

@@ -52,17 +52,20 @@ mod simple;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
-pub use eval::{Weights, evaluate, evaluate_with};
+pub use eval::evaluate;
+pub(crate) use eval::{Weights, evaluate_with};
 pub use levels::{LEVELS, level_spec};
 pub use master::Master;
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
-pub use ordering::{History, order_key, predict};
+pub(crate) use ordering::order_key;
+pub use ordering::{History, predict};
 pub use perfect::{Perfect, first_guess};
 pub use player::{Choice, Player, PlayerError, PlayerSpec};
 pub use score::Score;
 pub use search::{Limits, MAX_DEPTH, SearchResult, Searcher, repetition_score};
 pub use simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
-pub use tt::{Bound, Entry, TranspositionTable, position_key};
+pub use tt::{Bound, Entry};
+pub(crate) use tt::{TranspositionTable, position_key};
 
 /// Games longer than this many plies are stopped and scored by
 /// [`Position::final_scores`](mancala_core::Position::final_scores) as they stand: a

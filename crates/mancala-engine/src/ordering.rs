@@ -39,17 +39,6 @@ impl History {
 /// The ordering key of a move (higher first; the key uses the low 59 bits): the transposition-table move, then
 /// moves that give the mover another turn (Kalah), then captures by size, then the
 /// history score.
-///
-/// ```
-/// use mancala_core::MoveReport;
-/// use mancala_engine::order_key;
-/// let quiet = MoveReport::default();
-/// let extra = MoveReport { ended_in_store: true, captured: 0 };
-/// let capture = MoveReport { ended_in_store: false, captured: 5 };
-/// assert!(order_key(quiet, true, 0) > order_key(extra, false, 1000));
-/// assert!(order_key(extra, false, 0) > order_key(capture, false, 1000));
-/// assert!(order_key(capture, false, 0) > order_key(quiet, false, 1000));
-/// ```
 #[inline]
 #[must_use]
 pub fn order_key(report: MoveReport, is_tt_move: bool, history: u32) -> u64 {
@@ -171,4 +160,26 @@ fn predict_oware(pos: &Position, mv: Move) -> Option<MoveReport> {
         report.captured = taken;
     }
     Some(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_keys_rank_the_table_move_extra_turns_captures_history() {
+        use mancala_core::MoveReport;
+        let quiet = MoveReport::default();
+        let extra = MoveReport {
+            ended_in_store: true,
+            captured: 0,
+        };
+        let capture = MoveReport {
+            ended_in_store: false,
+            captured: 5,
+        };
+        assert!(order_key(quiet, true, 0) > order_key(extra, false, 1000));
+        assert!(order_key(extra, false, 0) > order_key(capture, false, 1000));
+        assert!(order_key(capture, false, 0) > order_key(quiet, false, 1000));
+    }
 }

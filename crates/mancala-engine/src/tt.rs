@@ -78,15 +78,6 @@ impl Entry {
 }
 
 /// A 64-bit key for a position: houses, stores and the player to move.
-///
-/// ```
-/// use mancala_core::{Move, Position, Rules};
-/// use mancala_engine::position_key;
-/// let p = Position::new(Rules::kalah(6, 4));
-/// let q = p.play(Move::new(1).unwrap()).unwrap();
-/// assert_ne!(position_key(&p), position_key(&q));
-/// assert_eq!(position_key(&p), position_key(&Position::new(Rules::kalah(6, 4))));
-/// ```
 #[inline]
 #[must_use]
 pub fn position_key(pos: &Position) -> u64 {
@@ -118,15 +109,6 @@ pub fn position_key(pos: &Position) -> u64 {
 /// table ([`TranspositionTable::shared`]): each entry is read and written whole, so a
 /// thread sees another's entry or the one before it, never a mix. Relaxed loads and
 /// stores cost what plain ones do. Cloning copies the table; sharing does not.
-///
-/// ```
-/// use mancala_engine::{Bound, Score, TranspositionTable};
-/// let tt = TranspositionTable::new(1);
-/// tt.store(42, Score::heuristic(8), 3, Bound::Exact, None);
-/// let e = tt.probe(42).unwrap();
-/// assert_eq!((e.score, e.depth, e.bound), (Score::heuristic(8), 3, Bound::Exact));
-/// assert!(tt.probe(43).is_none());
-/// ```
 #[derive(Debug)]
 pub struct TranspositionTable {
     slots: Arc<[AtomicU64]>,
@@ -229,5 +211,35 @@ impl TranspositionTable {
         };
         let slot = if replace_deep { b } else { b + 1 };
         self.slots[slot].store(entry.pack(), Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::*;
+
+    #[test]
+    fn the_table_keeps_entries_by_key() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, Score::heuristic(8), 3, Bound::Exact, None);
+        let e = tt.probe(42).unwrap();
+        assert_eq!(
+            (e.score, e.depth, e.bound),
+            (Score::heuristic(8), 3, Bound::Exact)
+        );
+        assert!(tt.probe(43).is_none());
+    }
+
+    #[test]
+    fn position_keys_tell_positions_apart() {
+        use mancala_core::{Move, Position, Rules};
+        let p = Position::new(Rules::kalah(6, 4));
+        let q = p.play(Move::new(1).unwrap()).unwrap();
+        assert_ne!(position_key(&p), position_key(&q));
+        assert_eq!(
+            position_key(&p),
+            position_key(&Position::new(Rules::kalah(6, 4)))
+        );
     }
 }
