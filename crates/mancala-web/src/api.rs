@@ -69,55 +69,109 @@ pub fn app(games: Games) -> Router {
         trust_forwarded_for: limits.trust_forwarded_for,
     };
     let rates = limits.rates;
-    let create = rate_limit(rates.create, keys, "new games");
-    let join = rate_limit(rates.join, keys, "joins");
-    let moves = rate_limit(rates.moves, keys, "moves");
-    let live = rate_limit(rates.live, keys, "live streams opened");
-    let read = rate_limit(rates.read, keys, "reads");
+    let limiters = Limiters {
+        create: rate_limit(rates.create, keys, "new games"),
+        join: rate_limit(rates.join, keys, "joins"),
+        moves: rate_limit(rates.moves, keys, "moves"),
+        live: rate_limit(rates.live, keys, "live streams opened"),
+        read: rate_limit(rates.read, keys, "reads"),
+    };
+    let read = limiters.read.clone();
+    let delay = rates.refusal_delay;
+    let router = api_routes(&limiters)
+        .merge(page_routes(read.clone()))
+        .fallback_service(any(page_not_found).layer(read))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(axum::middleware::map_response(move |r: Response| {
+            hold_back_refusal(r, delay)
+        }));
+    with_security_headers(router)
+        .layer(
+            // One line per request at INFO: method, path, status and latency.
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(tracing::Level::INFO))
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
+        )
+        .with_state(games)
+}
+
+/// The per-client rate limiters, one per kind of request.
+struct Limiters {
+    create: Limiter,
+    join: Limiter,
+    moves: Limiter,
+    live: Limiter,
+    read: Limiter,
+}
+
+/// The JSON API under `/api`, each route behind its kind's limiter, open to other
+/// origins (CORS) so that bots and other sites' pages may call it.
+fn api_routes(l: &Limiters) -> Router<Games> {
     let cors = CorsLayer::new()
         .allow_origin(AllowOrigin::any())
         .allow_methods([Method::GET, Method::POST])
         .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
         .expose_headers([header::RETRY_AFTER])
         .max_age(Duration::from_secs(3600));
-    let api = Router::new()
-        .route("/api/games", post(create_game).layer(create.clone()))
+    let record_body = DefaultBodyLimit::max(RECORD_LIMIT);
+    Router::new()
+        .route("/api/games", post(create_game).layer(l.create.clone()))
         .route(
             "/api/games/import",
             post(import_game)
-                .layer::<_, Infallible>(DefaultBodyLimit::max(RECORD_LIMIT))
-                .layer(create.clone()),
+                .layer::<_, Infallible>(record_body)
+                .layer(l.create.clone()),
         )
         .route(
             "/api/games/{id}/record",
-            get(download_record).layer(read.clone()),
+            get(download_record).layer(l.read.clone()),
         )
         .route(
             "/api/games/{id}/positions",
-            get(positions).layer(read.clone()),
+            get(positions).layer(l.read.clone()),
         )
-        .route("/api/lobby", get(lobby).layer(read.clone()))
-        .route("/api/watch", get(watch).layer(read.clone()))
-        .route("/api/games/{id}", get(show).layer(read.clone()))
-        .route("/api/games/{id}/join", post(join_game).layer(join))
-        .route("/api/games/{id}/moves", post(play).layer(moves.clone()))
-        .route("/api/games/{id}/resign", post(resign).layer(moves.clone()))
-        .route("/api/games/{id}/abort", post(abort).layer(moves.clone()))
-        .route("/api/games/{id}/offer", post(offer).layer(moves.clone()))
-        .route("/api/games/{id}/accept", post(accept).layer(moves.clone()))
+        .route("/api/lobby", get(lobby).layer(l.read.clone()))
+        .route("/api/watch", get(watch).layer(l.read.clone()))
+        .route("/api/games/{id}", get(show).layer(l.read.clone()))
+        .route(
+            "/api/games/{id}/join",
+            post(join_game).layer(l.join.clone()),
+        )
+        .route("/api/games/{id}/moves", post(play).layer(l.moves.clone()))
+        .route(
+            "/api/games/{id}/resign",
+            post(resign).layer(l.moves.clone()),
+        )
+        .route("/api/games/{id}/abort", post(abort).layer(l.moves.clone()))
+        .route("/api/games/{id}/offer", post(offer).layer(l.moves.clone()))
+        .route(
+            "/api/games/{id}/accept",
+            post(accept).layer(l.moves.clone()),
+        )
         .route(
             "/api/games/{id}/decline",
-            post(decline).layer(moves.clone()),
+            post(decline).layer(l.moves.clone()),
         )
-        .route("/api/games/{id}/claim", post(claim).layer(moves))
-        .route("/api/games/{id}/rematch", post(rematch).layer(create))
-        .route("/api/games/{id}/live", get(live_events).layer(live.clone()))
-        .route("/api/games/{id}/ws", get(live_socket).layer(live))
-        .route("/api", any(no_endpoint).layer(read.clone()))
-        .route("/api/{*rest}", any(no_endpoint).layer(read.clone()))
+        .route("/api/games/{id}/claim", post(claim).layer(l.moves.clone()))
+        .route(
+            "/api/games/{id}/rematch",
+            post(rematch).layer(l.create.clone()),
+        )
+        .route(
+            "/api/games/{id}/live",
+            get(live_events).layer(l.live.clone()),
+        )
+        .route("/api/games/{id}/ws", get(live_socket).layer(l.live.clone()))
+        .route("/api", any(no_endpoint).layer(l.read.clone()))
+        .route("/api/{*rest}", any(no_endpoint).layer(l.read.clone()))
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(cors);
-    let pages = Router::new()
+        .layer(cors)
+}
+
+/// The browser pages and their assets, all counted as reads.
+fn page_routes(read: Limiter) -> Router<Games> {
+    Router::new()
         .route("/", get(home))
         .route("/g/{id}", get(game_page))
         .route("/g/{id}/replay", get(game_page))
@@ -130,7 +184,11 @@ pub fn app(games: Games) -> Router {
         .route("/favicon-turn.svg", get(favicon_turn_svg))
         .route("/favicon.ico", get(favicon_ico))
         .method_not_allowed_fallback(method_not_allowed)
-        .route_layer(read.clone());
+        .route_layer(read)
+}
+
+/// Every answer's security headers, unless a handler set its own.
+fn with_security_headers(mut router: Router<Games>) -> Router<Games> {
     let headers = [
         (header::CONTENT_SECURITY_POLICY, CSP),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
@@ -138,15 +196,6 @@ pub fn app(games: Games) -> Router {
         (header::REFERRER_POLICY, "no-referrer"),
         (header::CACHE_CONTROL, "no-store"),
     ];
-    let delay = rates.refusal_delay;
-    let mut router = api
-        .merge(pages)
-        .fallback_service(any(page_not_found).layer(read))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(CatchPanicLayer::custom(panic_response))
-        .layer(axum::middleware::map_response(move |r: Response| {
-            hold_back_refusal(r, delay)
-        }));
     for (name, value) in headers {
         router = router.layer(SetResponseHeaderLayer::if_not_present(
             name,
@@ -154,13 +203,6 @@ pub fn app(games: Games) -> Router {
         ));
     }
     router
-        .layer(
-            // One line per request at INFO: method, path, status and latency.
-            TraceLayer::new_for_http()
-                .make_span_with(DefaultMakeSpan::new().level(tracing::Level::INFO))
-                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
-        )
-        .with_state(games)
 }
 
 type Limiter = GovernorLayer<ClientKeyExtractor, NoOpMiddleware, Body>;
