@@ -231,65 +231,10 @@ impl PlayerSpec {
                 self.expect_options(&[])?;
                 Box::new(Greedy)
             }
-            "alphabeta" => {
-                self.expect_options(&["depth", "nodes", "ms", "hash", "store", "row", "threads"])?;
-                let mut limits = Limits {
-                    depth: self.positive_option("depth")?,
-                    nodes: self.positive_option("nodes")?,
-                    time: self.positive_option("ms")?.map(Duration::from_millis),
-                };
-                if limits == Limits::default() {
-                    limits = Limits::time(Duration::from_millis(500));
-                }
-                let hash = self.parsed_option("hash", 16usize)?;
-                let default = Weights::for_variant(rules.variant());
-                let weights = Weights {
-                    store: self.parsed_option("store", default.store)?,
-                    row: self.parsed_option("row", default.row)?,
-                };
-                let threads = self.positive_option("threads")?.unwrap_or(1usize);
-                Box::new(
-                    AlphaBeta::new(limits, hash)
-                        .with_weights(weights)
-                        .with_threads(threads),
-                )
-            }
-            "mcts" => {
-                self.expect_options(&["sims", "ms", "seed", "c", "threads"])?;
-                let mut limits = MctsLimits {
-                    sims: self.positive_option("sims")?,
-                    time: self.positive_option("ms")?.map(Duration::from_millis),
-                };
-                if limits == MctsLimits::default() {
-                    limits.sims = Some(10_000);
-                }
-                let c = self.parsed_option("c", 1.0f32)?;
-                let threads = self.positive_option("threads")?.unwrap_or(1usize);
-                Box::new(
-                    Mcts::new(limits, seed)
-                        .with_exploration(c)
-                        .with_threads(threads),
-                )
-            }
-            "master" => {
-                self.expect_options(&["ms", "threads", "solve", "seed"])?;
-                let ms = self.positive_option("ms")?.unwrap_or(1000u64);
-                let threads = self.positive_option("threads")?.unwrap_or(2usize);
-                let solve =
-                    self.parsed_option("solve", Master::default_solve_seeds(rules.variant()))?;
-                Box::new(Master::new(Duration::from_millis(ms), threads, solve))
-            }
-            "perfect" => {
-                self.expect_options(&["ms", "hash", "seed"])?;
-                let ms = self.positive_option("ms")?.unwrap_or(1000u64);
-                let hash = self.positive_option("hash")?.unwrap_or(64usize);
-                let expert: PlayerSpec = level_spec("expert")
-                    .expect("the expert level")
-                    .parse()
-                    .expect("level specs parse");
-                let fallback = expert.build(rules, seed)?;
-                Box::new(Perfect::new(Duration::from_millis(ms), hash, fallback))
-            }
+            "alphabeta" => self.build_alphabeta(rules)?,
+            "mcts" => self.build_mcts(seed)?,
+            "master" => self.build_master(rules)?,
+            "perfect" => self.build_perfect(rules, seed)?,
             level if level_spec(level).is_some() => {
                 self.expect_options(&["seed"])?;
                 let spec: PlayerSpec = level_spec(level)
@@ -301,6 +246,84 @@ impl PlayerSpec {
             _ => return Err(PlayerError::Unknown(self.name.clone())),
         };
         Ok(player)
+    }
+
+    /// The `alphabeta` player: its limits (half a second when none is given), table, weights
+    /// and threads.
+    fn build_alphabeta(&self, rules: Rules) -> Result<Box<dyn Player>, PlayerError> {
+        self.expect_options(&["depth", "nodes", "ms", "hash", "store", "row", "threads"])?;
+        let mut limits = Limits {
+            depth: self.positive_option("depth")?,
+            nodes: self.positive_option("nodes")?,
+            time: self.positive_option("ms")?.map(Duration::from_millis),
+        };
+        if limits == Limits::default() {
+            limits = Limits::time(Duration::from_millis(500));
+        }
+        let hash = self.parsed_option("hash", 16usize)?;
+        let default = Weights::for_variant(rules.variant());
+        let weights = Weights {
+            store: self.parsed_option("store", default.store)?,
+            row: self.parsed_option("row", default.row)?,
+        };
+        let threads = self.positive_option("threads")?.unwrap_or(1usize);
+        Ok(Box::new(
+            AlphaBeta::new(limits, hash)
+                .with_weights(weights)
+                .with_threads(threads),
+        ))
+    }
+
+    /// The `mcts` player: its limits (10,000 simulations when none is given), exploration
+    /// constant and threads.
+    fn build_mcts(&self, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
+        self.expect_options(&["sims", "ms", "seed", "c", "threads"])?;
+        let mut limits = MctsLimits {
+            sims: self.positive_option("sims")?,
+            time: self.positive_option("ms")?.map(Duration::from_millis),
+        };
+        if limits == MctsLimits::default() {
+            limits.sims = Some(10_000);
+        }
+        let c = self.parsed_option("c", 1.0f32)?;
+        let threads = self.positive_option("threads")?.unwrap_or(1usize);
+        Ok(Box::new(
+            Mcts::new(limits, seed)
+                .with_exploration(c)
+                .with_threads(threads),
+        ))
+    }
+
+    /// The `master` player: its time a move, threads and the seeds in play below which it
+    /// asks the solver first.
+    fn build_master(&self, rules: Rules) -> Result<Box<dyn Player>, PlayerError> {
+        self.expect_options(&["ms", "threads", "solve", "seed"])?;
+        let ms = self.positive_option("ms")?.unwrap_or(1000u64);
+        let threads = self.positive_option("threads")?.unwrap_or(2usize);
+        let solve = self.parsed_option("solve", Master::default_solve_seeds(rules.variant()))?;
+        Ok(Box::new(Master::new(
+            Duration::from_millis(ms),
+            threads,
+            solve,
+        )))
+    }
+
+    /// The `perfect` player, with the `expert` level to fall back on when a position cannot
+    /// be solved in time.
+    fn build_perfect(&self, rules: Rules, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
+        self.expect_options(&["ms", "hash", "seed"])?;
+        let ms = self.positive_option("ms")?.unwrap_or(1000u64);
+        let hash = self.positive_option("hash")?.unwrap_or(64usize);
+        let expert: PlayerSpec = level_spec("expert")
+            .expect("the expert level")
+            .parse()
+            .expect("level specs parse");
+        let fallback = expert.build(rules, seed)?;
+        Ok(Box::new(Perfect::new(
+            Duration::from_millis(ms),
+            hash,
+            fallback,
+        )))
     }
 }
 
