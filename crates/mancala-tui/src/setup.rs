@@ -7,8 +7,8 @@ use mancala_session::{Record, Seat};
 /// The player choices the start screen offers for each seat, in order: a person, the
 /// engine's levels, then the simple bots.
 pub const PLAYER_CHOICES: &[&str] = &[
-    "human", "easy", "medium", "hard", "expert", "perfect", "greedy", "robot", "random", "fewest",
-    "most",
+    "human", "easy", "medium", "hard", "expert", "master", "perfect", "greedy", "robot", "random",
+    "fewest", "most",
 ];
 
 /// The computer player used when a seat's spec cannot be built for the rules.

@@ -21,6 +21,7 @@ on_both_backends!(
     every_error_status,
     a_rejected_request_changes_nothing,
     the_computer_answers_and_join_is_refused,
+    the_master_level_plays_on_the_web,
     rematch_seats_both_players_in_a_new_game,
     the_ui_is_served,
     the_end_of_a_game_says_why_and_where_the_seeds_went,
@@ -434,4 +435,25 @@ async fn a_storage_failure_is_a_500_that_tells_no_detail() {
     let (s, e) = call(&r, "GET", &format!("/api/games/{id}"), None, None).await;
     assert_eq!(s, StatusCode::INTERNAL_SERVER_ERROR);
     assert_eq!(e, json!({"error": "internal server error"}));
+}
+
+/// The top level plays on the web too (on one thread, within the server's time bound).
+async fn the_master_level_plays_on_the_web(db: TestDb) {
+    let r = router(&db).await;
+    let body = json!({"variant": "kalah", "houses": 4, "seeds": 3, "opponent": "master"});
+    let (id, t1) = create(&r, body).await;
+    let (s, v) = play(&r, &id, &t1, 1, 0).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["players"][1]["computer"], "master");
+    for _ in 0..1000 {
+        let v = call(&r, "GET", &format!("/api/games/{id}"), None, None)
+            .await
+            .1;
+        if v["to_move"] == 1 || v["over"] == true {
+            assert!(v["moves"].as_array().unwrap().len() >= 2, "{v}");
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("master did not move");
 }

@@ -34,12 +34,13 @@ const KEYS: [(&str, &str); 7] = [
 ];
 
 /// The computer players, each in a few words.
-const PLAYERS: [(&str, &str); 5] = [
+const PLAYERS: [(&str, &str); 6] = [
     (
         "easy  medium",
         "a short Monte Carlo search; five moves ahead",
     ),
     ("hard  expert", "deeper alpha-beta searches"),
+    ("master", "a second a move on two threads; solves the end"),
     (
         "perfect",
         "solves the game when it can in a second; else expert",
