@@ -8,65 +8,15 @@
 //! `MANCALA_SCREENSHOTS=DIR cargo test -p mancala --test web_look -- --ignored
 //! screenshots` writes the README's screenshots to DIR.
 
+mod browser;
 mod server;
 
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use browser::{Driver, chromedriver, start_driver};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use server::{Server, TestDb};
-
-/// The chromedriver binary, or `None` (a failure under `CI=true`, a skip elsewhere).
-fn chromedriver() -> Option<&'static str> {
-    let path = "/usr/bin/chromedriver";
-    if std::path::Path::new(path).exists() && std::path::Path::new("/usr/bin/chromium").exists() {
-        return Some(path);
-    }
-    let message = "chromium and chromium-driver are not installed (scripts/test.sh installs them)";
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-    eprintln!("SKIPPED: {message}");
-    None
-}
-
-struct Driver(Child, u16);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts chromedriver on a free port (again on another one if it exits instead of
-/// listening: the port can be taken between choosing and binding it).
-fn start_driver(path: &str) -> Driver {
-    for _ in 0..3 {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let mut child = Command::new(path)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Ok(Some(_)) = child.try_wait() {
-                break;
-            }
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Driver(child, port);
-            }
-            assert!(Instant::now() < deadline, "chromedriver did not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-    panic!("chromedriver exited three times instead of listening");
-}
 
 /// A headless Chromium session with its own profile, `width` × `height` pixels, in
 /// the light or the dark colour scheme.
