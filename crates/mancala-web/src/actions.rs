@@ -62,7 +62,7 @@ impl Seated {
 
 impl Games {
     async fn seated(&self, id: &str, token: Option<&str>) -> Result<Seated, GameError> {
-        let row = self.loaded(id).await?;
+        let row = self.row(id).await?;
         let side = Games::seat_of(&row, token)?;
         let session = self.session(&row).await?;
         Ok(Seated { row, side, session })
@@ -205,7 +205,7 @@ impl Games {
     /// # Errors
     /// When the store fails.
     pub async fn flag_overdue(&self) -> Result<usize, GameError> {
-        let ids = self.store_ref().overdue(self.now_ms(), 100).await?;
+        let ids = self.store().overdue(self.now_ms(), 100).await?;
         let mut flagged = 0;
         for id in ids {
             match self.flag(&id).await {
@@ -219,7 +219,7 @@ impl Games {
 
     /// Ends game `id` on time if its running clock has fallen; whether it did.
     pub(crate) async fn flag(&self, id: &str) -> Result<bool, GameError> {
-        let row = self.loaded(id).await?;
+        let row = self.row(id).await?;
         let session = self.session(&row).await?;
         let Some(side) = running(&row.play, &session) else {
             return Ok(false);
@@ -240,7 +240,7 @@ impl Games {
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tick.tick().await;
-            let due = match self.store_ref().overdue(self.now_ms(), 1).await {
+            let due = match self.store().overdue(self.now_ms(), 1).await {
                 Ok(ids) => !ids.is_empty(),
                 Err(e) => {
                     tracing::error!(error = %e, "looking for fallen flags failed");
@@ -250,7 +250,7 @@ impl Games {
             if !due {
                 continue;
             }
-            match self.store_ref().claim_tick("clocks", FLAG_EVERY / 2).await {
+            match self.store().claim_tick("clocks", FLAG_EVERY / 2).await {
                 Ok(true) => {
                     if let Err(e) = self.flag_overdue().await {
                         tracing::error!(error = %e, "ending games on time failed");
@@ -327,7 +327,7 @@ impl Games {
             keep_plies,
             next,
         };
-        if !self.store_ref().change_state(&change).await? {
+        if !self.store().change_state(&change).await? {
             return Err(conflict(
                 "the game changed meanwhile (a move or an answer): look and try again",
             ));

@@ -368,18 +368,9 @@ impl Games {
         lock(&self.inner.streams)
     }
 
-    /// The stored game, unless it does not exist or has expired.
-    pub(crate) async fn loaded(&self, id: &str) -> Result<GameRow, GameError> {
-        self.row(id).await
-    }
-
     /// A copy of the live session of the stored game `row`.
     pub(crate) async fn session(&self, row: &GameRow) -> Result<Session, GameError> {
         Ok(self.inner.sessions.of(row).await?.clone())
-    }
-
-    pub(crate) fn store_ref(&self) -> &Store {
-        self.store()
     }
 
     /// Stops thinking about game `id`'s computer moves (it is over).

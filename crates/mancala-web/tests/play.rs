@@ -35,7 +35,8 @@ on_both_backends!(
     the_live_stream_carries_takebacks_and_ends_with_a_resignation,
 );
 
-/// A point in time for the injected clocks: 2026-01-01.
+/// The injected clocks' starting time (a round number of milliseconds since the
+/// Unix epoch; any fixed value does, so tests do not depend on the real time).
 const T0: i64 = 1_767_225_600_000;
 
 struct Site {

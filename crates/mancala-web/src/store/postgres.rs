@@ -26,7 +26,7 @@ use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::{
     Change, ComputerCommit, Expiry, GameRow, GameStore, Listing, NewMove, Next, Progress,
-    RematchSeat, RematchToken, StateChange, StoreError, StoreOptions, now_ms,
+    RematchSeat, RematchToken, StateChange, StateUpdate, StoreError, StoreOptions, now_ms,
 };
 use crate::state::PlayState;
 
@@ -624,22 +624,7 @@ impl GameStore for PostgresStore {
                 )
                 .await?
             }
-            Some(state) => {
-                tx.execute(
-                    "UPDATE games SET activity = $2, finished = CASE WHEN $3 THEN $2 ELSE finished END,
-                                      version = version + 1, play = $4, deadline = $5
-                     WHERE id = $1 AND version = $6",
-                    &[
-                        &mv.game,
-                        &now_ms(),
-                        &(mv.next == Next::Nobody),
-                        &state.play.to_json(),
-                        &state.deadline_ms,
-                        &i64::try_from(state.seen_version).unwrap_or(i64::MAX),
-                    ],
-                )
-                .await?
-            }
+            Some(state) => update_state(&tx, &mv.game, mv.next == Next::Nobody, state).await?,
         };
         if updated != 1 {
             // The game changed since the move was decided: look again.
@@ -667,22 +652,8 @@ impl GameStore for PostgresStore {
     async fn change_state(&self, change: &StateChange) -> Result<bool, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
-        let update = &change.update;
-        let n = tx
-            .execute(
-                "UPDATE games SET activity = $2, finished = CASE WHEN $3 THEN $2 ELSE finished END,
-                                  version = version + 1, play = $4, deadline = $5
-                 WHERE id = $1 AND version = $6",
-                &[
-                    &change.game,
-                    &now_ms(),
-                    &(change.next == Next::Nobody),
-                    &update.play.to_json(),
-                    &update.deadline_ms,
-                    &i64::try_from(update.seen_version).unwrap_or(i64::MAX),
-                ],
-            )
-            .await?;
+        let ends = change.next == Next::Nobody;
+        let n = update_state(&tx, &change.game, ends, &change.update).await?;
         if n != 1 {
             return Ok(false);
         }
@@ -849,4 +820,31 @@ impl GameStore for PostgresStore {
             .map(|r| r.try_get(0).map_err(StoreError::from))
             .collect()
     }
+}
+
+/// Writes game `game`'s new play state if the game is still at the version it was
+/// decided on, marking it active (and finished when `ends`); the rows updated (0: the
+/// game changed meanwhile). One statement for a move that brings a state and for a
+/// change of state alone, so the two cannot drift apart.
+async fn update_state(
+    tx: &tokio_postgres::Transaction<'_>,
+    game: &str,
+    ends: bool,
+    state: &StateUpdate,
+) -> Result<u64, StoreError> {
+    Ok(tx
+        .execute(
+            "UPDATE games SET activity = $2, finished = CASE WHEN $3 THEN $2 ELSE finished END,
+                              version = version + 1, play = $4, deadline = $5
+             WHERE id = $1 AND version = $6",
+            &[
+                &game,
+                &now_ms(),
+                &ends,
+                &state.play.to_json(),
+                &state.deadline_ms,
+                &i64::try_from(state.seen_version).unwrap_or(i64::MAX),
+            ],
+        )
+        .await?)
 }

@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 
 use super::{
     Change, ComputerCommit, Expiry, GameRow, GameStore, Listing, NewMove, Next, Progress,
-    RematchSeat, RematchToken, StateChange, StoreError, now_ms,
+    RematchSeat, RematchToken, StateChange, StateUpdate, StoreError, now_ms,
 };
 use crate::state::PlayState;
 
@@ -306,23 +306,36 @@ fn insert_move(conn: &Connection, mv: &NewMove) -> Result<bool, StoreError> {
              WHERE id = ?1",
             params![mv.game, now_ms(), ends],
         )?,
-        Some(state) => conn.execute(
-            "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END,
-                              version = version + 1, play = ?4, deadline = ?5
-             WHERE id = ?1 AND version = ?6",
-            params![
-                mv.game,
-                now_ms(),
-                ends,
-                state.play.to_json(),
-                state.deadline_ms,
-                i64::try_from(state.seen_version).unwrap_or(i64::MAX)
-            ],
-        )?,
+        Some(state) => update_state(conn, &mv.game, ends, state)?,
     };
     // Nothing updated: the game changed since the move was decided (the caller rolls
     // the move back with the transaction).
     Ok(updated == 1)
+}
+
+/// Writes game `game`'s new play state if the game is still at the version it was
+/// decided on, marking it active (and finished when `ends`); the rows updated (0: the
+/// game changed meanwhile). One statement for a move that brings a state and for a
+/// change of state alone, so the two cannot drift apart.
+fn update_state(
+    conn: &Connection,
+    game: &str,
+    ends: bool,
+    state: &StateUpdate,
+) -> Result<usize, StoreError> {
+    Ok(conn.execute(
+        "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END,
+                          version = version + 1, play = ?4, deadline = ?5
+         WHERE id = ?1 AND version = ?6",
+        params![
+            game,
+            now_ms(),
+            ends,
+            state.play.to_json(),
+            state.deadline_ms,
+            i64::try_from(state.seen_version).unwrap_or(i64::MAX)
+        ],
+    )?)
 }
 
 /// Stores a change of state (see [`GameStore::change_state`]).
@@ -332,19 +345,11 @@ fn change_state(
     instance: &str,
 ) -> Result<bool, StoreError> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let update = &change.update;
-    let n = tx.execute(
-        "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END,
-                          version = version + 1, play = ?4, deadline = ?5
-         WHERE id = ?1 AND version = ?6",
-        params![
-            change.game,
-            now_ms(),
-            change.next == Next::Nobody,
-            update.play.to_json(),
-            update.deadline_ms,
-            i64::try_from(update.seen_version).unwrap_or(i64::MAX)
-        ],
+    let n = update_state(
+        &tx,
+        &change.game,
+        change.next == Next::Nobody,
+        &change.update,
     )?;
     if n != 1 {
         return Ok(false);
