@@ -1,6 +1,6 @@
 //! The alpha-beta player: [`Searcher`] behind the [`Player`] trait.
 
-use mancala_core::Game;
+use mancala_core::{Game, Rules};
 
 use crate::{Choice, Limits, Player, Searcher, Weights};
 
@@ -24,6 +24,7 @@ pub struct AlphaBeta {
     searcher: Searcher,
     limits: Limits,
     threads: usize,
+    probe_seeds: u16,
 }
 
 impl AlphaBeta {
@@ -34,6 +35,7 @@ impl AlphaBeta {
             searcher: Searcher::new(tt_megabytes),
             limits,
             threads: 1,
+            probe_seeds: 0,
         }
     }
 
@@ -47,6 +49,20 @@ impl AlphaBeta {
     pub fn with_threads(self, threads: usize) -> AlphaBeta {
         AlphaBeta {
             threads: threads.max(1),
+            ..self
+        }
+    }
+
+    /// The same player reading exact values from a Kalah endgame table of every
+    /// position of `rules` with at most `seeds` seeds in play (0: none), built in the
+    /// background and shared with the other players of this process.
+    #[must_use]
+    pub fn with_endgame(self, rules: Rules, seeds: u16) -> AlphaBeta {
+        AlphaBeta {
+            searcher: self
+                .searcher
+                .with_endgame(crate::endgame::shared_table(rules, seeds)),
+            probe_seeds: seeds,
             ..self
         }
     }
@@ -75,6 +91,9 @@ impl Player for AlphaBeta {
         }
         if self.threads > 1 {
             parts.push(format!("threads={}", self.threads));
+        }
+        if self.probe_seeds > 0 {
+            parts.push(format!("probe={}", self.probe_seeds));
         }
         format!("alphabeta({})", parts.join(","))
     }

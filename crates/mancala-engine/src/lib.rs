@@ -28,6 +28,7 @@
 //! tt.rs         transposition table with packed entries, position keys
 //! ordering.rs   move ordering keys and the history table
 //! search.rs     iterative-deepening PVS (Searcher, Limits)
+//! endgame.rs    Kalah endgame tables the search probes, shared in a process
 //! alphabeta.rs  the alphabeta player
 //! mcts.rs       Monte-Carlo tree search with random playouts
 //! levels.rs     easy, medium, hard, expert, master, perfect
@@ -39,6 +40,7 @@
 #![forbid(unsafe_code)]
 
 mod alphabeta;
+mod endgame;
 mod eval;
 mod levels;
 mod master;
@@ -52,6 +54,7 @@ mod simple;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
+pub use endgame::default_probe_seeds;
 pub use eval::evaluate;
 pub(crate) use eval::{Weights, evaluate_with};
 pub use levels::{LEVELS, level_spec};

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use mancala_core::{Game, Position, Side, Variant};
+use mancala_core::{Game, Position, Rules, Side, Variant};
 use mancala_solver::{SolveConfig, Solver};
 
 use crate::{AlphaBeta, Choice, Limits, Player, Score, Searcher};
@@ -33,6 +33,7 @@ pub struct Master {
     budget: Duration,
     threads: usize,
     solve_seeds: u16,
+    probe_seeds: u16,
     solver: Solver,
     search: AlphaBeta,
 }
@@ -49,6 +50,7 @@ impl Master {
             budget,
             threads,
             solve_seeds,
+            probe_seeds: 0,
             solver: Solver::new(config).with_first_guess(quick_guess),
             search: AlphaBeta::new(Limits::time(budget), 32).with_threads(threads),
         }
@@ -64,6 +66,17 @@ impl Master {
         match variant {
             Variant::Kalah => 24,
             Variant::Oware | Variant::OwareSimplified => 14,
+        }
+    }
+
+    /// The same master probing a Kalah endgame table of every position with at most
+    /// `seeds` seeds in play in its search (see [`AlphaBeta::with_endgame`]).
+    #[must_use]
+    pub fn with_endgame(self, rules: Rules, seeds: u16) -> Master {
+        Master {
+            search: self.search.with_endgame(rules, seeds),
+            probe_seeds: seeds,
+            ..self
         }
     }
 
@@ -102,10 +115,11 @@ fn quick_guess(pos: &Position) -> Option<i32> {
 impl Player for Master {
     fn name(&self) -> String {
         format!(
-            "master(ms={},threads={},solve={})",
+            "master(ms={},threads={},solve={},probe={})",
             self.budget.as_millis(),
             self.threads,
-            self.solve_seeds
+            self.solve_seeds,
+            self.probe_seeds
         )
     }
 

@@ -7,7 +7,9 @@ use mancala_core::{Game, Move, Rules, Variant};
 use std::time::Duration;
 
 use crate::simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
-use crate::{AlphaBeta, Limits, Master, Mcts, MctsLimits, Perfect, Weights, level_spec};
+use crate::{
+    AlphaBeta, Limits, Master, Mcts, MctsLimits, Perfect, Weights, default_probe_seeds, level_spec,
+};
 
 /// A move chosen by a computer player, with its reason when the player gives one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -251,7 +253,9 @@ impl PlayerSpec {
     /// The `alphabeta` player: its limits (half a second when none is given), table, weights
     /// and threads.
     fn build_alphabeta(&self, rules: Rules) -> Result<Box<dyn Player>, PlayerError> {
-        self.expect_options(&["depth", "nodes", "ms", "hash", "store", "row", "threads"])?;
+        self.expect_options(&[
+            "depth", "nodes", "ms", "hash", "store", "row", "threads", "probe",
+        ])?;
         let mut limits = Limits {
             depth: self.positive_option("depth")?,
             nodes: self.positive_option("nodes")?,
@@ -267,10 +271,12 @@ impl PlayerSpec {
             row: self.parsed_option("row", default.row)?,
         };
         let threads = self.positive_option("threads")?.unwrap_or(1usize);
+        let probe = self.parsed_option("probe", 0u16)?;
         Ok(Box::new(
             AlphaBeta::new(limits, hash)
                 .with_weights(weights)
-                .with_threads(threads),
+                .with_threads(threads)
+                .with_endgame(rules, probe),
         ))
     }
 
@@ -297,15 +303,14 @@ impl PlayerSpec {
     /// The `master` player: its time a move, threads and the seeds in play below which it
     /// asks the solver first.
     fn build_master(&self, rules: Rules) -> Result<Box<dyn Player>, PlayerError> {
-        self.expect_options(&["ms", "threads", "solve", "seed"])?;
+        self.expect_options(&["ms", "threads", "solve", "probe", "seed"])?;
         let ms = self.positive_option("ms")?.unwrap_or(1000u64);
         let threads = self.positive_option("threads")?.unwrap_or(2usize);
         let solve = self.parsed_option("solve", Master::default_solve_seeds(rules.variant()))?;
-        Ok(Box::new(Master::new(
-            Duration::from_millis(ms),
-            threads,
-            solve,
-        )))
+        let probe = self.parsed_option("probe", default_probe_seeds(rules))?;
+        Ok(Box::new(
+            Master::new(Duration::from_millis(ms), threads, solve).with_endgame(rules, probe),
+        ))
     }
 
     /// The `perfect` player, with the `expert` level to fall back on when a position cannot

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use mancala_core::{Game, Move, Position, Side};
 
+use crate::endgame::PendingTable;
 use crate::{
     Bound, History, Score, TranspositionTable, Weights, evaluate_with, order_key, position_key,
     predict,
@@ -137,6 +138,10 @@ pub struct Searcher {
     /// search): helpers a ply ahead of the main thread fill the table with what it is
     /// about to need.
     first_depth: u32,
+    /// Kalah: the endgame table to probe once it is built, and the most seeds in play
+    /// of a position it holds during this search (0 while it builds, or without one).
+    endgame: Option<PendingTable>,
+    probe_seeds: u16,
 }
 
 impl Searcher {
@@ -159,6 +164,8 @@ impl Searcher {
             active_weights: Weights { store: 4, row: 0 },
             halt: None,
             first_depth: 1,
+            endgame: None,
+            probe_seeds: 0,
         }
     }
 
@@ -172,6 +179,7 @@ impl Searcher {
             weights: self.weights,
             halt: Some(Arc::clone(halt)),
             first_depth: 1 + offset,
+            endgame: self.endgame.clone(),
             ..Searcher::new(0)
         }
     }
@@ -182,6 +190,16 @@ impl Searcher {
     pub fn with_weights(self, weights: Weights) -> Searcher {
         Searcher {
             weights: Some(weights),
+            ..self
+        }
+    }
+
+    /// The same searcher reading the exact value of every position `table` holds
+    /// (once it is built) instead of searching or evaluating it.
+    #[must_use]
+    pub(crate) fn with_endgame(self, table: Option<PendingTable>) -> Searcher {
+        Searcher {
+            endgame: table,
             ..self
         }
     }
@@ -269,6 +287,12 @@ impl Searcher {
         self.active_weights = self
             .weights
             .unwrap_or_else(|| Weights::for_variant(root.variant()));
+        self.probe_seeds = self
+            .endgame
+            .as_ref()
+            .and_then(|t| t.get())
+            .filter(|t| t.rules() == root.rules())
+            .map_or(0, |t| t.seeds());
         let mut result = SearchResult {
             best: moves[0],
             score: evaluate_with(root, self.active_weights),
@@ -351,9 +375,21 @@ impl Searcher {
             0
         } else if pos.is_over() {
             Score::final_for(pos, pos.to_move()).raw()
+        } else if let Some(v) = self.probe(pos) {
+            v
         } else {
             evaluate_with(pos, self.active_weights).raw()
         }
+    }
+
+    /// The exact value of `pos` (not over) from the endgame table, if it holds it.
+    #[inline]
+    fn probe(&self, pos: &Position) -> Option<i32> {
+        if pos.seeds_in_play() > self.probe_seeds {
+            return None;
+        }
+        let table = self.endgame.as_ref()?.get()?;
+        Some(Score::from_margin(table.margin(pos)?).raw())
     }
 
     /// Applies the repetition rule around [`Searcher::negamax`].
@@ -392,7 +428,8 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        if depth == 0 || pos.is_over() {
+        if depth == 0 || pos.is_over() || (ply > 0 && pos.seeds_in_play() <= self.probe_seeds)
+        {
             return self.leaf(pos);
         }
         self.nodes += 1;
@@ -517,4 +554,37 @@ pub fn repetition_score(pos: &Position) -> i32 {
         .end_by_repetition()
         .expect("only variants with a repetition rule repeat");
     Score::from_margin(end.outcome.margin_for(pos.to_move())).raw()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use mancala_core::{Game, Rules};
+    use mancala_solver::{SolveConfig, Solver};
+
+    use super::*;
+    use crate::endgame::shared_table;
+
+    /// With the endgame table, even a one-ply search knows every move's exact value.
+    #[test]
+    fn a_search_reads_exact_values_from_the_endgame_table() {
+        let rules = Rules::kalah(3, 2);
+        let table = shared_table(rules, 12).unwrap();
+        let start = Instant::now();
+        while table.get().is_none() {
+            assert!(start.elapsed() < Duration::from_secs(30), "never built");
+            thread::sleep(Duration::from_millis(5));
+        }
+        let game = Game::new(rules);
+        let plain = Searcher::new(1).search(&game, Limits::depth(1));
+        assert!(!plain.score.is_decisive());
+        let mut probing = Searcher::new(1).with_endgame(Some(table));
+        let r = probing.search(&game, Limits::depth(1));
+        let value = Solver::new(SolveConfig::default().with_table_mb(1))
+            .value(&game)
+            .unwrap();
+        assert_eq!(r.score, Score::from_margin(value));
+        assert_eq!(r.depth, 1);
+    }
 }

@@ -53,7 +53,7 @@ fn master_is_a_level_with_a_budget_and_solves_small_positions() {
     assert_eq!(level_spec("master"), Some("master"));
     let rules = Rules::kalah(6, 4);
     let mut master = build("master:ms=100", rules);
-    assert_eq!(master.name(), "master(ms=100,threads=2,solve=24)");
+    assert_eq!(master.name(), "master(ms=100,threads=2,solve=24,probe=16)");
     let game = Game::new(rules);
     let choice = master.choose(&game);
     assert!(game.legal_moves().contains(&choice.mv));

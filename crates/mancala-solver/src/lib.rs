@@ -21,6 +21,7 @@
 //!   kalah.rs       MTD(f) null-window alpha-beta on the seeds still to be won
 //!   endgame.rs     every board of <= N seeds, built first on all cores
 //!   files.rs       endgame database files
+//!   probe.rs       EndgameTable: the database opened to other searches
 //!   table.rs       lock-free exact bounds, keyed by the board's number
 //!   busy.rs        the positions threads are searching, so that threads on one test
 //!                  take different children (simplified ABDADA)
@@ -70,6 +71,7 @@ mod huge_pages;
 mod kalah;
 mod oware;
 mod prefetch;
+mod probe;
 mod root;
 mod state;
 mod table;
@@ -79,4 +81,5 @@ pub use bench::{EndgameBench, bench_endgame};
 pub use config::{Estimate, ExpectedNodes, KALAH_MAX_POSITIONS, OWARE_MAX_SEEDS, SolveConfig};
 pub use drive::Solver;
 pub use error::SolveError;
+pub use probe::EndgameTable;
 pub use state::FirstGuess;

@@ -1,0 +1,125 @@
+//! Kalah endgame tables for the alpha-beta search, one per set of rules in a process,
+//! built in the background on first use.
+//!
+//! A table is built once and shared: by the threads of one search, by the players of
+//! the games of a match (one after another, or side by side), and by a web server's
+//! games. It is built on a thread of its own so that no move waits for it (a 16-seed
+//! table on six houses takes a few seconds on two cores); searches probe it once it is
+//! ready.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::thread;
+
+use mancala_core::{Rules, Variant};
+use mancala_solver::EndgameTable;
+
+/// The most boards a table is given by default: one byte each, 32 MiB.
+const DEFAULT_MAX_BOARDS: u64 = 32 << 20;
+
+/// A table that may still be building.
+pub(crate) type PendingTable = Arc<OnceLock<EndgameTable>>;
+
+/// The tables of this process, by rules and seeds. Held weakly, so that a table goes
+/// when its last player does, except the last one asked for, which stays: the games of
+/// a match build their players one after another, and would otherwise each build it
+/// again.
+struct Tables {
+    by_rules: HashMap<(Rules, u16), Weak<OnceLock<EndgameTable>>>,
+    last: Option<PendingTable>,
+}
+
+static TABLES: Mutex<Option<Tables>> = Mutex::new(None);
+
+/// The seeds of the largest table for `rules` within the default size (none beyond
+/// the seeds of the whole game, none for Oware, and 0 when even one seed is too much).
+///
+/// ```
+/// use mancala_core::Rules;
+/// use mancala_engine::default_probe_seeds;
+/// assert_eq!(default_probe_seeds(Rules::kalah(6, 4)), 16);
+/// assert_eq!(default_probe_seeds(Rules::kalah(3, 3)), 18);
+/// assert_eq!(default_probe_seeds(Rules::oware(6, 4)), 0);
+/// ```
+#[must_use]
+pub fn default_probe_seeds(rules: Rules) -> u16 {
+    if rules.variant() != Variant::Kalah {
+        return 0;
+    }
+    let cells = 2 * rules.houses() as u64;
+    let mut boards = 1u64; // C(seeds + cells, cells) for seeds = 0
+    let mut seeds = 0u16;
+    while u32::from(seeds) < u32::from(rules.total_seeds()) {
+        let next = boards * (u64::from(seeds) + 1 + cells) / (u64::from(seeds) + 1);
+        if next > DEFAULT_MAX_BOARDS {
+            break;
+        }
+        boards = next;
+        seeds += 1;
+    }
+    seeds
+}
+
+/// The table of `rules` with at most `seeds` seeds in play, shared with every other
+/// search of this process that asked for the same, and started building on a thread of
+/// its own if nobody has; `None` for Oware or for 0 seeds.
+pub(crate) fn shared_table(rules: Rules, seeds: u16) -> Option<PendingTable> {
+    if rules.variant() != Variant::Kalah || seeds == 0 {
+        return None;
+    }
+    let seeds = seeds.min(rules.total_seeds());
+    let mut guard = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let tables = guard.get_or_insert_with(|| Tables {
+        by_rules: HashMap::new(),
+        last: None,
+    });
+    if let Some(table) = tables.by_rules.get(&(rules, seeds)).and_then(Weak::upgrade) {
+        tables.last = Some(Arc::clone(&table));
+        return Some(table);
+    }
+    tables.by_rules.retain(|_, t| t.strong_count() > 0);
+    let table: PendingTable = Arc::new(OnceLock::new());
+    tables
+        .by_rules
+        .insert((rules, seeds), Arc::downgrade(&table));
+    tables.last = Some(Arc::clone(&table));
+    let building = Arc::downgrade(&table);
+    thread::Builder::new()
+        .name("endgame table".into())
+        .spawn(move || {
+            // Nobody needs it any more: do not build it.
+            if building.strong_count() == 0 {
+                return;
+            }
+            if let Ok(built) = EndgameTable::build(rules, seeds)
+                && let Some(cell) = building.upgrade()
+            {
+                let _ = cell.set(built);
+            }
+        })
+        .ok()?;
+    Some(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    #[test]
+    fn one_table_is_built_for_each_rules_and_shared() {
+        let rules = Rules::kalah(2, 2);
+        let a = shared_table(rules, 8).unwrap();
+        let b = shared_table(rules, 8).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        let start = Instant::now();
+        while a.get().is_none() {
+            assert!(start.elapsed() < Duration::from_secs(30), "never built");
+            thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(a.get().unwrap().seeds(), 8);
+        assert!(shared_table(Rules::oware(6, 4), 8).is_none());
+        assert!(shared_table(rules, 0).is_none());
+    }
+}
