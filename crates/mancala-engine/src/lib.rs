@@ -55,8 +55,8 @@ mod tt;
 
 pub use alphabeta::AlphaBeta;
 pub use endgame::default_probe_seeds;
-pub use eval::evaluate;
-pub(crate) use eval::{Weights, evaluate_with};
+pub(crate) use eval::evaluate_with;
+pub use eval::{Weights, evaluate, features};
 pub use levels::{LEVELS, level_spec};
 pub use master::Master;
 pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};

@@ -254,7 +254,8 @@ impl PlayerSpec {
     /// and threads.
     fn build_alphabeta(&self, rules: Rules) -> Result<Box<dyn Player>, PlayerError> {
         self.expect_options(&[
-            "depth", "nodes", "ms", "hash", "store", "row", "threads", "probe",
+            "depth", "nodes", "ms", "hash", "store", "row", "mobility", "reach", "threat",
+            "threads", "probe",
         ])?;
         let mut limits = Limits {
             depth: self.positive_option("depth")?,
@@ -269,6 +270,9 @@ impl PlayerSpec {
         let weights = Weights {
             store: self.parsed_option("store", default.store)?,
             row: self.parsed_option("row", default.row)?,
+            mobility: self.parsed_option("mobility", default.mobility)?,
+            reach: self.parsed_option("reach", default.reach)?,
+            threat: self.parsed_option("threat", default.threat)?,
         };
         let threads = self.positive_option("threads")?.unwrap_or(1usize);
         let probe = self.parsed_option("probe", 0u16)?;

@@ -6,7 +6,7 @@ use mancala_core::{Position, Side};
 
 /// A search value from the point of view of one player (in search: the player to move).
 ///
-/// Heuristic values are in units of a quarter seed ([`Score::SEED`] units per seed) and
+/// Heuristic values are in units of an eighth of a seed ([`Score::SEED`] units per seed) and
 /// stay strictly between the exact results. A finished game has an exact score: a win
 /// by `n` seeds is [`Score::WIN`]` + n`, a loss by `n` is its negation, and a draw is 0.
 /// So every proven win ranks above every heuristic value, and bigger wins above smaller
@@ -19,14 +19,15 @@ use mancala_core::{Position, Side};
 /// assert_eq!(win.margin(), Some(3));
 /// assert!(win > Score::heuristic(1000));
 /// assert_eq!((-win).to_string(), "loss by 3");
-/// assert_eq!(Score::heuristic(6).to_string(), "+1.50");
+/// assert_eq!(Score::heuristic(12).to_string(), "+1.50");
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Score(i32);
 
 impl Score {
-    /// Heuristic units per seed.
-    pub const SEED: i32 = 4;
+    /// Heuristic units per seed: fine enough for the evaluation's weights fitted to
+    /// self-play (`mancala bench tune`), which weigh a house at a fraction of a seed.
+    pub const SEED: i32 = 8;
     /// The base of exact wins: a win by `n` seeds scores `WIN + n`.
     pub const WIN: i32 = 30_000;
     /// Above every score (for search windows).

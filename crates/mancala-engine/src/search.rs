@@ -161,7 +161,7 @@ impl Searcher {
             repetition: false,
             root_best: None,
             weights: None,
-            active_weights: Weights { store: 4, row: 0 },
+            active_weights: Weights::default(),
             halt: None,
             first_depth: 1,
             endgame: None,
@@ -428,8 +428,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        if depth == 0 || pos.is_over() || (ply > 0 && pos.seeds_in_play() <= self.probe_seeds)
-        {
+        if depth == 0 || pos.is_over() || (ply > 0 && pos.seeds_in_play() <= self.probe_seeds) {
             return self.leaf(pos);
         }
         self.nodes += 1;

@@ -49,6 +49,8 @@ enum BenchCommand {
     Accuracy(crate::bench_strength::AccuracyArgs),
     /// Nodes and simulations a second on one thread and on several
     Threads(crate::bench_strength::ThreadsArgs),
+    /// Fit the evaluation's weights to self-play results (logistic regression)
+    Tune(crate::bench_tune::TuneArgs),
     /// Load a running `mancala serve` with many concurrent games (loopback only)
     Web(crate::bench_web::WebArgs),
 }
@@ -104,6 +106,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         // Several lines, each ended already.
         BenchCommand::Accuracy(args) => return crate::bench_strength::accuracy(args, out),
         BenchCommand::Threads(args) => return crate::bench_strength::threads(args, out),
+        BenchCommand::Tune(args) => return crate::bench_tune::tune(args, out),
         BenchCommand::Web(args) => serde_json::to_writer(&mut *out, &crate::bench_web::run(args)?)?,
     }
     writeln!(out)?;

@@ -23,6 +23,7 @@ mod args;
 mod bench;
 mod bench_search;
 mod bench_strength;
+mod bench_tune;
 mod bench_web;
 mod console_cmd;
 mod engine_cmd;
