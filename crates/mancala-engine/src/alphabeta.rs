@@ -2,6 +2,7 @@
 
 use mancala_core::{Game, Rules};
 
+use crate::endgame::PendingTable;
 use crate::{Choice, Limits, Player, Searcher, Weights};
 
 /// Plays the best move of an iterative-deepening alpha-beta search within its limits
@@ -58,10 +59,13 @@ impl AlphaBeta {
     /// background and shared with the other players of this process.
     #[must_use]
     pub fn with_endgame(self, rules: Rules, seeds: u16) -> AlphaBeta {
+        self.with_table(crate::endgame::shared_table(rules, seeds), seeds)
+    }
+
+    /// The same player probing `table`, of at most `seeds` seeds.
+    pub(crate) fn with_table(self, table: Option<PendingTable>, seeds: u16) -> AlphaBeta {
         AlphaBeta {
-            searcher: self
-                .searcher
-                .with_endgame(crate::endgame::shared_table(rules, seeds)),
+            searcher: self.searcher.with_endgame(table),
             probe_seeds: seeds,
             ..self
         }

@@ -3,20 +3,27 @@
 
 use std::time::{Duration, Instant};
 
-use mancala_core::{Game, Position, Rules, Side, Variant};
+use mancala_core::{Game, Move, Position, Rules, Side, Variant};
 use mancala_solver::{SolveConfig, Solver};
 
+use crate::endgame::{PendingTable, shared_table};
 use crate::{AlphaBeta, Choice, Limits, Player, Score, Searcher};
 
 /// The solver's first guesses search this many nodes (fewer than `perfect`'s: they
 /// come out of a move's time budget).
 const GUESS_NODES: u64 = 20_000;
 
-/// Plays within a time budget a move (spec `master:ms=1000,threads=2,solve=S`): once at
-/// most `S` seeds are in play it first gives the exact solver half the budget, and
-/// plays perfectly if the solver proves a best move in it; otherwise (or at once with
-/// more seeds) an alpha-beta search on `threads` threads (Lazy SMP, a shared table)
-/// takes the time left.
+/// Plays within a time budget a move (spec `master:ms=1000,threads=2,solve=S,probe=P`):
+/// - Kalah: a table of the exact value of every position with at most `P` seeds in play
+///   is built in the background (16 seeds on six houses, see
+///   [`default_probe_seeds`](crate::default_probe_seeds)); once it is ready, positions
+///   it holds are played perfectly from it at once, its values replace the search's
+///   evaluation wherever the search reaches them, and the solver uses it as its
+///   endgame database.
+/// - Once at most `S` seeds are in play it gives the exact solver half the budget, and
+///   plays perfectly if the solver proves a best move in it.
+/// - Otherwise (or at once with more seeds) an alpha-beta search on `threads` threads
+///   (Lazy SMP, a shared table) takes the time left.
 ///
 /// ```
 /// use std::time::Duration;
@@ -34,6 +41,8 @@ pub struct Master {
     threads: usize,
     solve_seeds: u16,
     probe_seeds: u16,
+    table: Option<PendingTable>,
+    solver_has_table: bool,
     solver: Solver,
     search: AlphaBeta,
 }
@@ -51,6 +60,8 @@ impl Master {
             threads,
             solve_seeds,
             probe_seeds: 0,
+            table: None,
+            solver_has_table: false,
             solver: Solver::new(config).with_first_guess(quick_guess),
             search: AlphaBeta::new(Limits::time(budget), 32).with_threads(threads),
         }
@@ -73,11 +84,57 @@ impl Master {
     /// `seeds` seeds in play in its search (see [`AlphaBeta::with_endgame`]).
     #[must_use]
     pub fn with_endgame(self, rules: Rules, seeds: u16) -> Master {
+        let table = shared_table(rules, seeds);
         Master {
-            search: self.search.with_endgame(rules, seeds),
+            search: self.search.with_table(table.clone(), seeds),
             probe_seeds: seeds,
+            table,
             ..self
         }
+    }
+
+    /// Perfect play read from the endgame table, once it is built, when it holds every
+    /// position the move can lead to; and the table handed to the solver, once, for
+    /// the positions just above it.
+    fn read_table(&mut self, game: &Game) -> Option<Choice> {
+        let table = self.table.as_ref()?.get()?;
+        if !self.solver_has_table {
+            self.solver.set_endgame_table(table.clone());
+            self.solver_has_table = true;
+        }
+        let pos = game.position();
+        if pos.seeds_in_play() > table.seeds() || pos.rules() != table.rules() {
+            return None;
+        }
+        let me = pos.to_move();
+        let mut best: Option<(Move, i32)> = None;
+        for mv in pos.legal_moves() {
+            let mut next = *pos;
+            next.play_unchecked(mv);
+            let margin = if next.is_over() {
+                let [a, b] = next.final_scores();
+                let south = i32::from(a) - i32::from(b);
+                if me == Side::South { south } else { -south }
+            } else {
+                let theirs = table.margin(&next)?;
+                if next.to_move() == me {
+                    theirs
+                } else {
+                    -theirs
+                }
+            };
+            if best.is_none_or(|(_, m)| margin > m) {
+                best = Some((mv, margin));
+            }
+        }
+        let (mv, margin) = best?;
+        Some(Choice {
+            mv,
+            reason: Some(format!(
+                "is perfect play: the endgame table gives a final margin of {margin:+} for \
+                 the mover"
+            )),
+        })
     }
 
     fn solve(&mut self, game: &Game) -> Option<Choice> {
@@ -125,6 +182,9 @@ impl Player for Master {
 
     fn choose(&mut self, game: &Game) -> Choice {
         let start = Instant::now();
+        if let Some(choice) = self.read_table(game) {
+            return choice;
+        }
         if let Some(choice) = self.solve(game) {
             return choice;
         }

@@ -65,8 +65,8 @@ fn master_is_a_level_with_a_budget_and_solves_small_positions() {
         .reason
         .unwrap();
     assert!(reason.contains("perfect play"), "{reason}");
-    // solve=0: never the solver.
-    let reason = build("master:ms=100,solve=0", small.rules())
+    // solve=0 and probe=0: neither the solver nor the endgame table.
+    let reason = build("master:ms=100,solve=0,probe=0", small.rules())
         .choose(&small)
         .reason
         .unwrap();
@@ -77,5 +77,33 @@ fn master_is_a_level_with_a_budget_and_solves_small_positions() {
             .unwrap()
             .build(rules, 1)
             .is_err()
+    );
+}
+
+#[test]
+fn master_plays_from_its_endgame_table_once_it_is_built() {
+    // Kalah(3,2): twelve seeds, every position in the default table. The table builds
+    // in the background; until it is ready the search answers.
+    let small = Game::new(Rules::kalah(3, 2));
+    let start = std::time::Instant::now();
+    let reason = loop {
+        let reason = build("master:ms=50,solve=0", small.rules())
+            .choose(&small)
+            .reason
+            .unwrap();
+        if reason.contains("endgame table") || start.elapsed().as_secs() > 30 {
+            break reason;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    // The solver says the first player wins Kalah(3,2) by the same margin.
+    let value = mancala_solver::Solver::new(mancala_solver::SolveConfig::default())
+        .value(&small)
+        .unwrap();
+    assert_eq!(
+        reason,
+        format!(
+            "is perfect play: the endgame table gives a final margin of {value:+} for the mover"
+        )
     );
 }

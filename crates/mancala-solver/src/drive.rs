@@ -14,6 +14,7 @@ use crate::busy::Busy;
 use crate::config::{self, Estimate, Goal, OWARE_STACK_BYTES, SolveConfig};
 use crate::endgame::Endgame;
 use crate::error::SolveError;
+use crate::probe::EndgameTable;
 use crate::state::{FirstGuess, KalahState};
 use crate::table::Table;
 use crate::{best_move, every_move, files, oware};
@@ -37,6 +38,7 @@ pub struct Solver {
     endgame_info: Option<EndgameInfo>,
     first_guess: Option<Box<FirstGuess>>,
     kalah: Option<KalahState>,
+    shared_endgame: Option<EndgameTable>,
     /// Memory the last Oware solve used.
     oware_bytes: usize,
     stop: Arc<AtomicBool>,
@@ -52,6 +54,7 @@ impl Solver {
             endgame_info: None,
             first_guess: None,
             kalah: None,
+            shared_endgame: None,
             oware_bytes: 0,
             stop: Arc::new(AtomicBool::new(false)),
         }
@@ -107,6 +110,30 @@ impl Solver {
             first_guess: Some(Box::new(guess)),
             ..self
         }
+    }
+
+    /// Solves of positions of `table`'s rules with more seeds in play than it holds
+    /// use `table` as their endgame database instead of building one, when it is at
+    /// least as large as the one they would build: a caller that keeps a table for its
+    /// own search ([`EndgameTable`]) saves the solver the time and memory.
+    ///
+    /// ```
+    /// use mancala_core::{Game, Rules};
+    /// use mancala_solver::{EndgameTable, SolveConfig, Solver};
+    /// let rules = Rules::kalah(4, 3);
+    /// let config = SolveConfig { endgame_seeds: Some(8), ..SolveConfig::default() };
+    /// let mut solver = Solver::new(config);
+    /// solver.set_endgame_table(EndgameTable::build(rules, 14).unwrap());
+    /// let shared = solver.value(&Game::new(rules)).unwrap();
+    /// assert_eq!(solver.endgame().unwrap().seeds, 14);
+    /// let mut own = Solver::new(config);
+    /// assert_eq!(own.value(&Game::new(rules)).unwrap(), shared);
+    /// assert_eq!(own.endgame().unwrap().seeds, 8);
+    /// ```
+    pub fn set_endgame_table(&mut self, table: EndgameTable) {
+        // A state built without it would be kept for the next solve: drop it.
+        self.kalah = None;
+        self.shared_endgame = Some(table);
     }
 
     /// The Kalah endgame database of the last solve, if it had one.
@@ -285,7 +312,7 @@ impl Solver {
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.kalah.as_ref().map_or(0, |k| {
-            k.table.bytes() + k.endgame.as_ref().map_or(0, Endgame::bytes)
+            k.table.bytes() + k.endgame.as_ref().map_or(0, |db| db.bytes())
         }) + self.oware_bytes
     }
 
@@ -314,11 +341,27 @@ impl Solver {
                 stop.load(std::sync::atomic::Ordering::Relaxed)
                     || deadline.is_some_and(|d| Instant::now() >= d)
             };
+            let shared = self
+                .shared_endgame
+                .as_ref()
+                .filter(|t| t.rules() == rules && usize::from(t.seeds()) < seeds)
+                .filter(|t| db_seeds.is_none_or(|n| usize::from(t.seeds()) >= n));
             let endgame = match db_seeds {
+                // The caller's table is at least as large as the one we would build,
+                // and costs nothing now. Its memory is not this solver's to count.
+                _ if shared.is_some() => {
+                    let table = shared.expect("just checked");
+                    self.endgame_info = Some(EndgameInfo {
+                        seeds: usize::from(table.seeds()),
+                        read: false,
+                        written: false,
+                    });
+                    Some(Arc::clone(table.database()))
+                }
                 Some(n) => {
                     let (db, info) = self.endgame_for(&shape, n, seeds, progress, out_of_time)?;
                     self.endgame_info = Some(info);
-                    Some(db)
+                    Some(Arc::new(db))
                 }
                 None => {
                     self.endgame_info = None;
@@ -328,9 +371,12 @@ impl Solver {
             // The database takes its share first (one read from a file may be larger
             // than the one asked for).
             let table = Table::new(
-                self.config
-                    .kalah_table_bytes(rules, seeds)
-                    .saturating_sub(endgame.as_ref().map_or(0, Endgame::bytes)),
+                self.config.kalah_table_bytes(rules, seeds).saturating_sub(
+                    endgame
+                        .as_ref()
+                        .filter(|_| shared.is_none())
+                        .map_or(0, |db| db.bytes()),
+                ),
                 shape.key_bits,
             );
             self.kalah = Some(KalahState {

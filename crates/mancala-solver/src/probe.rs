@@ -2,6 +2,8 @@
 //! a position with few enough seeds in play reads its exact value instead of
 //! evaluating it.
 
+use std::sync::Arc;
+
 use mancala_core::{Position, Rules, Variant};
 
 use crate::board::{MAX_SOLVER_HOUSES, Shape};
@@ -25,10 +27,11 @@ use crate::error::SolveError;
 /// // Eight seeds in play: beyond the table.
 /// assert_eq!(table.margin(&Position::new(Rules::kalah(4, 2))), None);
 /// ```
+#[derive(Clone)]
 pub struct EndgameTable {
     rules: Rules,
     shape: Shape,
-    db: Endgame,
+    db: Arc<Endgame>,
 }
 
 impl std::fmt::Debug for EndgameTable {
@@ -59,7 +62,16 @@ impl EndgameTable {
         let shape = Shape::new(rules, seeds).ok_or_else(too_large)?;
         Endgame::bytes_for(2 * rules.houses(), seeds).ok_or_else(too_large)?;
         let db = Endgame::build(&shape, seeds, |_, _| {}, || false).expect("never stopped");
-        Ok(EndgameTable { rules, shape, db })
+        Ok(EndgameTable {
+            rules,
+            shape,
+            db: Arc::new(db),
+        })
+    }
+
+    /// The database itself, for the solver.
+    pub(crate) fn database(&self) -> &Arc<Endgame> {
+        &self.db
     }
 
     /// The rules whose positions the table holds.

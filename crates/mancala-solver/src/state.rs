@@ -1,6 +1,7 @@
 //! The Kalah solver's state kept between solves (the table, the endgame database and
 //! the numbering they share), and the first guesses its root moves start from.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -28,7 +29,9 @@ pub(crate) struct KalahState {
     pub shape: Shape,
     pub table: Table,
     pub busy: Busy,
-    pub endgame: Option<Endgame>,
+    /// Built for this state, read from a file, or shared by the caller
+    /// ([`Solver::set_endgame_table`](crate::Solver::set_endgame_table)).
+    pub endgame: Option<Arc<Endgame>>,
 }
 
 impl KalahState {
@@ -75,7 +78,7 @@ impl KalahState {
             shape: &self.shape,
             table: &self.table,
             busy: &self.busy,
-            endgame: self.endgame.as_ref(),
+            endgame: self.endgame.as_deref(),
             nodes: 0,
             deadline,
             stop,
