@@ -31,6 +31,9 @@ struct Tables {
 
 static TABLES: Mutex<Option<Tables>> = Mutex::new(None);
 
+/// Held while a table is built.
+static BUILDING: Mutex<()> = Mutex::new(());
+
 /// The seeds of the largest table for `rules` within the default size (none beyond
 /// the seeds of the whole game, none for Oware, and 0 when even one seed is too much).
 ///
@@ -87,7 +90,10 @@ pub(crate) fn shared_table(rules: Rules, seeds: u16) -> Option<PendingTable> {
     thread::Builder::new()
         .name("endgame table".into())
         .spawn(move || {
-            // Nobody needs it any more: do not build it.
+            // One build at a time: each already takes every core, and a server asked
+            // for tables of many rules at once builds them one after another.
+            let _one_at_a_time = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+            // Nobody needs it any more (its games ended while it waited): skip it.
             if building.strong_count() == 0 {
                 return;
             }

@@ -99,7 +99,9 @@ const PERFECT_DEFAULT_HASH_MB: u64 = 64;
 /// back on.
 const PERFECT_FALLBACK_MB: u64 = ALPHABETA_DEFAULT_HASH_MB;
 
-/// What `master` holds: the solver's table and the search's.
+/// What `master` holds: the solver's table and the search's. Its Kalah endgame table
+/// (at most 32 MiB) is not counted here: one is shared by every game of the same rules
+/// in the process, built once, one build at a time.
 const MASTER_MEMORY_MB: u64 = 64 + 32;
 
 /// What to do with an option past its bound.
