@@ -179,3 +179,54 @@ fn the_accuracy_bench_finds_perfect_play_exact_and_random_play_not() {
     assert_eq!(rows[0]["share"], 1.0, "{out}");
     assert!(rows[1]["share"].as_f64().unwrap() < 1.0, "{out}");
 }
+
+/// The tuner's fit explains the results of its own self-play games better than the
+/// store term alone, and puts its weights on the scale asked for.
+#[test]
+fn the_tune_bench_fits_weights_that_predict_results_better_than_the_store_alone() {
+    let args = [
+        "bench",
+        "tune",
+        "--variant",
+        "oware",
+        "--houses",
+        "4",
+        "--seeds",
+        "3",
+        "--games",
+        "200",
+        "--depth",
+        "2",
+        "--store",
+        "16",
+    ];
+    let (code, out, err) = run(&args, "");
+    assert_eq!(code, Some(0), "{err}");
+    let fit: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(fit["games"], 200);
+    assert!(fit["positions"].as_u64().unwrap() > 1000, "{out}");
+    assert_eq!(fit["weights"][0], serde_json::json!(["store", 16]), "{out}");
+    let spec = fit["spec"].as_str().unwrap();
+    assert!(spec.starts_with("store=16,row="), "{spec}");
+    // The spec is a valid set of alphabeta options.
+    let player = format!("alphabeta:depth=2,{spec}");
+    let (code, _, err) = run(
+        &[
+            "match",
+            "--variant",
+            "oware",
+            "--p1",
+            &player,
+            "--p2",
+            "greedy",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        fit["log_loss"].as_f64() < fit["log_loss_store_only"].as_f64(),
+        "{out}"
+    );
+}
