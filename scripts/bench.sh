@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 cargo build --release --quiet
-bin=target/release/mancala
+bin=${CARGO_TARGET_DIR:-target}/release/mancala
 
 # One figure: the label, then the arguments of `mancala bench`; with a baseline, the
 # old binary's line first.

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 games="${1:-200}"
 cargo build --release --quiet -p mancala
-bin=target/release/mancala
+bin=${CARGO_TARGET_DIR:-target}/release/mancala
 
 row() { # variant p1 p2 target
   local variant=$1 p1=$2 p2=$3 target=$4 start json rate

@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
 done
 
 cargo build --release --quiet -p mancala
-bin=target/release/mancala
+bin=${CARGO_TARGET_DIR:-target}/release/mancala
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 

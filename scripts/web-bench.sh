@@ -55,7 +55,7 @@ else
 fi
 
 cargo build --release --quiet
-bin=$PWD/target/release/mancala
+bin=$PWD/${CARGO_TARGET_DIR:-target}/release/mancala
 work=$(mktemp -d)
 servers=()
 pg_bin=""
