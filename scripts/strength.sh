@@ -41,17 +41,21 @@ echo
 echo "### Accuracy against perfect play"
 echo
 echo "300 Kalah(6,4) positions with at most 20 seeds in play, reached by random moves from"
-echo "the start (\`mancala bench accuracy\`): the share of moves that keep the exact value."
+echo "the start (\`mancala bench accuracy\`): the share of moves that keep the exact value"
+echo "(the final margin), and the share that keep the result (win, draw or loss)."
 echo
-echo "| player | positions | value kept | share | time |"
-echo "| --- | --- | --- | --- | --- |"
+echo "| player | positions | value kept | share | result kept | share | time |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 "$bin" bench accuracy --positions 300 --max-seeds 20 easy medium hard expert \
-  alphabeta:ms=100 mcts:ms=100 master:ms=100,solve=0 master:ms=100 |
+  alphabeta:ms=100 mcts:ms=100 master:ms=100,solve=0,probe=0 master:ms=100,solve=0 \
+  master:ms=100 |
   while read -r json; do
     [[ -n $json ]] || continue
     player=$(sed 's/.*"player":"\([^"]*\)".*/\1/' <<<"$json")
-    printf '| %s | %s | %s | %s | %.1fs |\n' "$player" "$(field positions "$json")" \
-      "$(field exact "$json")" "$(pct "$(field share "$json")")" "$(field seconds "$json")"
+    printf '| %s | %s | %s | %s | %s | %s | %.1fs |\n' "$player" "$(field positions "$json")" \
+      "$(field exact "$json")" "$(pct "$(field share "$json")")" \
+      "$(field result_kept "$json")" "$(pct "$(field result_share "$json")")" \
+      "$(field seconds "$json")"
   done
 
 echo

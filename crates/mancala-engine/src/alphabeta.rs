@@ -1,5 +1,7 @@
 //! The alpha-beta player: [`Searcher`] behind the [`Player`] trait.
 
+use std::time::Duration;
+
 use mancala_core::{Game, Rules};
 
 use crate::endgame::PendingTable;
@@ -100,6 +102,10 @@ impl Player for AlphaBeta {
             parts.push(format!("probe={}", self.probe_seeds));
         }
         format!("alphabeta({})", parts.join(","))
+    }
+
+    fn prepare(&mut self, within: Duration) -> bool {
+        self.searcher.prepare(within)
     }
 
     fn choose(&mut self, game: &Game) -> Choice {

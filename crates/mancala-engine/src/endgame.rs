@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use mancala_core::{Rules, Variant};
 use mancala_solver::EndgameTable;
@@ -105,6 +106,20 @@ pub(crate) fn shared_table(rules: Rules, seeds: u16) -> Option<PendingTable> {
         })
         .ok()?;
     Some(table)
+}
+
+/// Waits at most `within` for `table` to be built; whether it is. (A build that failed
+/// or was skipped never sets it: the wait then runs out.)
+pub(crate) fn wait_for(table: &PendingTable, within: Duration) -> bool {
+    let start = Instant::now();
+    while table.get().is_none() {
+        let left = within.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            return false;
+        }
+        thread::sleep(left.min(Duration::from_millis(10)));
+    }
+    true
 }
 
 #[cfg(test)]

@@ -180,6 +180,12 @@ impl Player for Master {
         )
     }
 
+    fn prepare(&mut self, within: Duration) -> bool {
+        self.table
+            .as_ref()
+            .is_none_or(|table| crate::endgame::wait_for(table, within))
+    }
+
     fn choose(&mut self, game: &Game) -> Choice {
         let start = Instant::now();
         if let Some(choice) = self.read_table(game) {

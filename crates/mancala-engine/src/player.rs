@@ -40,6 +40,28 @@ pub trait Player: Send {
     ///
     /// `game` is not over; the move returned is one of `game.legal_moves()`.
     fn choose(&mut self, game: &Game) -> Choice;
+
+    /// Waits at most `within` for what the player builds in the background when it is
+    /// made (the Kalah endgame table of `master` and `alphabeta:probe=N`, a few seconds
+    /// on first use in a process); whether it is ready. A player plays at once without
+    /// this, weaker until then: matches and benchmarks call it first so that they
+    /// measure the player it becomes. Players that build nothing are always ready.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mancala_core::{Game, Rules};
+    /// use mancala_engine::PlayerSpec;
+    /// let spec: PlayerSpec = "master:ms=50".parse().unwrap();
+    /// let mut master = spec.build(Rules::kalah(3, 3), 1).unwrap();
+    /// assert!(master.prepare(Duration::from_secs(60)));
+    /// // Its table holds every position of Kalah(3,3), so it plays them perfectly.
+    /// let choice = master.choose(&Game::new(Rules::kalah(3, 3)));
+    /// assert!(choice.reason.unwrap().contains("endgame table"));
+    /// ```
+    fn prepare(&mut self, within: Duration) -> bool {
+        let _ = within;
+        true
+    }
 }
 
 /// A player named on a command line or in a request: a name and `key=value` options,

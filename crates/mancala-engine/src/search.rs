@@ -204,6 +204,14 @@ impl Searcher {
         }
     }
 
+    /// Waits at most `within` for the endgame table to be built (see
+    /// [`Player::prepare`](crate::Player::prepare)); whether it is, or there is none.
+    pub(crate) fn prepare(&self, within: Duration) -> bool {
+        self.endgame
+            .as_ref()
+            .is_none_or(|table| crate::endgame::wait_for(table, within))
+    }
+
     /// Forgets everything learned (table and history), for reproducible searches.
     pub fn clear(&mut self) {
         self.tt.clear();
@@ -313,9 +321,11 @@ impl Searcher {
                 result.score = Score::from_raw(v);
                 result.depth = depth;
                 self.can_stop = true;
-                if limits.depth.is_none() && result.score.is_decisive() && self.halt.is_none() {
-                    break;
-                }
+                // A proven result does not stop the deepening: a proven win's margin is
+                // only the least the search has seen it force (lines it cut off or
+                // evaluated may win by more), and deeper searches raise it towards the
+                // exact margin (`mancala bench accuracy`: 81% of moves kept the exact
+                // margin when the search stopped at the first proof, 93% without).
                 if limits.time.is_some_and(|t| self.start.elapsed() * 2 > t)
                     || limits.nodes.is_some_and(|n| self.nodes >= n)
                 {
@@ -585,5 +595,37 @@ mod tests {
             .unwrap();
         assert_eq!(r.score, Score::from_margin(value));
         assert_eq!(r.depth, 1);
+    }
+
+    /// A proven win does not stop the deepening while the budget lasts: the search
+    /// goes on to the exact margin, not the first it proves.
+    #[test]
+    fn a_proven_win_is_searched_on_to_its_exact_margin() {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        let rules = Rules::kalah(4, 3);
+        let mut solver = Solver::new(SolveConfig::default().with_table_mb(4));
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut proven = 0;
+        for _ in 0..30 {
+            // Random moves until few seeds are in play: positions of long endgames.
+            let mut game = Game::new(rules);
+            while !game.is_over() && game.position().seeds_in_play() > 12 {
+                let moves = game.legal_moves();
+                game.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+            if game.is_over() || game.legal_moves().len() < 2 {
+                continue;
+            }
+            let value = solver.value(&game).unwrap();
+            let mover = match game.position().to_move() {
+                Side::South => value,
+                Side::North => -value,
+            };
+            let r = Searcher::new(4).search(&game, Limits::nodes(200_000));
+            assert_eq!(r.score, Score::from_margin(mover), "{game:?}");
+            proven += usize::from(mover != 0);
+        }
+        assert!(proven > 10, "too few decided positions tested: {proven}");
     }
 }

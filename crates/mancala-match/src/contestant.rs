@@ -6,6 +6,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use mancala_core::{Game, Rules};
 
@@ -120,6 +121,16 @@ impl Seated {
         match self {
             Seated::Builtin(p) => p.name(),
             Seated::External(e) => e.name(),
+        }
+    }
+
+    /// Waits at most `within` for what the player builds in the background (see
+    /// [`Player::prepare`]); whether it is ready. An external engine is ready once
+    /// greeted.
+    pub fn prepare(&mut self, within: Duration) -> bool {
+        match self {
+            Seated::Builtin(p) => p.prepare(within),
+            Seated::External(_) => true,
         }
     }
 

@@ -44,6 +44,7 @@ pub mod protocol;
 pub use contestant::{Contestant, Seated};
 pub use external::{ExternalEngine, ExternalError, ExternalSpec};
 pub use matches::{
-    BALANCE_DEPTH, BALANCE_TRIES, GameResult, MatchConfig, MatchGame, MatchStats, opening,
-    opening_from, play_match_game, play_match_game_from, run_match, sub_seed,
+    BALANCE_DEPTH, BALANCE_TRIES, GameResult, MatchConfig, MatchGame, MatchStats, PREPARE_WITHIN,
+    opening, opening_from, play_match_game, play_match_game_from, ready_players, run_match,
+    sub_seed,
 };

@@ -1,6 +1,7 @@
 //! Bot-against-bot matches: many games in parallel, and their statistics.
 
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 use mancala_core::{Game, Outcome, Rules, Side};
 use rand::rngs::SmallRng;
@@ -9,7 +10,7 @@ use rayon::prelude::*;
 
 use mancala_engine::{Limits, MAX_PLIES, PlayerError, Score, Searcher};
 
-use crate::Contestant;
+use crate::{Contestant, Seated};
 
 /// What to play: two players, how many games, and how.
 #[derive(Clone, Debug)]
@@ -357,6 +358,35 @@ fn forfeit_outcome(game: &Game, loser: Side) -> Outcome {
     Outcome::from_scores(scores)
 }
 
+/// Both players of a match seated once, before its games: an error if either cannot be
+/// (a person, a bad option, an engine that does not start), and otherwise each given
+/// up to [`PREPARE_WITHIN`] for what it builds in the background (an endgame table), so
+/// that the first games measure the same player as the last. Hold them while the games
+/// are played: what they built stays for the games' players to share.
+///
+/// # Errors
+/// A [`PlayerError`] for the first player that cannot be seated.
+pub fn ready_players(config: &MatchConfig) -> Result<[Seated; 2], PlayerError> {
+    let seat = |spec: &Contestant| {
+        if spec.is_human() {
+            return Err(PlayerError::Option {
+                player: spec.to_string(),
+                message: "a match is between computer players".to_owned(),
+            });
+        }
+        let mut seated = spec.seat(config.rules, config.seed)?;
+        // Not ready in time: the games start anyway, the player weaker at first.
+        seated.prepare(PREPARE_WITHIN);
+        Ok(seated)
+    };
+    Ok([seat(&config.p1)?, seat(&config.p2)?])
+}
+
+/// How long [`ready_players`] waits for each player's background work (a 16-seed
+/// Kalah table takes a few seconds on two cores; far longer means something is wrong,
+/// and the match goes on without it).
+pub const PREPARE_WITHIN: Duration = Duration::from_secs(120);
+
 /// Plays the match: all games in parallel on rayon's thread pool (all cores), calling
 /// `progress` with each finished game and the number finished so far.
 ///
@@ -384,15 +414,7 @@ pub fn run_match<F>(config: &MatchConfig, progress: F) -> Result<MatchStats, Pla
 where
     F: Fn(&GameResult, u32) + Sync,
 {
-    for spec in [&config.p1, &config.p2] {
-        if spec.is_human() {
-            return Err(PlayerError::Option {
-                player: spec.to_string(),
-                message: "a match is between computer players".to_owned(),
-            });
-        }
-        spec.seat(config.rules, config.seed)?;
-    }
+    let ready = ready_players(config)?;
     let done = AtomicU32::new(0);
     let results = (0..config.games)
         .into_par_iter()
@@ -402,5 +424,6 @@ where
             Ok(r)
         })
         .collect::<Result<Vec<_>, PlayerError>>()?;
+    drop(ready);
     Ok(MatchStats::from_results(results))
 }

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use mancala_core::{Game, Position, Rules};
 use mancala_engine::{Limits, Mcts, MctsLimits, PlayerSpec, Searcher};
+use mancala_match::PREPARE_WITHIN;
 use mancala_solver::{SolveConfig, Solver};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -54,9 +55,13 @@ pub struct ThreadsArgs {
 struct AccuracyFigures {
     player: String,
     positions: usize,
-    /// Moves that keep the position's exact value.
+    /// Moves that keep the position's exact value (the final margin).
     exact: usize,
     share: f64,
+    /// Moves that keep the position's result (win, draw or loss), if not its margin:
+    /// a search that has proven a win plays a winning move, not always the largest.
+    result_kept: usize,
+    result_share: f64,
     seconds: f64,
 }
 
@@ -99,18 +104,28 @@ pub fn accuracy(args: &AccuracyArgs, out: &mut impl Write) -> anyhow::Result<()>
         tests.push((game, solution));
     }
     for spec in &args.players {
+        // Measures the player it becomes: its endgame table built first (and kept
+        // alive by `ready` for the players below to share), not timed.
+        let mut ready = spec.build(rules, args.seed)?;
+        if !ready.prepare(PREPARE_WITHIN) {
+            eprintln!("{spec}: not ready after {PREPARE_WITHIN:?}, measured as it is");
+        }
         let start = Instant::now();
-        let mut exact = 0;
+        let (mut exact, mut result_kept) = (0, 0);
         for (game, solution) in &tests {
             let mut player = spec.build(rules, args.seed)?;
             let mv = player.choose(game).mv;
-            exact += usize::from(solution.value_of(mv) == Some(solution.value));
+            let value = solution.value_of(mv);
+            exact += usize::from(value == Some(solution.value));
+            result_kept += usize::from(value.map(i32::signum) == Some(solution.value.signum()));
         }
         let figures = AccuracyFigures {
             player: spec.to_string(),
             positions: tests.len(),
             exact,
             share: exact as f64 / tests.len() as f64,
+            result_kept,
+            result_share: result_kept as f64 / tests.len() as f64,
             seconds: start.elapsed().as_secs_f64(),
         };
         serde_json::to_writer(&mut *out, &figures)?;

@@ -8,7 +8,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
 
-use mancala_match::{Contestant, MatchConfig, MatchStats, run_match};
+use mancala_match::{Contestant, MatchConfig, MatchStats, ready_players};
 use mancala_session::{Record, RecordFormat, write_records};
 use serde::Serialize;
 
@@ -122,14 +122,9 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     } else {
         ProgressBar::hidden()
     };
-    // Checks the players before any game, as a match with games does.
-    run_match(
-        &MatchConfig {
-            games: 0,
-            ..config.clone()
-        },
-        |_, _| {},
-    )?;
+    // Checks the players before any game and waits for their endgame tables, as
+    // `run_match` does; held to the end so that the games share what they built.
+    let ready = ready_players(&config)?;
     let jobs = args
         .jobs
         .map_or_else(rayon::current_num_threads, |n| n as usize);
@@ -138,6 +133,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         .build()
         .context("cannot start the match's threads")?;
     let played = pool.install(|| play_games(&config, &start, || bar.inc(1)))?;
+    drop(ready);
     bar.finish_and_clear();
     for p in &played {
         if let Some(why) = &p.forfeit {

@@ -15,8 +15,8 @@ use rayon::prelude::*;
 pub type PlayedGame = MatchGame;
 
 /// Plays every game of the match from `start`, in parallel, calling `progress` after
-/// each; the games in game order. The players must have been checked (the engine's
-/// `run_match` with no games does it).
+/// each; the games in game order. The players must have been checked and prepared
+/// (`mancala_match::ready_players`).
 ///
 /// # Errors
 /// When a player cannot be built or plays an illegal move.

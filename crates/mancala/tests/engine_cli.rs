@@ -177,7 +177,12 @@ fn the_accuracy_bench_finds_perfect_play_exact_and_random_play_not() {
     assert_eq!(rows[0]["player"], "perfect:ms=5000");
     assert_eq!(rows[0]["positions"], 30);
     assert_eq!(rows[0]["share"], 1.0, "{out}");
+    assert_eq!(rows[0]["result_share"], 1.0, "{out}");
     assert!(rows[1]["share"].as_f64().unwrap() < 1.0, "{out}");
+    // Keeping the result is easier than keeping the margin, and random play does not
+    // always manage either.
+    let (exact, kept) = (rows[1]["exact"].as_u64(), rows[1]["result_kept"].as_u64());
+    assert!(exact <= kept && kept < Some(30), "{out}");
 }
 
 /// The tuner's fit explains the results of its own self-play games better than the
