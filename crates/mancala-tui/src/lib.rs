@@ -35,11 +35,14 @@
 #![warn(clippy::too_many_lines)]
 
 // Modules depend one way (tests/module_deps.rs checks it): `terminal` on `app` and
-// `ui`; `ui` on `app`, `setup` and `layout`; `app` on `setup` and `layout`; `setup` and
-// `layout` on none of the others. House labels come from mancala-session.
+// `ui`; `ui` on `app`, `help`, `style`, `setup` and `layout`; `app` on `help`, `setup`
+// and `layout`; `help` (the help's text) on `style`; `style`, `setup` and `layout` on
+// none of the others. House labels come from mancala-session.
 mod app;
+mod help;
 mod layout;
 mod setup;
+mod style;
 mod terminal;
 mod ui;
 

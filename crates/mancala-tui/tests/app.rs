@@ -800,6 +800,61 @@ fn help_opens_on_question_mark_and_f1_and_any_key_closes_it() {
     assert!(!app.help);
 }
 
+/// On the smallest terminal the start screen takes, the help does not fit: it says so in
+/// its title, the arrows and PgUp/PgDn/Home/End scroll it to its last line and back,
+/// and a key past either end is not lost (the next key back moves at once).
+#[test]
+fn help_scrolls_when_it_does_not_fit() {
+    let now = Instant::now();
+    let (w, h) = (50, 20);
+    let mut app = App::new(Setup::default(), false, now);
+    app.resize(w, h);
+    press(&mut app, KeyCode::Char('?'), now);
+    let top = screen(&app, w, h);
+    assert!(top.contains("Keys") && top.contains("↓ PgDn more"), "{top}");
+    assert!(
+        !top.contains("random  most"),
+        "the last line does not fit:\n{top}"
+    );
+    for _ in 0..200 {
+        press(&mut app, KeyCode::Down, now);
+    }
+    let bottom = screen(&app, w, h);
+    assert!(bottom.contains("random  most"), "{bottom}");
+    assert!(
+        bottom.contains("↑ PgUp back") && !bottom.contains("Keys"),
+        "{bottom}"
+    );
+    press(&mut app, KeyCode::Up, now);
+    let one_up = screen(&app, w, h);
+    assert_ne!(
+        one_up, bottom,
+        "one key up moves at once after pressing past the end"
+    );
+    assert!(one_up.contains("↑↓ PgUp PgDn scroll"), "{one_up}");
+    press(&mut app, KeyCode::Home, now);
+    assert_eq!(screen(&app, w, h), top);
+    press(&mut app, KeyCode::End, now);
+    assert_eq!(screen(&app, w, h), bottom);
+    press(&mut app, KeyCode::PageUp, now);
+    press(&mut app, KeyCode::PageUp, now);
+    press(&mut app, KeyCode::PageUp, now);
+    assert_eq!(screen(&app, w, h), top);
+    press(&mut app, KeyCode::Char('x'), now);
+    assert!(!app.help, "any other key closes");
+    // Opened again, it starts at the top; where it fits, the arrows scroll nothing.
+    press(&mut app, KeyCode::Char('?'), now);
+    assert_eq!(screen(&app, w, h), top);
+    app.resize(W, H);
+    let all = show(&app);
+    assert!(
+        all.contains("Help · any key closes") && all.contains("random  most"),
+        "{all}"
+    );
+    press(&mut app, KeyCode::Down, now);
+    assert_eq!(show(&app), all);
+}
+
 /// A fresh empty directory for files a test writes.
 fn temp_dir(test: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("mancala-tui-{test}-{}", std::process::id()));
@@ -875,6 +930,39 @@ fn a_finished_game_loads_for_review_and_undo_steps_back() {
     press(&mut loaded, KeyCode::Char('u'), now);
     assert_eq!(loaded.game().unwrap().session.records().len(), 10);
     assert!(show(&loaded).contains("Bob, choose a house"));
+}
+
+/// A game loaded from a record that started from a position of its own is played again
+/// from that position, not from the rules' start.
+#[test]
+fn play_again_after_a_loaded_game_starts_from_its_start() {
+    let now = Instant::now();
+    let start =
+        mancala_core::Position::from_notation("kalah 6x4 0,0,0,0,0,1/20 1,0,0,0,0,0/26 1").unwrap();
+    let session = mancala_session::Session::from_position(start)
+        .with_seats([mancala_session::Seat::Human, mancala_session::Seat::Human])
+        .with_names(["Ann", "Bob"]);
+    let record = mancala_session::Record::from_session(&session);
+    let mut app = App::load(&record, 1, now);
+    play_houses(&mut app, &[6], now);
+    assert!(app.game().unwrap().finished(), "{}", show(&app));
+    // The players swap seats (the default): Bob is player 1 now, to move at the start.
+    press(&mut app, KeyCode::Char('y'), now);
+    let again = app.game().unwrap();
+    assert!(again.session.records().is_empty());
+    assert_eq!(again.session.position(), &start, "{}", show(&app));
+    assert_eq!(again.session.names(), &["Bob".to_owned(), "Ann".to_owned()]);
+    assert!(
+        show(&app).contains("Again from the same start: Bob to move."),
+        "{}",
+        show(&app)
+    );
+    // A game from the rules' start is played again from the rules' start.
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    play_houses(&mut app, &[1, 1, 2, 3, 1, 4, 1, 5, 1, 6, 1], now);
+    press(&mut app, KeyCode::Char('y'), now);
+    let s = show(&app);
+    assert!(s.contains("Bob against Ann: Bob moves first."), "{s}");
 }
 
 fn click(app: &mut App, x: u16, y: u16, now: Instant) {

@@ -56,6 +56,12 @@ fn modules_depend_one_way() {
     };
     assert_eq!(deps["layout"], set(&[]));
     assert_eq!(deps["setup"], set(&[]));
+    assert_eq!(deps["style"], set(&[]));
+    assert_eq!(
+        deps["help"],
+        set(&["style"]),
+        "the help's text draws nothing"
+    );
     assert!(
         !deps["app"].contains("ui"),
         "the app does not draw: {:?}",

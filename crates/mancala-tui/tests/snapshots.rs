@@ -204,3 +204,12 @@ fn the_help_screen() {
     press(&mut app, KeyCode::Char('?'));
     assert_snapshot!(screen(&app, 80, 24));
 }
+
+#[test]
+fn the_help_screen_scrolled_on_the_smallest_terminal() {
+    let mut app = App::new(Setup::default(), false, Instant::now());
+    app.resize(50, 20);
+    press(&mut app, KeyCode::Char('?'));
+    press(&mut app, KeyCode::PageDown);
+    assert_snapshot!(screen(&app, 50, 20));
+}

@@ -12,6 +12,7 @@ use super::game::plural;
 use super::thinker::{self, Job};
 use super::view::Message;
 use super::{App, SPEEDS_MS, Screen};
+use crate::help;
 use crate::layout::{GameLayout, SetupLayout};
 use crate::setup::{Field, SetupForm};
 use mancala_session::house_of_letter;
@@ -34,12 +35,12 @@ impl App {
             return;
         }
         if self.help {
-            self.help = false;
-            return;
+            return self.help_key(key.code);
         }
         let typing = matches!(&self.screen, Screen::Setup(f) if matches!(f.focus, Field::Name(_)));
         if key.code == KeyCode::F(1) || (key.code == KeyCode::Char('?') && !typing) {
             self.help = true;
+            self.help_scroll = 0;
             return;
         }
         match &mut self.screen {
@@ -51,6 +52,27 @@ impl App {
             }
             Screen::Game(_) => self.game_key(key, now),
         }
+    }
+
+    /// A key on the help screen: the arrows, PgUp/PgDn, Home/End scroll it (within its
+    /// length on this terminal), any other key closes it.
+    fn help_key(&mut self, code: KeyCode) {
+        let full = Rect::new(0, 0, self.size.0, self.size.1);
+        let most = help::max_scroll(full, self.variant());
+        let page = self.size.1.saturating_sub(3).max(1);
+        let at = self.help_scroll.min(most);
+        self.help_scroll = match code {
+            KeyCode::Up => at.saturating_sub(1),
+            KeyCode::Down => at.saturating_add(1).min(most),
+            KeyCode::PageUp => at.saturating_sub(page),
+            KeyCode::PageDown => at.saturating_add(page).min(most),
+            KeyCode::Home => 0,
+            KeyCode::End => most,
+            _ => {
+                self.help = false;
+                0
+            }
+        };
     }
 
     fn control_key(&mut self, code: KeyCode) {

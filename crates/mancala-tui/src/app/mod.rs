@@ -15,7 +15,7 @@ mod view;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use mancala_core::Side;
+use mancala_core::{Side, Variant};
 use mancala_session::{Seat, Session};
 
 use game::Players;
@@ -74,8 +74,11 @@ pub struct App {
     pub size: (u16, u16),
     /// Ticks so far (for the thinking spinner).
     pub ticks: u64,
-    /// The help screen is up (`?` or F1); any key closes it.
+    /// The help screen is up (`?` or F1); the arrows, PgUp/PgDn and Home/End scroll it
+    /// when it does not fit, any other key closes it.
     pub help: bool,
+    /// How many lines the help is scrolled down (never past its end).
+    pub help_scroll: u16,
     quit: bool,
     /// The games finished in a row before the one on screen.
     score: Score,
@@ -101,6 +104,7 @@ impl App {
             size: (100, 35),
             ticks: 0,
             help: false,
+            help_scroll: 0,
             quit: false,
             save_dir: std::path::PathBuf::from("."),
             score: Score::default(),
@@ -127,6 +131,15 @@ impl App {
     /// and takes the terminal again when the shell continues it.
     pub fn take_suspend(&mut self) -> bool {
         std::mem::take(&mut self.suspend)
+    }
+
+    /// The variant on screen: the one chosen on the start screen, or the game's.
+    #[must_use]
+    pub fn variant(&self) -> Variant {
+        match &self.screen {
+            Screen::Setup(form) => form.setup().variant,
+            Screen::Game(g) => g.session.rules().variant(),
+        }
     }
 
     /// Whether the screen up fits the terminal. When it does not, the app shows a note

@@ -3,7 +3,8 @@
 
 use std::time::Instant;
 
-use mancala_core::Side;
+use mancala_core::{Position, Side};
+use mancala_session::Session;
 
 use super::game::GameState;
 use super::{App, Screen};
@@ -69,7 +70,8 @@ impl App {
     }
 
     /// `y` after a game: counts it and starts the next with the same players, who
-    /// swap seats unless `f` kept the order.
+    /// swap seats unless `f` kept the order, from where this one started (a game loaded
+    /// from a record may have started from a position of its own).
     pub(crate) fn next_game(&mut self, now: Instant) {
         let Screen::Game(g) = &self.screen else {
             return;
@@ -80,6 +82,13 @@ impl App {
             setup.players.swap(0, 1);
             setup.names.swap(0, 1);
         }
-        self.start_game(setup, now);
+        let start = *g.session.game().start();
+        if start == Position::new(start.rules()) {
+            self.start_game(setup, now);
+        } else {
+            let mover = &setup.names[start.to_move().index()];
+            let hello = format!("Again from the same start: {mover} to move.");
+            self.begin(setup, Session::from_position(start), hello, now);
+        }
     }
 }

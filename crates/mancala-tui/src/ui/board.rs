@@ -10,9 +10,9 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
-use super::style::{ACCENT, DIM, side_colour, text};
 use crate::app::{BoardView, GameState};
 use crate::layout::BoardGeometry;
+use crate::style::{ACCENT, DIM, side_colour, text};
 use mancala_session::house_label;
 
 /// More seeds in hand than this are shown as this many and an ellipsis.

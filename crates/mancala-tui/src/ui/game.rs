@@ -8,10 +8,10 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
-use super::style::{ACCENT, DIM, key, side_colour, text};
 use super::{board, history, popup};
 use crate::app::{Animation, App, GameState, MessageKind, SPEEDS_MS, letter_keys};
 use crate::layout::GameLayout;
+use crate::style::{ACCENT, DIM, key, side_colour, text};
 
 /// The thinking spinner's frames.
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];

@@ -12,9 +12,9 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use mancala_session::MoveRecord;
 
-use super::style::{ACCENT, DIM, side_colour};
 use crate::app::GameState;
 use crate::layout::HISTORY_W;
+use crate::style::{ACCENT, DIM, side_colour};
 use mancala_session::house_label;
 
 /// Names wider than this many columns are cut with an ellipsis, to keep the columns

@@ -12,7 +12,6 @@ mod help;
 mod history;
 mod popup;
 mod setup;
-mod style;
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
@@ -22,19 +21,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::{App, Screen};
 use crate::layout::{GameLayout, SETUP_SIZE, SetupLayout, centred_text_rect};
-use style::ACCENT;
+use crate::style::ACCENT;
 
 /// Draws the app: the start screen or the game, or a note that the terminal is too small.
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     if app.help {
-        let variant = match &app.screen {
-            Screen::Setup(form) => form.setup().variant,
-            Screen::Game(g) => g.session.rules().variant(),
-        };
-        let w = area.width.min(76);
-        let r = Rect::new(area.x + (area.width - w) / 2, area.y, w, area.height);
-        return help::draw(frame, r, variant);
+        return help::draw(frame, area, app.variant(), app.help_scroll);
     }
     match &app.screen {
         Screen::Setup(form) => match SetupLayout::new(area) {

@@ -7,9 +7,9 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
-use super::style::{ACCENT, P1, P2, key, side_colour, text};
 use crate::app::{GameState, Score};
 use crate::layout::popup_rect;
+use crate::style::{ACCENT, P1, P2, key, side_colour, text};
 
 /// The widest line of the reason the game ended: wrapped, the box stays compact over
 /// the board instead of as wide as the sentence.

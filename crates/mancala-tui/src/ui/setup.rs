@@ -7,9 +7,9 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 
-use super::style::{ACCENT, DIM, P1, P2, key, text};
 use crate::layout::SetupLayout;
 use crate::setup::{FALLBACK_PLAYER, Field, Setup, SetupForm};
+use crate::style::{ACCENT, DIM, P1, P2, key, text};
 
 /// Draws the start screen for `form`.
 pub fn draw(frame: &mut Frame, layout: &SetupLayout, form: &SetupForm) {
