@@ -567,24 +567,18 @@ pub fn repetition_score(pos: &Position) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, Instant};
-
     use mancala_core::{Game, Rules};
     use mancala_solver::{SolveConfig, Solver};
 
     use super::*;
-    use crate::endgame::shared_table;
+    use crate::endgame::{shared_table, wait_for};
 
     /// With the endgame table, even a one-ply search knows every move's exact value.
     #[test]
     fn a_search_reads_exact_values_from_the_endgame_table() {
         let rules = Rules::kalah(3, 2);
         let table = shared_table(rules, 12).unwrap();
-        let start = Instant::now();
-        while table.get().is_none() {
-            assert!(start.elapsed() < Duration::from_secs(30), "never built");
-            thread::sleep(Duration::from_millis(5));
-        }
+        assert!(wait_for(&table, Duration::from_secs(30)), "never built");
         let game = Game::new(rules);
         let plain = Searcher::new(1).search(&game, Limits::depth(1));
         assert!(!plain.score.is_decisive());
