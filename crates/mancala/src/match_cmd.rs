@@ -8,7 +8,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
 
-use mancala_match::{Contestant, MatchConfig, MatchStats, ready_players};
+use mancala_engine::PlayerError;
+use mancala_match::{Contestant, MatchConfig, MatchStats, Seated, ready_players};
 use mancala_session::{Record, RecordFormat, write_records};
 use serde::Serialize;
 
@@ -95,6 +96,25 @@ fn timed(contestant: &Contestant, args: &MatchArgs) -> Contestant {
     }
 }
 
+/// Checks the players before any game and waits for their endgame tables, as
+/// `run_match` does, saying so on `bar` (a table takes seconds); then sets `bar` up to
+/// count the games.
+fn prepare(config: &MatchConfig, bar: &ProgressBar) -> Result<[Seated; 2], PlayerError> {
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg}  {elapsed}").expect("a valid template"),
+    );
+    bar.set_message("preparing the players (endgame tables)");
+    bar.enable_steady_tick(Duration::from_millis(100));
+    let ready = ready_players(config);
+    bar.disable_steady_tick();
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
+            .expect("a valid template"),
+    );
+    bar.reset_elapsed();
+    ready
+}
+
 /// Plays the match and prints the table or the JSON object; writes the records of
 /// the games if asked.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
@@ -113,18 +133,12 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         balanced: args.balanced,
     };
     let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(u64::from(args.games));
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
-                .expect("a valid template"),
-        );
-        bar
+        ProgressBar::new(u64::from(args.games))
     } else {
         ProgressBar::hidden()
     };
-    // Checks the players before any game and waits for their endgame tables, as
-    // `run_match` does; held to the end so that the games share what they built.
-    let ready = ready_players(&config)?;
+    // Held to the end so that the games share what the players built.
+    let ready = prepare(&config, &bar)?;
     let jobs = args
         .jobs
         .map_or_else(rayon::current_num_threads, |n| n as usize);
