@@ -25,7 +25,10 @@ const KEYS: [(&str, &str); 7] = [
         "u r h",
         "undo, redo (by turns), a hint from the expert level",
     ),
-    ("m  PgUp PgDn", "the move list over the board; scroll it"),
+    (
+        "m  PgUp PgDn",
+        "the move list over the board; scroll it (or wheel)",
+    ),
     ("+ -", "sowing speed; any other key skips a sowing"),
     (
         "w  v",

@@ -735,6 +735,11 @@ fn the_move_list_is_there_at_80x24_and_scrolls() {
     assert!(!s.contains(" 30 h2"), "{s}");
     press(&mut app, KeyCode::PageDown, now);
     assert!(screen(&app, 80, 24).contains("Moves 6-16"));
+    // The mouse wheel scrolls it too, three lines a turn.
+    wheel(&mut app, MouseEventKind::ScrollDown, now);
+    assert!(screen(&app, 80, 24).contains("Moves 9-19"));
+    wheel(&mut app, MouseEventKind::ScrollUp, now);
+    assert!(screen(&app, 80, 24).contains("Moves 6-16"));
     // Where no list fits beside the board, m shows it over the board.
     let s = screen(&app, 60, 24);
     assert!(!s.contains("Moves"), "{s}");
@@ -840,6 +845,18 @@ fn help_scrolls_when_it_does_not_fit() {
     press(&mut app, KeyCode::PageUp, now);
     press(&mut app, KeyCode::PageUp, now);
     assert_eq!(screen(&app, w, h), top);
+    wheel(&mut app, MouseEventKind::ScrollDown, now);
+    let three_down = screen(&app, w, h);
+    assert_ne!(three_down, top, "the wheel scrolls the help");
+    assert!(app.help, "and does not close it");
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Up, now);
+    }
+    assert_eq!(
+        screen(&app, w, h),
+        top,
+        "a turn of the wheel is three lines"
+    );
     press(&mut app, KeyCode::Char('x'), now);
     assert!(!app.help, "any other key closes");
     // Opened again, it starts at the top; where it fits, the arrows scroll nothing.
@@ -963,6 +980,18 @@ fn play_again_after_a_loaded_game_starts_from_its_start() {
     press(&mut app, KeyCode::Char('y'), now);
     let s = show(&app);
     assert!(s.contains("Bob against Ann: Bob moves first."), "{s}");
+}
+
+fn wheel(app: &mut App, kind: MouseEventKind, now: Instant) {
+    app.handle_mouse(
+        MouseEvent {
+            kind,
+            column: 40,
+            row: 10,
+            modifiers: KeyModifiers::NONE,
+        },
+        now,
+    );
 }
 
 fn click(app: &mut App, x: u16, y: u16, now: Instant) {

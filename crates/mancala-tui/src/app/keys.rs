@@ -17,6 +17,9 @@ use crate::layout::{GameLayout, SetupLayout};
 use crate::setup::{Field, SetupForm};
 use mancala_session::house_of_letter;
 
+/// Lines a turn of the mouse wheel scrolls.
+const WHEEL_LINES: i16 = 3;
+
 impl App {
     /// Handles a key press.
     ///
@@ -51,6 +54,23 @@ impl App {
                 }
             }
             Screen::Game(_) => self.game_key(key, now),
+        }
+    }
+
+    /// The mouse wheel, `lines` up (positive) or down: scrolls the help when it is up,
+    /// else the move list, as the arrows and PgUp/PgDn do.
+    fn wheel(&mut self, lines: i16) {
+        if self.help {
+            let key = if lines > 0 {
+                KeyCode::Up
+            } else {
+                KeyCode::Down
+            };
+            for _ in 0..lines.unsigned_abs() {
+                self.help_key(key);
+            }
+        } else if let Screen::Game(g) = &mut self.screen {
+            g.scroll_moves(isize::from(lines));
         }
     }
 
@@ -303,9 +323,14 @@ impl App {
         thinker::ask(&self.tx, Job::Hint, g, hinter);
     }
 
-    /// Handles a mouse event: a left click on a house plays it, and any click during a
-    /// sowing shows the rest of it.
+    /// Handles a mouse event: a left click on a house plays it, any click during a
+    /// sowing shows the rest of it, and the wheel scrolls the help or the move list.
     pub fn handle_mouse(&mut self, ev: MouseEvent, now: Instant) {
+        match ev.kind {
+            MouseEventKind::ScrollUp => return self.wheel(WHEEL_LINES),
+            MouseEventKind::ScrollDown => return self.wheel(-WHEEL_LINES),
+            _ => {}
+        }
         if ev.kind != MouseEventKind::Down(MouseButton::Left) || self.help {
             return;
         }
