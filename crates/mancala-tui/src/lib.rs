@@ -26,10 +26,11 @@
 //!
 //! Keys in a game: arrows and Enter, a house number, or a house letter (player 1's
 //! houses are a, b, c, ... and player 2's continue the alphabet, then capitals), or a
-//! click; `u` undo, `r` redo, `h` hint, `m` the move list (PgUp/PgDn or the mouse wheel scroll it), `w`
-//! save, `+`/`-` sowing speed, `?`/F1 help, any key skips a sowing, `q` quits (asking
-//! first), Ctrl-C quits at once, Ctrl-Z suspends. At the end: `y`/`n`, `f` who moves
-//! first next, `v` the result box away and back. The README has the full table.
+//! click; `u` undo, `r` redo, `h` hint, `m` the move list (PgUp/PgDn or the mouse
+//! wheel scroll it), `w` save, `+`/`-` sowing speed, `?`/F1 help, any key skips a
+//! sowing, `q` quits (asking first), Ctrl-C quits at once, Ctrl-Z suspends. At the end:
+//! `y`/`n`, `f` who moves first next, `v` the result box away and back. The README has
+//! the full table.
 
 #![forbid(unsafe_code)]
 #![warn(clippy::too_many_lines)]
