@@ -433,6 +433,14 @@ impl Games {
     /// opponent, one past the server's bounds (the message names the bound), a bad
     /// name, first mover or time control.
     pub async fn create(&self, req: NewGame) -> Result<SeatGrant, GameError> {
+        let (row, grant) = self.create_row(req).await?;
+        self.computer_first(&row).await?;
+        Ok(grant)
+    }
+
+    /// Creates a game as [`Games::create`] does, but leaves a computer that moves
+    /// first waiting (an import appends the record's moves first).
+    pub(crate) async fn create_row(&self, req: NewGame) -> Result<(GameRow, SeatGrant), GameError> {
         let (rules, seat) = self.checked_setup(&req)?;
         let time_control = req
             .time_control
@@ -463,13 +471,13 @@ impl Games {
         if req.public == Some(true) {
             self.store().list_publicly(&id).await?;
         }
-        self.computer_first(&row).await?;
-        Ok(SeatGrant {
+        let grant = SeatGrant {
             id: Some(id),
             seat: 1,
             token,
             invite,
-        })
+        };
+        Ok((row, grant))
     }
 
     /// The rules and the opponent a new game asks for, within the rules and the
@@ -506,7 +514,7 @@ impl Games {
     }
 
     /// Starts the computer's turn in the new game `row` if the computer moves first.
-    async fn computer_first(&self, row: &GameRow) -> Result<(), GameError> {
+    pub(crate) async fn computer_first(&self, row: &GameRow) -> Result<(), GameError> {
         if !against_computer(row) || row.play.first_side() != Side::North {
             return Ok(());
         }

@@ -7,8 +7,8 @@ use mancala_session::{Record, RecordFormat, parse_records};
 use serde::{Deserialize, Serialize};
 
 use crate::client::ClientKey;
-use crate::games::{Games, NewGame, SeatGrant};
-use crate::row::{GameError, session_of};
+use crate::games::{FirstMover, Games, NewGame, SeatGrant};
+use crate::row::{GameError, session_of, start_of};
 use crate::store::{GameRow, GameStore, NewMove, Next, StoreError};
 
 /// The largest record `POST /api/games/import` takes (the rest of the API takes
@@ -37,6 +37,11 @@ pub struct ImportRequest {
     /// Who continues as player 2: `human` (a friend joins) or a computer player
     /// (default `medium`). The importer plays seat 1.
     pub opponent: Option<String>,
+    /// Which of the record's players the importer takes on: 1 (default) or 2. The web
+    /// seats whoever creates a game as its player 1, so with 2 the sides are exchanged:
+    /// the game's player 2 (the opponent) moves first, with the record's player 1's
+    /// moves, and the importer plays on with the record's player 2's.
+    pub seat: Option<u8>,
     /// Whether the game is listed in the lobby while it waits for a friend, and among
     /// the games to watch (default false).
     pub public: Option<bool>,
@@ -155,8 +160,21 @@ fn civil_date(days: i64) -> (i64, u32, u32) {
     (year, month as u32, day as u32)
 }
 
+/// Who moves first in the web game of an import in which the importer takes on the
+/// record's player `seat`: the record's player 1, who sits as the game's player 2 when
+/// the importer takes on player 2 (the web seats the importer as its player 1).
+fn first_for(seat: Option<u8>) -> Result<Option<FirstMover>, GameError> {
+    match seat {
+        None | Some(1) => Ok(None),
+        Some(2) => Ok(Some(FirstMover::Seat(2))),
+        Some(other) => Err(GameError::Unprocessable(format!(
+            "seat is 1 or 2 (the record's player you take on), not {other}"
+        ))),
+    }
+}
+
 /// The settings of a new game with a record's rules, private.
-fn new_game_for(rules: Rules, opponent: String) -> NewGame {
+fn new_game_for(rules: Rules, opponent: String, first: Option<FirstMover>) -> NewGame {
     let kalah = rules.variant() == Variant::Kalah;
     let options = rules.options();
     NewGame {
@@ -168,7 +186,7 @@ fn new_game_for(rules: Rules, opponent: String) -> NewGame {
         opponent: Some(opponent),
         public: None,
         name: None,
-        first: None,
+        first,
         time_control: None,
     }
 }
@@ -200,8 +218,9 @@ fn game_to_import(request: &ImportRequest) -> Result<Game, GameError> {
 
 impl Games {
     /// Creates a game from a record: the record's rules and moves, the importer in
-    /// seat 1 and `opponent` in seat 2. Against the computer, when the record leaves it
-    /// to move, it moves. A finished game is there to review.
+    /// seat 1 and `opponent` in seat 2 (with `seat: 2`, the sides exchanged: see
+    /// [`ImportRequest::seat`]). Against the computer, when the record leaves it to
+    /// move, it moves. A finished game is there to review.
     ///
     /// Only what the rules decide comes along: a resignation or a time forfeit in the
     /// record leaves an unfinished game, the names are the web game's.
@@ -209,21 +228,39 @@ impl Games {
     /// # Errors
     /// [`GameError::Unprocessable`] for a record that does not read (the message is
     /// the library's: the game, the line, the move), a game number it does not hold, a
-    /// set-up start position, or settings [`Games::create`] refuses.
+    /// set-up start position, a seat other than 1 or 2, or settings [`Games::create`]
+    /// refuses.
     pub async fn import(
         &self,
         request: ImportRequest,
         client: ClientKey,
     ) -> Result<SeatGrant, GameError> {
         let game = game_to_import(&request)?;
+        let first = first_for(request.seat)?;
         let opponent = request
             .opponent
             .unwrap_or_else(|| DEFAULT_OPPONENT.to_owned());
-        // Listed only once its moves are in.
-        let grant = self.create(new_game_for(game.rules(), opponent)).await?;
-        let id = grant.id.clone().expect("a new game's grant names it");
-        let row = self.row(&id).await?;
-        let mut played = Game::new(game.rules());
+        // Listed only once its moves are in; a computer that moves first waits for
+        // them too.
+        let (row, grant) = self
+            .create_row(new_game_for(game.rules(), opponent, first))
+            .await?;
+        let next = self.append_imported_moves(&row, &game).await?;
+        if request.public == Some(true) {
+            self.store().list_publicly(&row.id).await?;
+        }
+        match next {
+            Next::Computer { .. } => self.schedule_computer(&row.id, client.to_string()),
+            _ if game.moves().is_empty() => self.computer_first(&row).await?,
+            _ => {}
+        }
+        Ok(grant)
+    }
+
+    /// Stores the moves of `game` in the new game `row`, one at a time; who is owed
+    /// the turn after the last (a person, when there are none).
+    async fn append_imported_moves(&self, row: &GameRow, game: &Game) -> Result<Next, GameError> {
+        let mut played = Game::from_position(start_of(row)?);
         let mut next = Next::Person;
         for (ply, &mv) in game.moves().iter().enumerate() {
             played
@@ -231,10 +268,10 @@ impl Games {
                 .map_err(|e| GameError::Internal(format!("a checked record's move: {e}")))?;
             // The moves before the last are history: nobody is owed a turn after them.
             if ply + 1 == game.moves().len() {
-                next = self.next_after(&row, &played);
+                next = self.next_after(row, &played);
             }
             let new = NewMove {
-                game: id.clone(),
+                game: row.id.clone(),
                 ply,
                 house: mv.house(),
                 next,
@@ -242,17 +279,12 @@ impl Games {
             };
             if !self.store().append_move(&new).await? {
                 return Err(GameError::Internal(format!(
-                    "ply {ply} of the new game {id} was taken"
+                    "ply {ply} of the new game {} was taken",
+                    row.id
                 )));
             }
         }
-        if request.public == Some(true) {
-            self.store().list_publicly(&id).await?;
-        }
-        if let Next::Computer { .. } = next {
-            self.schedule_computer(&id, client.to_string());
-        }
-        Ok(grant)
+        Ok(next)
     }
 }
 

@@ -165,9 +165,11 @@ async function importRecord(e) {
   const record = file ? await file.text() : $("import-text").value;
   const as = $("import-as").value;
   const review = as === "review";
+  // To review, nobody takes a side: the record is shown as written.
+  const seat = review ? 1 : Number($("import-seat").value);
   try {
     $("import-start").disabled = true;
-    const grant = await api("POST", "/api/games/import", { record, opponent: review ? "human" : as });
+    const grant = await api("POST", "/api/games/import", { record, opponent: review ? "human" : as, seat });
     // A game loaded to review is nobody's to play on: it stays out of "Your games".
     if (!review) saveSeat(grant.id, grant.seat, grant.token, grant.invite);
     location.assign(review ? `/g/${grant.id}/replay` : `/g/${grant.id}`);
@@ -181,6 +183,9 @@ if (location.pathname === "/") {
   $("quick-computer").addEventListener("click", () => quickStart(true));
   $("quick-friend").addEventListener("click", () => quickStart(false));
   $("import-form").addEventListener("submit", importRecord);
+  $("import-as").addEventListener("change", () => {
+    $("import-seat").disabled = $("import-as").value === "review";
+  });
   refreshLists();
   setInterval(refreshLists, LIST_EVERY_MS);
   document.addEventListener("visibilitychange", () => { myGamesAt = 0; refreshLists(); });

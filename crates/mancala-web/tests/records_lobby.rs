@@ -21,6 +21,7 @@ on_both_backends!(
     a_game_downloads_as_its_record,
     a_downloaded_record_imports_to_the_same_game,
     an_imported_game_continues_against_the_computer,
+    an_import_can_take_on_the_record_s_player_2,
     bad_imports_are_refused_whole,
     positions_and_history_marks_step_through_a_game,
     public_games_are_listed_and_joined_without_invite,
@@ -291,6 +292,97 @@ async fn an_imported_game_continues_against_the_computer(db: TestDb) {
         (Some("oware"), vec![6])
     );
     assert_eq!(view["started"], false, "a friend is still to join");
+}
+
+/// Polls game `id` until `seat` is to move (the computer has answered); the view.
+async fn until_to_move(r: &Router, id: &str, seat: u64) -> Value {
+    let mut view = Value::Null;
+    for _ in 0..500 {
+        view = get(r, &format!("/api/games/{id}")).await.json();
+        if view["to_move"] == seat {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    view
+}
+
+async fn an_import_can_take_on_the_record_s_player_2(db: TestDb) {
+    let r = app(db.games().await);
+    // Kalah 6x4: player 1 sows 3 (to the store, again), then 1: player 2's turn, which
+    // is the importer's. The web game seats the importer as its player 1, so the sides
+    // are exchanged: its player 2 (the computer) moved first.
+    let a = post(
+        &r,
+        "/api/games/import",
+        json!({"record": "1. 3+ 1", "opponent": "greedy", "seat": 2}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    let g = a.json();
+    let (id, token) = (g["id"].as_str().unwrap(), g["token"].as_str().unwrap());
+    let view = get(&r, &format!("/api/games/{id}")).await.json();
+    assert_eq!(
+        (view["first"].as_u64(), view["to_move"].as_u64()),
+        (Some(2), Some(1)),
+        "{view}"
+    );
+    assert_eq!(
+        moves_of(&view),
+        vec![3, 1],
+        "the computer did not move for the importer"
+    );
+    // The record's player 1 sowed their houses 3 then 1: the game's player 2's.
+    assert_eq!(
+        view["houses"],
+        json!([[4, 4, 4, 4, 4, 4], [0, 5, 1, 6, 6, 5]]),
+        "{view}"
+    );
+    assert_eq!(view["stores"], json!([0, 1]), "{view}");
+    // The importer plays on; the computer answers.
+    let house = view["legal_moves"][0].clone();
+    let body = json!({"house": house, "ply": view["ply"]}).to_string();
+    let played = call(
+        &r,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(token),
+        Some(body),
+    )
+    .await;
+    assert_eq!(played.status, StatusCode::OK, "{}", played.text);
+    let view = until_to_move(&r, id, 1).await;
+    assert!(moves_of(&view).len() >= 4, "the computer answered: {view}");
+
+    // A record that leaves its player 1 to move leaves the computer to move: it moves.
+    // So does an empty one, in which the computer moves first.
+    for record in ["1. 3+ 1 2. 1", "*"] {
+        let a = post(
+            &r,
+            "/api/games/import",
+            json!({"record": record, "opponent": "greedy", "seat": 2}),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{record}: {}", a.text);
+        let id = a.json()["id"].as_str().unwrap().to_owned();
+        let view = until_to_move(&r, &id, 1).await;
+        let imported = if record == "*" { 0 } else { 3 };
+        assert_eq!(
+            view["to_move"], 1,
+            "{record}: the computer answered: {view}"
+        );
+        assert!(moves_of(&view).len() > imported, "{record}: {view}");
+    }
+
+    // Only seats 1 and 2.
+    let a = post(
+        &r,
+        "/api/games/import",
+        json!({"record": "1. 3+ 1", "seat": 3}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+    assert!(a.text.contains("seat is 1 or 2"), "{}", a.text);
 }
 
 async fn bad_imports_are_refused_whole(db: TestDb) {

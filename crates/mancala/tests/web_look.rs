@@ -238,14 +238,16 @@ async fn save_record(c: &Client, base: &str, id: &str) -> String {
 }
 
 /// Loads `record` on the home page, to go on as `how` (a level, `human` or
-/// `review`); the page it leads to, once there.
-async fn load_record(c: &Client, base: &str, record: &str, how: &str) -> String {
+/// `review`), taking on the record's player `seat` ("1" or "2"); the page it leads
+/// to, once there.
+async fn load_record(c: &Client, base: &str, record: &str, how: &str, seat: &str) -> String {
     c.goto(base).await.unwrap();
     js(c, "document.getElementById('import').open = true;").await;
     c.execute(
         "document.getElementById('import-text').value = arguments[0]; \
-         document.getElementById('import-as').value = arguments[1];",
-        vec![json!(record), json!(how)],
+         document.getElementById('import-as').value = arguments[1]; \
+         document.getElementById('import-seat').value = arguments[2];",
+        vec![json!(record), json!(how), json!(seat)],
     )
     .await
     .unwrap();
@@ -337,7 +339,7 @@ async fn a_record_saves_and_loads_back_to_the_same_game() {
     assert!(record.contains("[Player2Kind \"greedy\"]"), "{record}");
 
     // Loaded to continue against the computer: the same position and history.
-    let path = load_record(c, &server.base, &record, "easy").await;
+    let path = load_record(c, &server.base, &record, "easy", "1").await;
     let new_id = path.trim_start_matches("/g/").to_owned();
     assert_ne!(new_id, id);
     wait_status(c, "Your turn").await;
@@ -346,7 +348,7 @@ async fn a_record_saves_and_loads_back_to_the_same_game() {
     step_through_replay(c, server, &new_id, &counts, plies).await;
 
     // Loaded to review, the record opens in the viewer at its last move.
-    let path = load_record(c, &server.base, &record, "review").await;
+    let path = load_record(c, &server.base, &record, "review", "1").await;
     assert!(path.ends_with("/replay"), "{path}");
     wait_for(c, "document.body.dataset.replay === 'ready'", "the review").await;
     assert_eq!(
@@ -355,6 +357,14 @@ async fn a_record_saves_and_loads_back_to_the_same_game() {
     );
     assert_eq!(board_counts(c).await, counts);
     assert_eq!(move_list(c).await, moves);
+
+    // Loaded taking on the record's player 2, against the computer: the record left
+    // its player 1 to move, so the computer (in that seat) moves first, then it is
+    // the person's turn again.
+    load_record(c, &server.base, &record, "easy", "2").await;
+    wait_status(c, "Your turn").await;
+    let more = format!("document.querySelectorAll('#history li').length > {plies}");
+    wait_for(c, &more, "the computer's answer").await;
     h.close().await;
 }
 
