@@ -230,6 +230,28 @@ async fn a_downloaded_record_imports_to_the_same_game(db: TestDb) {
     assert_eq!(without_date(&again), without_date(&record));
 }
 
+/// Polls game `id` until `seat` is to move (the computer has answered); the view.
+async fn until_to_move(r: &Router, id: &str, seat: u64) -> Value {
+    let mut view = Value::Null;
+    for _ in 0..500 {
+        view = get(r, &format!("/api/games/{id}")).await.json();
+        if view["to_move"] == seat {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    view
+}
+
+/// Plays the first legal house of `view` in game `id` as the holder of `token`.
+async fn play_first_legal(r: &Router, id: &str, token: &str, view: &Value) {
+    let house = view["legal_moves"][0].clone();
+    let body = json!({"house": house, "ply": view["ply"]}).to_string();
+    let uri = format!("/api/games/{id}/moves");
+    let played = call(r, "POST", &uri, Some(token), Some(body)).await;
+    assert_eq!(played.status, StatusCode::OK, "{}", played.text);
+}
+
 async fn an_imported_game_continues_against_the_computer(db: TestDb) {
     let r = app(db.games().await);
     // Kalah 6x4: 3 reaches the store (player 1 again), 1 ends in a house: the
@@ -244,14 +266,7 @@ async fn an_imported_game_continues_against_the_computer(db: TestDb) {
     let g = a.json();
     let (id, token) = (g["id"].as_str().unwrap(), g["token"].as_str().unwrap());
     assert!(g.get("invite").is_none(), "no invite against the computer");
-    let mut view = Value::Null;
-    for _ in 0..500 {
-        view = get(&r, &format!("/api/games/{id}")).await.json();
-        if view["to_move"] == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let view = until_to_move(&r, id, 1).await;
     assert_eq!(view["to_move"], 1, "the computer answered: {view}");
     let moves = moves_of(&view);
     assert_eq!(&moves[..2], &[3, 1]);
@@ -259,17 +274,7 @@ async fn an_imported_game_continues_against_the_computer(db: TestDb) {
     assert_eq!(view["players"][1]["computer"], "greedy");
     assert_eq!(view["players"][1]["name"], "Greedy bot");
     // The importer plays on with the token.
-    let house = view["legal_moves"][0].clone();
-    let body = json!({"house": house, "ply": view["ply"]}).to_string();
-    let played = call(
-        &r,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(token),
-        Some(body),
-    )
-    .await;
-    assert_eq!(played.status, StatusCode::OK, "{}", played.text);
+    play_first_legal(&r, id, token, &view).await;
 
     // The two-digit Oware notation reads too, with the record's rules; the second game
     // of a file is asked for by number.
@@ -292,19 +297,6 @@ async fn an_imported_game_continues_against_the_computer(db: TestDb) {
         (Some("oware"), vec![6])
     );
     assert_eq!(view["started"], false, "a friend is still to join");
-}
-
-/// Polls game `id` until `seat` is to move (the computer has answered); the view.
-async fn until_to_move(r: &Router, id: &str, seat: u64) -> Value {
-    let mut view = Value::Null;
-    for _ in 0..500 {
-        view = get(r, &format!("/api/games/{id}")).await.json();
-        if view["to_move"] == seat {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    view
 }
 
 async fn an_import_can_take_on_the_record_s_player_2(db: TestDb) {
@@ -340,17 +332,7 @@ async fn an_import_can_take_on_the_record_s_player_2(db: TestDb) {
     );
     assert_eq!(view["stores"], json!([0, 1]), "{view}");
     // The importer plays on; the computer answers.
-    let house = view["legal_moves"][0].clone();
-    let body = json!({"house": house, "ply": view["ply"]}).to_string();
-    let played = call(
-        &r,
-        "POST",
-        &format!("/api/games/{id}/moves"),
-        Some(token),
-        Some(body),
-    )
-    .await;
-    assert_eq!(played.status, StatusCode::OK, "{}", played.text);
+    play_first_legal(&r, id, token, &view).await;
     let view = until_to_move(&r, id, 1).await;
     assert!(moves_of(&view).len() >= 4, "the computer answered: {view}");
 
