@@ -181,9 +181,8 @@ impl Player for Master {
     }
 
     fn prepare(&mut self, within: Duration) -> bool {
-        self.table
-            .as_ref()
-            .is_none_or(|table| crate::endgame::wait_for(table, within))
+        // Its search holds the same table.
+        self.search.prepare(within)
     }
 
     fn choose(&mut self, game: &Game) -> Choice {

@@ -84,7 +84,7 @@ fn rules(variant: Variant) -> &'static str {
 }
 
 /// The help's lines for `variant`, styled, before wrapping.
-pub fn lines(variant: Variant) -> Vec<Line<'static>> {
+fn lines(variant: Variant) -> Vec<Line<'static>> {
     let title = Style::new().fg(ACCENT).bold();
     let mut lines = vec![Line::from(Span::styled("Keys", title))];
     lines.extend(KEYS.iter().map(|(k, what)| pair(k, what, 18)));
@@ -112,11 +112,17 @@ pub fn area(full: Rect) -> Rect {
 }
 
 /// How many lines the help for `variant` can scroll on a screen of `full` (0 when it
-/// fits): its wrapped lines less the box's inside height.
+/// fits).
 pub fn max_scroll(full: Rect, variant: Variant) -> u16 {
+    scroll_room(&paragraph(variant), full)
+}
+
+/// How many lines `help` (the help's [`paragraph`]) can scroll on a screen of `full`:
+/// its wrapped lines less the box's inside height.
+pub fn scroll_room(help: &Paragraph, full: Rect) -> u16 {
     let area = area(full);
     let (inner_w, inner_h) = (area.width.saturating_sub(2), area.height.saturating_sub(2));
-    let wrapped = paragraph(variant).line_count(inner_w);
+    let wrapped = help.line_count(inner_w);
     u16::try_from(wrapped)
         .unwrap_or(u16::MAX)
         .saturating_sub(inner_h)

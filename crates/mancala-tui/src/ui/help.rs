@@ -15,7 +15,9 @@ use crate::style::ACCENT;
 /// than its end).
 pub fn draw(frame: &mut Frame, full: Rect, variant: Variant, scroll: u16) {
     let area = help::area(full);
-    let most = help::max_scroll(full, variant);
+    // Built once a frame: measured for the scroll, then drawn.
+    let text = help::paragraph(variant);
+    let most = help::scroll_room(&text, full);
     let scroll = scroll.min(most);
     // Says how to see the rest when it does not all fit.
     let title = match (scroll > 0, scroll < most) {
@@ -26,7 +28,7 @@ pub fn draw(frame: &mut Frame, full: Rect, variant: Variant, scroll: u16) {
     };
     frame.render_widget(Clear, area);
     frame.render_widget(
-        help::paragraph(variant).scroll((scroll, 0)).block(
+        text.scroll((scroll, 0)).block(
             Block::bordered()
                 .border_type(BorderType::Double)
                 .border_style(Style::new().fg(ACCENT))
