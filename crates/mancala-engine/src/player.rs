@@ -136,6 +136,38 @@ impl PlayerSpec {
         "perfect",
     ];
 
+    /// Why the player named `name` does not play `variant`, or `None` when it does (or
+    /// when no player has that name: [`PlayerSpec::build`] says so).
+    ///
+    /// ```
+    /// use mancala_core::Variant;
+    /// use mancala_engine::PlayerSpec;
+    /// assert!(PlayerSpec::cannot_play("robot", Variant::Oware).is_some());
+    /// assert!(PlayerSpec::cannot_play("robot", Variant::Kalah).is_none());
+    /// ```
+    #[must_use]
+    pub fn cannot_play(name: &str, variant: Variant) -> Option<&'static str> {
+        (name == "robot" && variant != Variant::Kalah)
+            .then_some("the best-move-first robot reasons about Kalah's extra moves")
+    }
+
+    /// The names of [`PlayerSpec::KNOWN`] that play `variant`, in that order: what a
+    /// front end offers once the variant is chosen.
+    ///
+    /// ```
+    /// use mancala_core::Variant;
+    /// use mancala_engine::PlayerSpec;
+    /// let oware: Vec<_> = PlayerSpec::known_for(Variant::Oware).collect();
+    /// assert!(oware.contains(&"greedy") && !oware.contains(&"robot"));
+    /// assert!(PlayerSpec::known_for(Variant::Kalah).any(|n| n == "robot"));
+    /// ```
+    pub fn known_for(variant: Variant) -> impl Iterator<Item = &'static str> {
+        Self::KNOWN
+            .iter()
+            .copied()
+            .filter(move |name| Self::cannot_play(name, variant).is_none())
+    }
+
     /// The player's name.
     #[must_use]
     pub fn name(&self) -> &str {
@@ -242,11 +274,11 @@ impl PlayerSpec {
             }
             "robot" => {
                 self.expect_options(&[])?;
-                if rules.variant() != Variant::Kalah {
+                if let Some(why) = Self::cannot_play(&self.name, rules.variant()) {
                     return Err(PlayerError::Variant {
                         player: self.name.clone(),
                         variant: rules.variant(),
-                        why: "the best-move-first robot reasons about Kalah's extra moves",
+                        why,
                     });
                 }
                 Box::new(Robot)
