@@ -396,8 +396,18 @@ impl Console {
         }
     }
 
+    /// A game left before its end. The Kalah layout says only "Game over", as the
+    /// specifications' transcripts do; the Oware layout, whose wording is ours, says
+    /// the game was left unfinished and without a result.
     fn show_quit(&self, game: &Session, out: &mut impl Write) -> io::Result<()> {
-        writeln!(out, "Game over")?;
+        match (self.layout, game.to_move()) {
+            (Layout::Oware, Some(side)) => writeln!(
+                out,
+                "Game over: {} left the game unfinished, with no result",
+                game.name(side)
+            )?,
+            _ => writeln!(out, "Game over")?,
+        }
         self.show_board(game, out)?;
         out.flush()
     }

@@ -45,6 +45,6 @@ pub use contestant::{Contestant, Seated};
 pub use external::{ExternalEngine, ExternalError, ExternalSpec};
 pub use matches::{
     BALANCE_DEPTH, BALANCE_TRIES, GameResult, MatchConfig, MatchGame, MatchStats, PREPARE_WITHIN,
-    opening, opening_from, play_match_game, play_match_game_from, ready_players, run_match,
-    sub_seed,
+    opening, opening_from, play_match_game, play_match_game_from, ready_players, repeated_games,
+    run_match, sub_seed,
 };

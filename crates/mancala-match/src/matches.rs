@@ -155,23 +155,47 @@ impl MatchStats {
             / self.results.len() as f64
     }
 
-    /// A 95% confidence interval for the score rate: the normal approximation with the
-    /// sample variance of the per-game points, clamped to 0..=1.
+    /// A 95% confidence interval for the score rate: the Wilson score interval, with a
+    /// draw counted as half a win.
+    ///
+    /// Unlike the normal approximation, it never has zero width (three wins out of three
+    /// still leave room for a weaker player: 43.9% to 100%) and it stays within 0..=1.
+    /// An empty match says nothing: 0 to 1.
+    ///
+    /// ```
+    /// use mancala_core::{Outcome, Side};
+    /// use mancala_match::{GameResult, MatchStats};
+    /// let win = |i| GameResult {
+    ///     index: i, p1_side: Side::South, outcome: Outcome::from_scores([30, 18]),
+    ///     plies: 30, forfeit: None,
+    /// };
+    /// let (lo, hi) = MatchStats::from_results((0..3).map(win).collect()).confidence_interval();
+    /// assert!((lo - 0.4385).abs() < 1e-3 && hi == 1.0);
+    /// ```
     #[must_use]
     pub fn confidence_interval(&self) -> (f64, f64) {
+        const Z: f64 = 1.96;
         let n = self.results.len() as f64;
-        if n < 2.0 {
+        if n == 0.0 {
             return (0.0, 1.0);
         }
-        let mean = self.score_rate();
-        let var = self
+        let p = self.score_rate();
+        let z2 = Z * Z;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        ((centre - half).max(0.0), (centre + half).min(1.0))
+    }
+
+    /// How many games `p1` played as player 1 (moving first from the rules' start) and
+    /// how many as player 2: with `--swap` and an odd number of games the halves differ.
+    #[must_use]
+    pub fn p1_seats(&self) -> (u32, u32) {
+        let first = self
             .results
             .iter()
-            .map(|r| (r.p1_points() - mean).powi(2))
-            .sum::<f64>()
-            / (n - 1.0);
-        let half = 1.96 * (var / n).sqrt();
-        ((mean - half).max(0.0), (mean + half).min(1.0))
+            .filter(|r| r.p1_side == Side::South)
+            .count() as u32;
+        (first, self.games() - first)
     }
 }
 
@@ -282,6 +306,30 @@ pub struct MatchGame {
     pub game: Game,
     /// Why an external engine lost by forfeit, naming it.
     pub forfeit: Option<String>,
+}
+
+/// How many of `games` repeat an earlier one move for move with `p1` in the same seat:
+/// deterministic players (`greedy`, the searches at a fixed depth) from the same start
+/// play the same game again, and a match of copies measures one game, not many.
+///
+/// ```
+/// use mancala_core::Rules;
+/// use mancala_match::{MatchConfig, play_match_game_from, repeated_games};
+/// let config = MatchConfig {
+///     rules: Rules::kalah(4, 3), p1: "greedy".parse().unwrap(), p2: "greedy".parse().unwrap(),
+///     games: 3, seed: 1, swap: false, opening_plies: 0, balanced: None,
+/// };
+/// let start = mancala_core::Game::new(config.rules);
+/// let games: Vec<_> = (0..3).map(|i| play_match_game_from(&config, &start, i).unwrap()).collect();
+/// assert_eq!(repeated_games(&games), 2);
+/// ```
+#[must_use]
+pub fn repeated_games(games: &[MatchGame]) -> u32 {
+    let mut seen = std::collections::HashSet::new();
+    games
+        .iter()
+        .filter(|g| !seen.insert((g.result.p1_side, g.game.moves())))
+        .count() as u32
 }
 
 /// Plays game `index` of the match from `start` (a position, or the end of a recorded

@@ -38,8 +38,9 @@ pub enum HouseError {
 impl fmt::Display for HouseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HouseError::NotAHouse(text) => write!(f, "{text:?} is not a house number"),
+            HouseError::NotAHouse(text) => write!(f, "{} is not a house number", quoted(text)),
             HouseError::NoSuchHouse { house, houses } => {
+                let house = shortened(house);
                 write!(f, "there is no house {house} (houses are 1 to {houses})")
             }
             HouseError::NotYours { label, owner } => {
@@ -50,6 +51,26 @@ impl fmt::Display for HouseError {
 }
 
 impl std::error::Error for HouseError {}
+
+/// How much of what someone typed a message quotes: enough to recognise it, while a
+/// pasted page or a line of 100,000 digits is not sent back whole.
+const QUOTED_CHARS: usize = 40;
+
+/// `text` cut to [`QUOTED_CHARS`] characters, with "…" when it was longer.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+/// `text` in quotes, as `{:?}` writes it, cut to [`QUOTED_CHARS`] characters.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        Some((end, _)) => format!("{:?}…", &text[..end]),
+        None => format!("{text:?}"),
+    }
+}
 
 /// The letter of `side`'s house `house` on a board of `houses` per side: player 1's
 /// houses are a, b, c, ... and player 2's continue the alphabet (a..f and g..l on six
@@ -269,6 +290,24 @@ mod tests {
             house_number(256, 6).unwrap_err().to_string(),
             "there is no house 256 (houses are 1 to 6)"
         );
+    }
+
+    /// A junk line is quoted in part: a line of 100,000 digits or letters gets a
+    /// message of a few dozen characters back, not the line.
+    #[test]
+    fn long_junk_is_quoted_in_part() {
+        let digits = "7".repeat(100_000);
+        let e = parse_house_number(&digits, 6).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!("there is no house {}… (houses are 1 to 6)", "7".repeat(40))
+        );
+        let words = "é".repeat(50);
+        let e = parse_house_number(&words, 6).unwrap_err().to_string();
+        assert_eq!(e, format!("\"{}\"… is not a house number", "é".repeat(40)));
+        let forty = "x".repeat(40);
+        let e = parse_house_number(&forty, 6).unwrap_err().to_string();
+        assert_eq!(e, format!("\"{forty}\" is not a house number"));
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub use record::{
     RESIGNATION, Record, RecordEditError, RecordError, RecordErrorKind, RecordFormat, RecordResult,
     SyntaxError, TIME_FORFEIT, TagProblem, UNTERMINATED, parse_records, write_records,
 };
-pub use setup::{RuleChoice, SetupError, default_name};
+pub use setup::{KalahOption, RuleChoice, SetupError, default_name};
 
 /// The examples of `docs/records.md` (the position notation and game records), run as
 /// doctests.
@@ -52,9 +52,35 @@ pub use setup::{RuleChoice, SetupError, default_name};
 pub struct RecordsDoc;
 
 use mancala_core::{
-    Game, GameEnd, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side, SowStep,
+    Game, GameEnd, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side,
+    SowStep, Variant,
 };
 use mancala_engine::{PlayerError, PlayerSpec};
+
+/// Why a seat's player cannot play a game: the engine's reason, said with the players
+/// that can (see [`Seat::check`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatError {
+    /// What the engine said.
+    pub error: PlayerError,
+    /// The variant of the game.
+    pub variant: Variant,
+}
+
+impl std::fmt::Display for SeatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The engine's "unknown player" lists every name it knows, for every variant and
+        // without `human`: the list that matters here replaces it.
+        match &self.error {
+            PlayerError::Unknown(name) => write!(f, "unknown player {name:?}")?,
+            other => write!(f, "{other}")?,
+        }
+        let choices: Vec<_> = Seat::choices(self.variant).collect();
+        write!(f, " (players for {}: {})", self.variant, choices.join(", "))
+    }
+}
+
+impl std::error::Error for SeatError {}
 
 /// Who plays a seat: a person at the keyboard, or a computer player named by a spec.
 ///
@@ -89,6 +115,52 @@ impl Seat {
     pub fn computer(spec: &str) -> Result<Seat, PlayerError> {
         let spec: PlayerSpec = spec.parse()?;
         Ok(Seat::from(spec))
+    }
+
+    /// The players a seat can take in a game of `variant`: a person (`human`), then the
+    /// engine's computer players that play it, in the engine's order. Front ends offer
+    /// these and list them when a name is refused.
+    ///
+    /// ```
+    /// use mancala_core::Variant;
+    /// use mancala_session::Seat;
+    /// let oware: Vec<_> = Seat::choices(Variant::Oware).collect();
+    /// assert_eq!(oware[0], "human");
+    /// assert!(oware.contains(&"medium") && !oware.contains(&"robot"));
+    /// ```
+    pub fn choices(variant: Variant) -> impl Iterator<Item = &'static str> {
+        std::iter::once(Seat::HUMAN).chain(PlayerSpec::known_for(variant))
+    }
+
+    /// Checks that this seat can sit at a game of `rules` by building its computer
+    /// player (with `seed`), so that a front end refuses a bad player before the game
+    /// starts, not in the middle of it.
+    ///
+    /// ```
+    /// use mancala_core::Rules;
+    /// use mancala_session::Seat;
+    /// let robot = Seat::computer("robot").unwrap();
+    /// assert!(robot.check(Rules::kalah(6, 4), 1).is_ok());
+    /// let err = robot.check(Rules::oware(6, 4), 1).unwrap_err().to_string();
+    /// assert!(err.starts_with("player robot does not play oware"), "{err}");
+    /// assert!(err.ends_with("(players for oware: human, random, fewest, most, greedy, alphabeta, mcts, easy, medium, hard, expert, master, perfect)"), "{err}");
+    /// let err = Seat::computer("nobody").unwrap().check(Rules::kalah(6, 4), 1).unwrap_err();
+    /// assert!(err.to_string().starts_with("unknown player \"nobody\" (players for kalah: human, random,"));
+    /// ```
+    ///
+    /// # Errors
+    /// A [`SeatError`]: the engine's reason, and the players this variant can seat.
+    pub fn check(&self, rules: Rules, seed: u64) -> Result<(), SeatError> {
+        match self.spec() {
+            None => Ok(()),
+            Some(spec) => spec
+                .build(rules, seed)
+                .map(drop)
+                .map_err(|error| SeatError {
+                    error,
+                    variant: rules.variant(),
+                }),
+        }
     }
 
     /// Whether a person plays this seat.

@@ -33,12 +33,58 @@ pub fn default_name(side: Side, seat: &Seat) -> String {
     }
 }
 
+/// Which of Kalah's rule options someone gave, so that an error names what they gave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KalahOption {
+    /// Capturing when the opposite house is empty.
+    EmptyCapture,
+    /// When the game ends.
+    EndRule,
+    /// Both of them.
+    Both,
+}
+
+impl KalahOption {
+    /// The option (or options) given, `None` when neither was.
+    ///
+    /// ```
+    /// use mancala_session::KalahOption;
+    /// assert_eq!(KalahOption::given(false, true), Some(KalahOption::EndRule));
+    /// assert_eq!(KalahOption::given(false, false), None);
+    /// ```
+    #[must_use]
+    pub fn given(empty_capture: bool, end_rule: bool) -> Option<KalahOption> {
+        match (empty_capture, end_rule) {
+            (true, true) => Some(KalahOption::Both),
+            (true, false) => Some(KalahOption::EmptyCapture),
+            (false, true) => Some(KalahOption::EndRule),
+            (false, false) => None,
+        }
+    }
+}
+
+/// "empty capture is a Kalah rule option; Oware does not take it", naming only what was
+/// given (a user who gave only the end rule should not read about empty capture).
+fn kalah_only_message(option: KalahOption, variant: Variant) -> String {
+    match option {
+        KalahOption::EmptyCapture => {
+            format!("empty capture is a Kalah rule option; {variant} does not take it")
+        }
+        KalahOption::EndRule => {
+            format!("the end rule is a Kalah rule option; {variant} does not take it")
+        }
+        KalahOption::Both => format!(
+            "empty capture and the end rule are Kalah rule options; {variant} does not take them"
+        ),
+    }
+}
+
 /// Why a chosen board and options make no game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// A Kalah rule option was given for another variant.
-    #[error("empty capture and the end rule are Kalah rule options; {0} does not take them")]
-    KalahOnlyOption(Variant),
+    #[error("{}", kalah_only_message(*.1, *.0))]
+    KalahOnlyOption(Variant, KalahOption),
     /// The board is out of range.
     #[error(transparent)]
     Rules(#[from] RulesError),
@@ -49,12 +95,17 @@ pub enum SetupError {
 ///
 /// ```
 /// use mancala_core::{EndRule, Variant};
-/// use mancala_session::{RuleChoice, SetupError};
+/// use mancala_session::{KalahOption, RuleChoice, SetupError};
 /// let kalah = RuleChoice::new(Variant::Kalah, 4, 3).empty_capture(Some(true));
 /// assert!(kalah.rules().unwrap().options().empty_capture);
 ///
 /// let oware = RuleChoice::new(Variant::Oware, 6, 4).end_rule(Some(EndRule::EitherSideEmpty));
-/// assert_eq!(oware.rules(), Err(SetupError::KalahOnlyOption(Variant::Oware)));
+/// let err = oware.rules().unwrap_err();
+/// assert_eq!(err, SetupError::KalahOnlyOption(Variant::Oware, KalahOption::EndRule));
+/// assert_eq!(
+///     err.to_string(),
+///     "the end rule is a Kalah rule option; oware does not take it"
+/// );
 /// assert!(RuleChoice::new(Variant::Kalah, 0, 4).rules().is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,9 +150,9 @@ impl RuleChoice {
     /// [`SetupError::KalahOnlyOption`] when a Kalah option is given for another
     /// variant; [`SetupError::Rules`] when the board is out of range.
     pub fn rules(&self) -> Result<Rules, SetupError> {
-        let kalah_option = self.empty_capture.is_some() || self.end_rule.is_some();
-        if self.variant != Variant::Kalah && kalah_option {
-            return Err(SetupError::KalahOnlyOption(self.variant));
+        let given = KalahOption::given(self.empty_capture.is_some(), self.end_rule.is_some());
+        if let Some(option) = given.filter(|_| self.variant != Variant::Kalah) {
+            return Err(SetupError::KalahOnlyOption(self.variant, option));
         }
         let rules = Rules::new(self.variant, self.houses, self.seeds)?;
         Ok(rules.with_options(RuleOptions {

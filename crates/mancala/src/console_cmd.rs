@@ -16,11 +16,13 @@ pub struct ConsoleArgs {
     #[command(flatten)]
     rules: RulesArgs,
 
-    /// Player 1: human, or a computer player such as random, greedy or robot
+    /// Player 1: human, or a computer player such as random, greedy, medium or robot
+    /// (robot plays Kalah only)
     #[arg(long, default_value = "human", value_name = "PLAYER")]
     p1: Seat,
 
-    /// Player 2: human, or a computer player such as random, greedy or robot
+    /// Player 2: human, or a computer player such as random, greedy, medium or robot
+    /// (robot plays Kalah only)
     #[arg(long, default_value = "human", value_name = "PLAYER")]
     p2: Seat,
 
@@ -54,6 +56,11 @@ pub fn run(args: &ConsoleArgs) -> anyhow::Result<()> {
             "--menu is the Kalah menu format; {} does not have it",
             rules.variant()
         );
+    }
+    // Refused before the board is drawn, with the players this variant can seat.
+    for (flag, seat) in [("--p1", &args.p1), ("--p2", &args.p2)] {
+        seat.check(rules, args.seed)
+            .map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
     }
     let name = |given: &Option<String>, side, seat| {
         given.clone().unwrap_or_else(|| default_name(side, seat))

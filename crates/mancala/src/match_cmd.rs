@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
 
 use mancala_engine::PlayerError;
-use mancala_match::{Contestant, MatchConfig, MatchStats, Seated, ready_players};
+use mancala_match::{Contestant, MatchConfig, MatchStats, Seated, ready_players, repeated_games};
 use mancala_session::{Record, RecordFormat, write_records};
 use serde::Serialize;
 
@@ -76,11 +76,13 @@ struct Summary {
     p2_wins: u32,
     draws: u32,
     p1_score_rate: f64,
-    /// The 95% interval of the score rate.
+    /// The 95% interval of the score rate (Wilson's).
     p1_score_low: f64,
     p1_score_high: f64,
     /// Games lost by an external engine's failure.
     forfeits: usize,
+    /// Games that repeat an earlier game move for move, `p1` in the same seat.
+    repeated: u32,
 }
 
 /// `contestant` with the match's time budget and grace period if it is an external
@@ -156,6 +158,13 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     }
     let forfeits = played.iter().filter(|p| p.forfeit.is_some()).count();
     let stats = MatchStats::from_results(played.iter().map(|p| p.result).collect());
+    let repeated = repeated_games(&played);
+    if repeated > 0 {
+        eprintln!(
+            "{}",
+            repeat_warning(repeated, stats.games(), args.opening_plies)
+        );
+    }
     if let Some(path) = &args.records {
         let records: Vec<Record> = played.iter().map(|p| record_of(&config, p)).collect();
         let text = write_records(&records, RecordFormat::Strict)?;
@@ -171,6 +180,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
             p1_score_low: stats.confidence_interval().0,
             p1_score_high: stats.confidence_interval().1,
             forfeits,
+            repeated,
         };
         serde_json::to_writer(&mut *out, &summary)?;
         writeln!(out)?;
@@ -193,18 +203,7 @@ fn write_table(
         ("rules", config.rules.to_string()),
         ("p1", config.p1.to_string()),
         ("p2", config.p2.to_string()),
-        (
-            "games",
-            format!(
-                "{}{}",
-                stats.games(),
-                if config.swap {
-                    " (seats swapped in half)"
-                } else {
-                    ""
-                }
-            ),
-        ),
+        ("games", games_row(config, stats)),
         ("p1 wins", stats.p1_wins.to_string()),
         ("draws", stats.draws.to_string()),
         ("p1 losses", stats.p2_wins.to_string()),
@@ -225,4 +224,30 @@ fn write_table(
         writeln!(out, "{k:<16} {v}")?;
     }
     Ok(())
+}
+
+/// The games row: how many, and with `--swap` how many `p1` played in each seat (an odd
+/// number of games cannot be split in half).
+fn games_row(config: &MatchConfig, stats: &MatchStats) -> String {
+    let games = stats.games();
+    if !config.swap {
+        return games.to_string();
+    }
+    let (first, second) = stats.p1_seats();
+    format!("{games} (p1 as player 1 in {first}, as player 2 in {second})")
+}
+
+/// What to say when `repeated` of `games` games repeat an earlier one: the statistics
+/// count copies, and random opening plies are the cure.
+fn repeat_warning(repeated: u32, games: u32, opening_plies: u32) -> String {
+    let cure = if opening_plies == 0 {
+        "try --opening-plies 4 for varied starts".to_owned()
+    } else {
+        format!("try more than --opening-plies {opening_plies}")
+    };
+    format!(
+        "warning: {repeated} of {games} games repeat an earlier game move for move \
+         (deterministic players from the same start), so the interval overstates what \
+         was measured; {cure}"
+    )
 }

@@ -236,7 +236,7 @@ fn oware_explains_an_empty_house_and_row_b_reads_backwards() {
 >Player 2: moves = [2]
 >Enter move => 
 <q
->Game over
+>Game over: Player 2 left the game unfinished, with no result
 >            A1 A2
 >Player 1:  | 1| 0|
 >Player 2:  | 1| 0|
@@ -313,12 +313,83 @@ fn bad_options_are_refused_with_status_2() {
             &["console", "--p1", "random:depth=3"][..],
             "unknown option \"depth\"",
         ),
+        // The players listed are the ones this variant can seat, a person first.
+        (
+            &["console", "--variant", "oware", "--p2", "deep-blue"][..],
+            "unknown player \"deep-blue\" (players for oware: human, random,",
+        ),
+        // Only the option given is named.
+        (
+            &[
+                "console",
+                "--variant",
+                "oware",
+                "--end-rule",
+                "either-side-empty",
+            ][..],
+            "error: the end rule is a Kalah rule option; oware does not take it\n",
+        ),
+        (
+            &["console", "--variant", "oware", "--empty-capture"][..],
+            "error: empty capture is a Kalah rule option; oware does not take it\n",
+        ),
     ] {
         let (ok, out, err) = spec::run_binary(args, "");
         assert!(!ok, "{args:?} should fail");
         assert!(out.is_empty(), "{args:?} printed {out}");
         assert!(err.contains(message), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn unknown_players_for_oware_are_listed_without_robot() {
+    let (ok, _, err) = spec::run_binary(&["console", "--variant", "oware", "--p1", "x"], "");
+    assert!(!ok);
+    let list = err
+        .split("players for oware: ")
+        .nth(1)
+        .expect("a list of players");
+    let names: Vec<&str> = list.trim_end().trim_end_matches(')').split(", ").collect();
+    assert_eq!(names[0], "human", "{err}");
+    assert!(names.contains(&"medium"), "{err}");
+    assert!(!names.contains(&"robot"), "{err}");
+}
+
+/// A pasted page or a line of 100,000 digits is answered with a short message, not
+/// echoed back.
+#[test]
+fn a_junk_line_is_quoted_in_part() {
+    let digits = "9".repeat(100_000);
+    for args in [&["console"][..], &["console", "--variant", "oware"][..]] {
+        let (ok, out, err) = spec::run_binary(args, &format!("{digits}\nq\n"));
+        assert!(ok, "{err}");
+        let message = out
+            .lines()
+            .find(|l| l.contains("no house"))
+            .expect("a message for the junk line");
+        // The prompt is written without a newline, so the message follows it.
+        let message = message.rsplit(['=', ':']).next().unwrap();
+        let quoted = format!("{}…", &digits[..40]);
+        assert!(message.contains(&quoted), "{message}");
+        assert!(message.chars().count() < 90, "{message}");
+        assert!(out.len() < 3_000, "{args:?}: {} bytes written", out.len());
+    }
+}
+
+/// Leaving an Oware game before its end says so; the Kalah layout keeps the
+/// specifications' plain "Game over".
+#[test]
+fn leaving_an_oware_game_says_it_is_unfinished() {
+    let (ok, out, _) =
+        spec::run_binary(&["console", "--variant", "oware", "--name1", "Ann"], "q\n");
+    assert!(ok);
+    assert!(
+        out.contains("Game over: Ann left the game unfinished, with no result\n"),
+        "{out}"
+    );
+    let (ok, out, _) = spec::run_binary(&["console"], "q\n");
+    assert!(ok);
+    assert!(out.contains("to quit: Game over\n+----"), "{out}");
 }
 
 #[test]

@@ -135,7 +135,7 @@ fn bad_arguments_exit_with_status_2_and_a_message() {
                 "--end-rule",
                 "either-side-empty",
             ][..],
-            "Kalah rule options",
+            "the end rule is a Kalah rule option; oware does not take it",
         ),
         (
             &["replay", "--end-rule", "sometimes"][..],

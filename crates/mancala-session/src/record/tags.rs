@@ -6,7 +6,7 @@ use mancala_core::{EndReason, EndRule, Position, Rules, RulesError, Side, Varian
 use super::Record;
 use super::error::{RecordEditError, RecordErrorKind, TagProblem};
 use super::result::{AGREEMENT, Ending, RESIGNATION, RecordResult, TIME_FORFEIT, UNTERMINATED};
-use crate::{RuleChoice, Seat, SetupError, default_name};
+use crate::{KalahOption, RuleChoice, Seat, SetupError, default_name};
 
 /// The tags the record writes from its own fields, in the order the strict format
 /// writes them (`Score` last).
@@ -257,10 +257,10 @@ impl<'a> RulesTags<'a> {
         );
         choice.rules().map_err(|e| {
             let at = match &e {
-                SetupError::KalahOnlyOption(_) => self
-                    .empty_capture
-                    .map(|(_, t)| t)
-                    .or(self.end_rule.map(|(_, t)| t)),
+                SetupError::KalahOnlyOption(_, KalahOption::EndRule) => {
+                    self.end_rule.map(|(_, t)| t)
+                }
+                SetupError::KalahOnlyOption(..) => self.empty_capture.map(|(_, t)| t),
                 SetupError::Rules(RulesError::Houses(_)) => self.houses.map(|(_, t)| t),
                 SetupError::Rules(_) => self.seeds.map(|(_, t)| t),
             };
@@ -277,7 +277,8 @@ impl<'a> RulesTags<'a> {
     fn agree_with(&self, rules: Rules) -> Result<(), Located> {
         let kalah = rules.variant() == Variant::Kalah;
         let options = rules.options();
-        let kalah_only = |t: &RawTag| tag_error(t, SetupError::KalahOnlyOption(rules.variant()));
+        let kalah_only =
+            |t: &RawTag, option| tag_error(t, SetupError::KalahOnlyOption(rules.variant(), option));
         let differs =
             |t: &RawTag, said: String| tag_error(t, TagProblem::DisagreesWithPosition(said));
         if let Some((_, t)) = self.variant.filter(|&(v, _)| v != rules.variant()) {
@@ -294,7 +295,7 @@ impl<'a> RulesTags<'a> {
         }
         if let Some((e, t)) = self.empty_capture {
             if !kalah {
-                return Err(kalah_only(t));
+                return Err(kalah_only(t, KalahOption::EmptyCapture));
             }
             if e != options.empty_capture {
                 return Err(differs(t, yes_no(options.empty_capture).to_owned()));
@@ -302,7 +303,7 @@ impl<'a> RulesTags<'a> {
         }
         if let Some((r, t)) = self.end_rule {
             if !kalah {
-                return Err(kalah_only(t));
+                return Err(kalah_only(t, KalahOption::EndRule));
             }
             if r != options.end_rule {
                 return Err(differs(t, options.end_rule.to_string()));
