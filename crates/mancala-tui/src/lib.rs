@@ -38,8 +38,10 @@
 // Modules depend one way (tests/module_deps.rs checks it): `terminal` on `app` and
 // `ui`; `ui` on `app`, `help`, `style`, `setup` and `layout`; `app` on `help`, `setup`
 // and `layout`; `help` (the help's text) on `style`; `style`, `setup` and `layout` on
-// none of the others. House labels come from mancala-session.
+// none of the others. Any of them may use `fit` (text fitted to a width), which uses
+// none. House labels come from mancala-session.
 mod app;
+mod fit;
 mod help;
 mod layout;
 mod setup;
@@ -47,7 +49,7 @@ mod style;
 mod terminal;
 mod ui;
 
-pub use app::{App, Message, Score};
+pub use app::{App, Message, NAME_SHOWN, Score};
 pub use layout::GameLayout;
 pub use setup::{Setup, default_name};
 pub use terminal::{Ended, run, run_app};

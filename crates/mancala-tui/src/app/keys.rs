@@ -165,9 +165,7 @@ impl App {
             KeyCode::Char('y' | 'Y') => self.next_game(now),
             KeyCode::Char('f' | 'F') => g.swap_next = !g.swap_next,
             KeyCode::Char('n' | 'N' | 'q' | 'Q') | KeyCode::Esc => self.quit = true,
-            KeyCode::Char('s' | 'S') => {
-                self.screen = Screen::Setup(SetupForm::new(g.setup.clone()));
-            }
+            KeyCode::Char('s' | 'S') => self.new_setup(),
             KeyCode::Char('u') => self.undo(now),
             KeyCode::Char('w') => self.save_game(),
             KeyCode::Char('v' | 'V') | KeyCode::Tab => g.result_hidden = !g.result_hidden,

@@ -8,106 +8,136 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use crate::app::{GameState, Score};
+use crate::fit;
 use crate::layout::popup_rect;
 use crate::style::{ACCENT, P1, P2, key, side_colour, text};
 
-/// The widest line of the reason the game ended: wrapped, the box stays compact over
-/// the board instead of as wide as the sentence.
-const REASON_WIDTH: usize = 44;
+/// The widest line of text in a box: wrapped, the box stays compact over the board
+/// instead of as wide as the sentence.
+const TEXT_MAX: usize = 44;
 
-/// The quit question, over `over`.
-pub fn quit(frame: &mut Frame, over: Rect) {
+/// The quit question, over the board's frame `board` on `screen`.
+pub fn quit(frame: &mut Frame, board: Rect, screen: Rect) {
     let lines = vec![
-        Line::from("A game is in progress."),
-        Line::from(vec![
-            text("Quit the game? ("),
-            key("y"),
-            text("/"),
-            key("n"),
-            text(")"),
-        ]),
+        (1, vec![text("A game is in progress.")]),
+        (
+            2,
+            vec![
+                text("Quit the game? ("),
+                key("y"),
+                text("/"),
+                key("n"),
+                text(")"),
+            ],
+        ),
     ];
-    popup(frame, over, " Quit? ", lines, ACCENT);
+    popup(frame, (board, screen), " Quit? ", lines, ACCENT);
 }
 
-/// The end of the game, over `over`: who won and the score, why the game ended and
-/// where the seeds left on the board went, and what the keys do now.
-pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, over: Rect) {
-    let (Some(outcome), Some(words)) = (g.session.outcome(), g.session.end_text()) else {
+/// The end of the game, over the board's frame `board` on `screen`: who won and the
+/// score, why the game ended and where the seeds left on the board went, the running
+/// score, who moves first next, and what the keys do now. Where rows are short, the
+/// least needed lines are left out, the result and the question last.
+pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, screen: Rect) {
+    let (Some(outcome), Some(words)) = (g.session.outcome(), g.end_text()) else {
         return;
     };
     let [a, b] = outcome.scores;
     let colour = outcome.winner.map_or(ACCENT, side_colour);
     let white = Style::new().fg(Color::White).bold();
-    let mut lines = vec![
-        Line::from(Span::styled(
-            format!("{}.", words.headline),
-            Style::new().fg(colour).bold(),
-        )),
-        Line::from(vec![
-            Span::styled(g.session.name(Side::South).to_owned(), Style::new().fg(P1)),
-            text(&format!(" {a}  ·  {b} ")),
-            Span::styled(g.session.name(Side::North).to_owned(), Style::new().fg(P2)),
-        ]),
-    ];
-    lines.extend(
-        wrap(&words.reason_sentence(), REASON_WIDTH)
-            .into_iter()
-            .map(Line::from),
-    );
     let first = if g.swap_next {
         Side::North
     } else {
         Side::South
     };
-    lines.extend([
-        Line::from(""),
-        Line::from(vec![text(&format!("Games: {}", score.words()))]),
-        Line::from(vec![
-            text(&format!("Next: {} moves first  ", g.session.name(first))),
-            key("f"),
-            text(" changes"),
-        ]),
-        Line::from(vec![
-            Span::styled("Play again? (", white),
-            key("y"),
-            Span::styled("/", white),
-            key("n"),
-            Span::styled(")", white),
-        ]),
-        Line::from(vec![
-            key("s"),
-            text(" new setup  "),
-            key("u"),
-            text(" undo  "),
-            key("v"),
-            text(" see the board"),
-        ]),
-    ]);
-    popup(frame, over, " Game over ", lines, colour);
+    let lines = vec![
+        (
+            9,
+            vec![Span::styled(
+                format!("{}.", words.headline),
+                Style::new().fg(colour).bold(),
+            )],
+        ),
+        (
+            7,
+            vec![
+                Span::styled(g.name(Side::South).to_owned(), Style::new().fg(P1)),
+                text(&format!(" {a}  ·  {b} ")),
+                Span::styled(g.name(Side::North).to_owned(), Style::new().fg(P2)),
+            ],
+        ),
+        (6, vec![text(&words.reason_sentence())]),
+        (1, vec![]),
+        (3, vec![text(&format!("Games: {}", score.words()))]),
+        (
+            5,
+            vec![
+                text(&format!("Next: {} moves first  ", g.name(first))),
+                key("f"),
+                text(" changes"),
+            ],
+        ),
+        (
+            8,
+            vec![
+                Span::styled("Play again? (", white),
+                key("y"),
+                Span::styled("/", white),
+                key("n"),
+                Span::styled(")", white),
+            ],
+        ),
+        (
+            2,
+            vec![
+                key("s"),
+                text(" new setup  "),
+                key("u"),
+                text(" undo  "),
+                key("v"),
+                text(" see the board"),
+            ],
+        ),
+    ];
+    popup(frame, (board, screen), " Game over ", lines, colour);
 }
 
-/// `s` broken at spaces into lines of at most `width` characters (a longer word gets a
-/// line of its own).
-fn wrap(s: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in s.split(' ') {
-        match lines.last_mut() {
-            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
-                line.push(' ');
-                line.push_str(word);
-            }
-            _ => lines.push(word.to_owned()),
-        }
+/// A double-bordered box of `lines`, each wrapped to fit, centred over the board's
+/// frame (never on it) within the screen, as `(board, screen)`. Lines come with a
+/// rank: where the box would be taller than the frame's inside, the lowest ranked go
+/// first.
+fn popup(
+    frame: &mut Frame,
+    (board, screen): (Rect, Rect),
+    title: &str,
+    lines: Vec<(u8, Vec<Span<'static>>)>,
+    colour: Color,
+) {
+    // Inside the frame, a column apart from its border on each side.
+    let mut text_w = usize::from(board.width).saturating_sub(8).min(TEXT_MAX);
+    if text_w < title.len() {
+        text_w = usize::from(screen.width).saturating_sub(4).min(TEXT_MAX);
     }
-    lines
-}
-
-/// A double-bordered box with centred `lines`, sized to them, centred over `over`.
-fn popup(frame: &mut Frame, over: Rect, title: &str, lines: Vec<Line>, colour: Color) {
+    let mut wrapped: Vec<(u8, Vec<Line<'static>>)> = lines
+        .into_iter()
+        .map(|(rank, spans)| (rank, fit::wrap(&spans, text_w, 0)))
+        .collect();
+    let rows = |w: &[(u8, Vec<Line>)]| w.iter().map(|(_, l)| l.len()).sum::<usize>();
+    let most = usize::from(board.height.saturating_sub(4)).max(2);
+    while rows(&wrapped) > most && wrapped.len() > 2 {
+        let lowest = wrapped.iter().map(|(rank, _)| *rank).min().unwrap_or(0);
+        wrapped.retain(|(rank, _)| *rank != lowest);
+    }
+    let lines: Vec<Line<'static>> = wrapped.into_iter().flat_map(|(_, l)| l).collect();
     let widest = lines.iter().map(Line::width).max().unwrap_or(10);
-    let w = widest.max(title.len()) as u16 + 6;
-    let r = popup_rect(over, w, lines.len() as u16 + 2);
+    let w = widest.max(fit::width(title)) + 4;
+    let h = lines.len() + 2;
+    let r = popup_rect(
+        board,
+        screen,
+        u16::try_from(w).unwrap_or(u16::MAX),
+        u16::try_from(h).unwrap_or(u16::MAX),
+    );
     frame.render_widget(Clear, r);
     frame.render_widget(
         Paragraph::new(lines).alignment(Alignment::Center).block(
@@ -118,16 +148,4 @@ fn popup(frame: &mut Frame, over: Rect, title: &str, lines: Vec<Line>, colour: C
         ),
         r,
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wrap;
-
-    #[test]
-    fn wrap_breaks_at_spaces_and_keeps_long_words_whole() {
-        assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
-        assert_eq!(wrap("abcdef g", 3), ["abcdef", "g"]);
-        assert_eq!(wrap("", 5), [""]);
-    }
 }
