@@ -316,6 +316,26 @@ pub fn popup_rect(board: Rect, screen: Rect, width: u16, height: u16) -> Rect {
     Rect::new(x, y, w, h)
 }
 
+/// A box of at least `width` x `height` exactly centred on `screen`, for a pop-up too
+/// big to go inside the board's frame `board`; made a column (or row) bigger on each
+/// side where one of its edges would lie on the frame's.
+#[must_use]
+pub fn screen_popup_rect(board: Rect, screen: Rect, width: u16, height: u16) -> Rect {
+    let span = |lo: u16, room: u16, len: u16, edges: (u16, u16)| {
+        let mut len = len.min(room);
+        len += (room - len) % 2;
+        let mut at = lo + (room - len) / 2;
+        if (at == edges.0 || at + len == edges.1) && at > lo && len + 2 <= room {
+            at -= 1;
+            len += 2;
+        }
+        (at, len)
+    };
+    let (x, w) = span(screen.x, screen.width, width, (board.x, board.right()));
+    let (y, h) = span(screen.y, screen.height, height, (board.y, board.bottom()));
+    Rect::new(x, y, w, h)
+}
+
 /// Where a box `len` long goes over the frame's `start..start + frame`, within the
 /// screen's `lo..lo + room`: inside the frame's border when it fits there, else at
 /// least two longer than the frame. When `exact`, its length takes the frame's parity,
@@ -454,6 +474,11 @@ mod tests {
         // Too big for the inside: past the frame on both sides, not on it.
         assert_eq!(popup_rect(board, screen, 39, 12), Rect::new(9, 4, 42, 15));
         assert_eq!(popup_rect(board, screen, 60, 30), Rect::new(0, 0, 60, 30));
+        // Too wide for the frame: centred on the screen, its edges off the frame's.
+        let r = screen_popup_rect(board, screen, 44, 12);
+        assert_eq!(r, Rect::new(28, 11, 44, 13));
+        let r = screen_popup_rect(Rect::new(0, 3, 31, 13), Rect::new(0, 0, 50, 20), 46, 13);
+        assert_eq!(r, Rect::new(2, 2, 46, 16), "a row more above and below");
         // Never off the screen.
         let small = Rect::new(0, 0, 50, 20);
         let r = popup_rect(Rect::new(0, 3, 50, 13), small, 60, 30);

@@ -9,12 +9,16 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use crate::app::{GameState, Score};
 use crate::fit;
-use crate::layout::popup_rect;
+use crate::layout::{popup_rect, screen_popup_rect};
 use crate::style::{ACCENT, P1, P2, key, side_colour, text};
 
 /// The widest line of text in a box: wrapped, the box stays compact over the board
 /// instead of as wide as the sentence.
 const TEXT_MAX: usize = 44;
+
+/// The narrowest the text in a box is wrapped to over the board: on a narrower board
+/// the box goes over the whole screen instead.
+const TEXT_MIN: usize = 36;
 
 /// The quit question, over the board's frame `board` on `screen`.
 pub fn quit(frame: &mut Frame, board: Rect, screen: Rect) {
@@ -113,17 +117,27 @@ fn popup(
     lines: Vec<(u8, Vec<Span<'static>>)>,
     colour: Color,
 ) {
-    // Inside the frame, a column apart from its border on each side.
-    let mut text_w = usize::from(board.width).saturating_sub(8).min(TEXT_MAX);
-    if text_w < title.len() {
-        text_w = usize::from(screen.width).saturating_sub(4).min(TEXT_MAX);
-    }
+    // Inside the frame, a column apart from its border on each side; where the
+    // board is too narrow to wrap the text there readably, over the whole screen.
+    let inside = usize::from(board.width).saturating_sub(8);
+    let widest = lines
+        .iter()
+        .map(|(_, l)| Line::from(l.clone()).width())
+        .max();
+    let over_board = widest.unwrap_or(0) <= inside || inside >= TEXT_MIN;
+    let (text_w, most) = if over_board {
+        (inside.min(TEXT_MAX), board.height.saturating_sub(4))
+    } else {
+        // Room for the box to grow by a column on each side off the frame's edges.
+        let w = usize::from(screen.width).saturating_sub(8);
+        (w.min(TEXT_MAX), screen.height.saturating_sub(4))
+    };
+    let most = usize::from(most).max(2);
     let mut wrapped: Vec<(u8, Vec<Line<'static>>)> = lines
         .into_iter()
         .map(|(rank, spans)| (rank, fit::wrap(&spans, text_w, 0)))
         .collect();
     let rows = |w: &[(u8, Vec<Line>)]| w.iter().map(|(_, l)| l.len()).sum::<usize>();
-    let most = usize::from(board.height.saturating_sub(4)).max(2);
     while rows(&wrapped) > most && wrapped.len() > 2 {
         let lowest = wrapped.iter().map(|(rank, _)| *rank).min().unwrap_or(0);
         wrapped.retain(|(rank, _)| *rank != lowest);
@@ -132,12 +146,15 @@ fn popup(
     let widest = lines.iter().map(Line::width).max().unwrap_or(10);
     let w = widest.max(fit::width(title)) + 4;
     let h = lines.len() + 2;
-    let r = popup_rect(
-        board,
-        screen,
+    let (w, h) = (
         u16::try_from(w).unwrap_or(u16::MAX),
         u16::try_from(h).unwrap_or(u16::MAX),
     );
+    let r = if over_board {
+        popup_rect(board, screen, w, h)
+    } else {
+        screen_popup_rect(board, screen, w, h)
+    };
     frame.render_widget(Clear, r);
     frame.render_widget(
         Paragraph::new(lines).alignment(Alignment::Center).block(
