@@ -206,6 +206,12 @@ fn event_loop(
             painter.changed(true);
             continue;
         }
+        if app.take_repaint() {
+            // Forget what the screen holds, so the next frame draws every cell.
+            terminal.clear()?;
+            painter.changed(true);
+            continue;
+        }
         if let Some(failure) = app.failure() {
             return Err(io::Error::other(failure.to_owned()));
         }

@@ -556,6 +556,12 @@ fn control_keys_never_act_as_their_letter() {
     assert!(app.take_suspend());
     assert!(!app.take_suspend());
     assert!(!show(&app).contains("No house is lettered"));
+    // Ctrl-L asks it to draw the whole screen anew, once, and is not house l.
+    assert!(!app.take_repaint());
+    ctrl(&mut app, 'l', now);
+    assert!(app.take_repaint());
+    assert!(!app.take_repaint());
+    assert_eq!(show(&app), before);
 }
 
 #[test]

@@ -173,11 +173,14 @@ fn check_players(s: &Setup, rules: Rules) -> anyhow::Result<()> {
             Ok(()) => {}
             // This message lists the known players already.
             Err(e @ PlayerError::Unknown(_)) => anyhow::bail!("--p{}: {e}", i + 1),
+            // The players that play these rules, as the start screen offers them.
             Err(e) => anyhow::bail!(
                 "--p{}: {e} (players: {}, {})",
                 i + 1,
                 Seat::HUMAN,
-                PlayerSpec::KNOWN.join(", ")
+                PlayerSpec::known_for(rules.variant())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }

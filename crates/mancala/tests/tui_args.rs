@@ -39,6 +39,11 @@ fn a_player_that_cannot_play_the_variant_is_refused() {
         "{err}"
     );
     assert!(err.contains("players: human, random"), "{err}");
+    let players = err.split("(players: ").nth(1).unwrap_or_default();
+    assert!(
+        players.contains("greedy") && !players.contains("robot"),
+        "only the players of oware are listed: {err}"
+    );
     let (code, _, err) = run(&["tui", "--p1", "random:depth=3"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--p1: player random"), "{err}");

@@ -93,6 +93,8 @@ pub struct App {
     save_dir: std::path::PathBuf,
     /// Ctrl-Z was pressed: the terminal loop suspends the program.
     suspend: bool,
+    /// Ctrl-L was pressed: the terminal loop draws the whole screen anew.
+    repaint: bool,
     failure: Option<String>,
     next_game_id: u64,
     tx: Sender<Reply>,
@@ -117,6 +119,7 @@ impl App {
             save_dir: std::path::PathBuf::from("."),
             score: Score::default(),
             suspend: false,
+            repaint: false,
             failure: None,
             next_game_id: 0,
             tx,
@@ -132,6 +135,13 @@ impl App {
     #[must_use]
     pub fn should_quit(&self) -> bool {
         self.quit
+    }
+
+    /// Whether Ctrl-L asked for the whole screen to be drawn anew since the last call,
+    /// as in a shell: the screen is drawn only when something changes, so whatever
+    /// else wrote on the terminal stays until then.
+    pub fn take_repaint(&mut self) -> bool {
+        std::mem::take(&mut self.repaint)
     }
 
     /// Whether Ctrl-Z asked to suspend the program since the last call. The app cannot
