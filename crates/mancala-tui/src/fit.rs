@@ -7,6 +7,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
+/// A space where [`wrap`] never breaks a line (a no-break space), shown as a space.
+pub const NO_BREAK: &str = "\u{a0}";
+
 /// The ellipsis that marks text cut short.
 pub const ELLIPSIS: &str = "…";
 
@@ -85,7 +88,8 @@ fn cut_line(line: &Line<'static>, max: usize) -> Line<'static> {
 
 /// `spans` wrapped at spaces into lines of at most `max` columns; lines after the
 /// first start with `indent` spaces, so wrapped text stays in its column. A word
-/// longer than a line is broken where the line ends; `\n` breaks a line.
+/// longer than a line is broken where the line ends; `\n` breaks a line; a
+/// [`NO_BREAK`] space never does.
 pub fn wrap(spans: &[Span<'static>], max: usize, indent: usize) -> Vec<Line<'static>> {
     let mut wrapper = Wrapper {
         max: max.max(1),
@@ -107,6 +111,8 @@ pub fn wrap(spans: &[Span<'static>], max: usize, indent: usize) -> Vec<Line<'sta
                 if g.symbol == " " {
                     wrapper.add_word(std::mem::take(&mut word));
                     wrapper.add_space(g.style);
+                } else if g.symbol == NO_BREAK {
+                    word.push((" ".to_owned(), g.style));
                 } else {
                     word.push((g.symbol.to_owned(), g.style));
                 }
@@ -253,6 +259,7 @@ mod tests {
             ["one", "two three"]
         );
         assert_eq!(wrap_text("", 5), [""]);
+        assert_eq!(wrap_text("a b\u{a0}c", 4), ["a", "b c"]);
         assert_eq!(wrap_text("李小龍 🎉Ann", 5), ["李小", "龍", "🎉Ann"]);
         for line in wrap(
             &[Span::raw("李小龍🎉Ann 李小龍🎉Ann, choose a house")],

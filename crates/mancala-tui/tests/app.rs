@@ -1423,3 +1423,35 @@ fn the_end_box_is_centred_over_the_board_and_never_on_its_frame() {
         }
     }
 }
+
+#[test]
+fn the_running_score_keeps_each_name_with_its_count_when_wrapped() {
+    let now = Instant::now();
+    let setup = Setup {
+        names: [
+            "Bartholomew the Magnificent".into(),
+            "Greedy bot of Bern".into(),
+        ],
+        ..two_people(Variant::Kalah, 3, 2)
+    };
+    let mut app = App::new(setup, true, now);
+    play_out(&mut app, now);
+    let s = show(&app);
+    let rows: Vec<&str> = s
+        .lines()
+        .map(|l| l.split('║').nth(1).unwrap_or("").trim())
+        .collect();
+    let games = rows.iter().position(|r| r.starts_with("Games:")).expect(&s);
+    // Each name on the row of its count.
+    let (first, second) = (rows[games], rows[games + 1]);
+    assert!(first.contains("Bartholomew the… 0"), "{s}");
+    assert!(
+        second.starts_with("Greedy bot of B… ") && second.ends_with(char::is_numeric),
+        "{s}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("Bartholomew the… 5") || r.contains("7 Greedy bot of B…")),
+        "the final score keeps names and scores together: {s}"
+    );
+}

@@ -16,6 +16,10 @@ use crate::style::{ACCENT, P1, P2, key, side_colour, text};
 /// instead of as wide as the sentence.
 const TEXT_MAX: usize = 44;
 
+/// Lines of a box ranked this low or lower are left out before the box is made taller
+/// than the board's frame.
+const OPTIONAL: u8 = 2;
+
 /// The narrowest the text in a box is wrapped to over the board: on a narrower board
 /// the box goes over the whole screen instead.
 const TEXT_MIN: usize = 36;
@@ -64,21 +68,25 @@ pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, s
         ),
         (
             7,
+            // Each name stays with its score when the line wraps.
             vec![
-                Span::styled(g.name(Side::South).to_owned(), Style::new().fg(P1)),
-                text(&format!(" {a}  ·  {b} ")),
-                Span::styled(g.name(Side::North).to_owned(), Style::new().fg(P2)),
+                Span::styled(unbreakable(g.name(Side::South)), Style::new().fg(P1)),
+                text(&format!("{nb}{a}  ·  {b}{nb}", nb = fit::NO_BREAK)),
+                Span::styled(unbreakable(g.name(Side::North)), Style::new().fg(P2)),
             ],
         ),
         (6, vec![text(&words.reason_sentence())]),
         (1, vec![]),
-        (3, vec![text(&format!("Games: {}", score.words()))]),
+        (
+            3,
+            vec![text(&format!("Games: {}", unbroken(&score.words())))],
+        ),
         (
             5,
             vec![
                 text(&format!("Next: {} moves first  ", g.name(first))),
                 key("f"),
-                text(" changes"),
+                text(&format!("{}changes", fit::NO_BREAK)),
             ],
         ),
         (
@@ -104,6 +112,17 @@ pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, s
         ),
     ];
     popup(frame, (board, screen), " Game over ", lines, colour);
+}
+
+/// "Ann 2 · Bob 1" with each player's name and count kept on one line when wrapped.
+fn unbroken(score: &str) -> String {
+    let parts: Vec<String> = score.split(" · ").map(unbreakable).collect();
+    parts.join(" · ")
+}
+
+/// `text` kept on one line when wrapped.
+fn unbreakable(text: &str) -> String {
+    text.replace(' ', fit::NO_BREAK)
 }
 
 /// A double-bordered box of `lines`, each wrapped to fit, centred over the board's
@@ -132,16 +151,31 @@ fn popup(
         let w = usize::from(screen.width).saturating_sub(8);
         (w.min(TEXT_MAX), screen.height.saturating_sub(4))
     };
-    let most = usize::from(most).max(2);
     let mut wrapped: Vec<(u8, Vec<Line<'static>>)> = lines
         .into_iter()
         .map(|(rank, spans)| (rank, fit::wrap(&spans, text_w, 0)))
         .collect();
     let rows = |w: &[(u8, Vec<Line>)]| w.iter().map(|(_, l)| l.len()).sum::<usize>();
-    while rows(&wrapped) > most && wrapped.len() > 2 {
-        let lowest = wrapped.iter().map(|(rank, _)| *rank).min().unwrap_or(0);
-        wrapped.retain(|(rank, _)| *rank != lowest);
-    }
+    let drop_lowest = |w: &mut Vec<(u8, Vec<Line>)>, most: usize, up_to: u8| {
+        while rows(w) > most && w.len() > 2 {
+            let lowest = w.iter().map(|(rank, _)| *rank).min().unwrap_or(0);
+            if lowest > up_to {
+                break;
+            }
+            w.retain(|(rank, _)| *rank != lowest);
+        }
+    };
+    // The lines that may go go first; then, still too tall for the frame (long names
+    // wrap), the box reaches over the frame, up to the screen's height, and more
+    // lines go only where the screen has no more rows.
+    let inside_rows = usize::from(most).max(2);
+    drop_lowest(&mut wrapped, inside_rows, OPTIONAL);
+    let most = if rows(&wrapped) <= inside_rows {
+        inside_rows
+    } else {
+        inside_rows.max(usize::from(screen.height.saturating_sub(4)))
+    };
+    drop_lowest(&mut wrapped, most, u8::MAX);
     let lines: Vec<Line<'static>> = wrapped.into_iter().flat_map(|(_, l)| l).collect();
     let widest = lines.iter().map(Line::width).max().unwrap_or(10);
     let w = widest.max(fit::width(title)) + 4;
@@ -155,6 +189,11 @@ fn popup(
     } else {
         screen_popup_rect(board, screen, w, h)
     };
+    // A box made taller to stay off the frame's edges keeps its text in the middle.
+    let above = usize::from(r.height.saturating_sub(h)) / 2;
+    let lines: Vec<Line<'static>> = std::iter::repeat_n(Line::from(""), above)
+        .chain(lines)
+        .collect();
     frame.render_widget(Clear, r);
     frame.render_widget(
         Paragraph::new(lines).alignment(Alignment::Center).block(
