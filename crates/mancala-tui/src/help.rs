@@ -109,7 +109,7 @@ fn lines(variant: Variant, width: usize) -> Vec<Line<'static>> {
     lines
 }
 
-/// The help's box on a screen of `full`: the whole height, at most [`MAX_WIDTH`]
+/// The help's box on a screen of `full` at its tallest: the whole height, at most [`MAX_WIDTH`]
 /// columns, centred.
 pub fn area(full: Rect) -> Rect {
     let w = full.width.min(MAX_WIDTH);

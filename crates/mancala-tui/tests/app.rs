@@ -1455,3 +1455,24 @@ fn the_running_score_keeps_each_name_with_its_count_when_wrapped() {
         "the final score keeps names and scores together: {s}"
     );
 }
+
+#[test]
+fn the_help_box_on_a_tall_terminal_is_as_tall_as_its_text() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    app.resize(200, 50);
+    press(&mut app, KeyCode::Char('?'), now);
+    let s = screen(&app, 200, 50);
+    let rows: Vec<&str> = s.lines().collect();
+    let top = rows.iter().position(|r| r.contains('╔')).expect(&s);
+    let bottom = rows.iter().position(|r| r.contains('╚')).expect(&s);
+    assert!(
+        top > 0 && bottom < 49,
+        "centred, not the whole height:\n{s}"
+    );
+    assert!(top.abs_diff(49 - bottom) <= 1, "centred:\n{s}");
+    assert!(
+        rows[bottom - 1].contains("random  most"),
+        "no empty rows:\n{s}"
+    );
+}

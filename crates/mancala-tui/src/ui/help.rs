@@ -21,6 +21,12 @@ pub fn draw(frame: &mut Frame, full: Rect, variant: Variant, scroll: u16) {
     let scroll = scroll.min(most);
     // Says how to see the rest when it does not all fit.
     let title = help::title(area.width, scroll > 0, scroll < most);
+    // No taller than its text, centred: a tall terminal shows no empty box.
+    let h = u16::try_from(text.len() + 2).map_or(area.height, |h| h.min(area.height));
+    let dy = (area.height - h) / 2;
+    let area = Rect::new(area.x, area.y + dy, area.width, h);
+    let inside = help::text_area(full);
+    let inside = Rect::new(inside.x, inside.y + dy, inside.width, h.saturating_sub(2));
     frame.render_widget(Clear, area);
     frame.render_widget(
         Block::bordered()
@@ -29,8 +35,5 @@ pub fn draw(frame: &mut Frame, full: Rect, variant: Variant, scroll: u16) {
             .title(Line::from(title.bold()).centered()),
         area,
     );
-    frame.render_widget(
-        Paragraph::new(text).scroll((scroll, 0)),
-        help::text_area(full),
-    );
+    frame.render_widget(Paragraph::new(text).scroll((scroll, 0)), inside);
 }
