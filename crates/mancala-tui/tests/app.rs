@@ -1476,3 +1476,31 @@ fn the_help_box_on_a_tall_terminal_is_as_tall_as_its_text() {
         "no empty rows:\n{s}"
     );
 }
+
+#[test]
+fn a_wide_name_being_typed_shows_its_end_inside_the_box() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    app.resize(50, 20);
+    press(&mut app, KeyCode::Up, now);
+    ctrl(&mut app, 'u', now);
+    chars(&mut app, "李小龍🎉李小龍🎉李小龍🎉ABCD", now);
+    let s = screen(&app, 50, 20);
+    let row = s
+        .lines()
+        .find(|l| l.contains("name") && l.contains('▏'))
+        .expect(&s);
+    // The end, where typing goes on, with "…" for the start; a column from the border.
+    let inner = |row: &str| row.trim_end().trim_end_matches('│').to_owned();
+    let typed = inner(row);
+    assert!(typed.contains('…') && typed.contains("ABCD▏"), "{s}");
+    assert!(typed.ends_with(' '), "a column from the border:\n{s}");
+    press(&mut app, KeyCode::Up, now);
+    let s = screen(&app, 50, 20);
+    let row = s.lines().find(|l| l.contains("李小龍")).expect(&s);
+    let shown = inner(row);
+    assert!(
+        shown.contains("李小龍🎉") && shown.ends_with(' ') && shown.trim_end().ends_with('…'),
+        "not focused, its start:\n{s}"
+    );
+}

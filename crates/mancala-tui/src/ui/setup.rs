@@ -103,7 +103,8 @@ fn field_line(s: &Setup, field: Field, focused: bool, width: usize) -> Line<'sta
         Span::styled(if focused { " ▸ " } else { "   " }, label_style),
         Span::styled(format!("{label:<17}"), label_style),
     ];
-    let room = width.saturating_sub(LABEL_W);
+    // A column to spare before the box's border.
+    let room = width.saturating_sub(LABEL_W + 1);
     if typed {
         let cursor = if focused { "▏" } else { "" };
         let room = room.saturating_sub(fit::width(cursor));
