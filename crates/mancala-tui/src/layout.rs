@@ -177,7 +177,7 @@ pub struct GameLayout {
     /// [`HISTORY_COMPACT_W`] without.
     pub history: Option<Rect>,
     /// Whose turn, what is happening (as wide as the board, or wider, up to
-    /// [`TEXT_W`] columns of the terminal, as are the messages and the keys).
+    /// `TEXT_W` columns of the terminal, as are the messages and the keys).
     pub status: Rect,
     /// The messages, the latest at the bottom: [`LOG_ROWS`] rows or more.
     pub messages: Rect,

@@ -77,7 +77,7 @@ pub struct App {
     /// The terminal's size, for mouse clicks.
     pub size: (u16, u16),
     /// The frame of the spinner shown while a computer thinks; it turns every
-    /// [`SPIN_STEP`], and only then does a thinking computer need a new frame drawn.
+    /// `SPIN_STEP`, and only then does a thinking computer need a new frame drawn.
     pub spinner: usize,
     /// When the spinner turns next.
     spin_at: Instant,
