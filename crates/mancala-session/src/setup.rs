@@ -79,6 +79,31 @@ fn kalah_only_message(option: KalahOption, variant: Variant) -> String {
     }
 }
 
+/// The name a player goes by when `given` is what they gave: trimmed, control
+/// characters (a line break, an escape) made spaces; when nothing is left, the seat's
+/// [`default_name`]. An empty name would leave messages with a hole where the name
+/// goes (", choose a house").
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_session::{Seat, name_or_default};
+/// assert_eq!(name_or_default("  Ann ", Side::South, &Seat::Human), "Ann");
+/// assert_eq!(name_or_default("", Side::North, &Seat::Human), "Player 2");
+/// assert_eq!(name_or_default(" \t", Side::North, &"medium".parse().unwrap()), "Medium bot");
+/// assert_eq!(name_or_default("A\x1b[31mB", Side::South, &Seat::Human), "A [31mB");
+/// ```
+#[must_use]
+pub fn name_or_default(given: &str, side: Side, seat: &Seat) -> String {
+    let one_line: String = given
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    match one_line.trim() {
+        "" => default_name(side, seat),
+        name => name.to_owned(),
+    }
+}
+
 /// Why a chosen board and options make no game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {

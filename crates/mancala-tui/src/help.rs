@@ -7,12 +7,12 @@ use mancala_core::Variant;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::fit;
 use crate::style::{ACCENT, key, text};
 
 /// The help's widest box: wider lines are harder to read.
-const MAX_WIDTH: u16 = 76;
+const MAX_WIDTH: u16 = 78;
 
 /// The keys in a game, each with what it does.
 const KEYS: [(&str, &str); 7] = [
@@ -76,58 +76,110 @@ fn rules(variant: Variant) -> &'static str {
              More than half the seeds wins."
         }
         Variant::OwareSimplified => {
-            "Simplified Oware: sow anticlockwise. A last seed that turns an opponent's 1 \
-             into 2 takes them. A player without seeds is skipped; the game ends when two \
-             seeds or fewer are left. Most seeds taken wins."
+            "Simplified Oware: sow anticlockwise, the house sown from included; no \
+             stores. Every seed that turns a house of your opponent's from 1 into 2 \
+             takes those 2 seeds, so one move can take from several houses; nothing is \
+             taken on your own row. A player without seeds is skipped. The game ends \
+             when two seeds or fewer are left (they count for nobody), or when a \
+             position comes round again since the last capture. Most seeds taken wins."
         }
     }
 }
 
-/// The help's lines for `variant`, styled, before wrapping.
-fn lines(variant: Variant) -> Vec<Line<'static>> {
+/// Columns of the keys and of the players' names, before what they do.
+const KEY_W: usize = 18;
+
+/// The help's lines for `variant`, styled and wrapped to `width` columns: the text of
+/// a key or a player wraps under its own column.
+fn lines(variant: Variant, width: usize) -> Vec<Line<'static>> {
     let title = Style::new().fg(ACCENT).bold();
+    let key_w = KEY_W.min(width / 2);
     let mut lines = vec![Line::from(Span::styled("Keys", title))];
-    lines.extend(KEYS.iter().map(|(k, what)| pair(k, what, 18)));
+    for (k, what) in KEYS {
+        lines.extend(pair(k, what, key_w, width));
+    }
     lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled(
-        rules(variant),
-        Style::new().fg(Color::White),
-    )));
+    let rules = Span::styled(rules(variant), Style::new().fg(Color::White));
+    lines.extend(fit::wrap(&[rules], width, 0));
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Computer players", title)));
-    lines.extend(PLAYERS.iter().map(|(k, what)| pair(k, what, 18)));
+    for (k, what) in PLAYERS {
+        lines.extend(pair(k, what, key_w, width));
+    }
     lines
 }
 
-/// The help's text, wrapped as it is drawn.
-pub fn paragraph(variant: Variant) -> Paragraph<'static> {
-    Paragraph::new(lines(variant)).wrap(Wrap { trim: false })
-}
-
-/// The help's box on a screen of `full`: the whole height, at most [`MAX_WIDTH`]
+/// The help's box on a screen of `full` at its tallest: the whole height, at most [`MAX_WIDTH`]
 /// columns, centred.
 pub fn area(full: Rect) -> Rect {
     let w = full.width.min(MAX_WIDTH);
     Rect::new(full.x + (full.width - w) / 2, full.y, w, full.height)
 }
 
+/// Where the help's text goes in its box: inside the border, a column from it on
+/// each side.
+pub fn text_area(full: Rect) -> Rect {
+    let a = area(full);
+    Rect::new(
+        a.x + 2,
+        a.y + 1,
+        a.width.saturating_sub(4),
+        a.height.saturating_sub(2),
+    )
+}
+
+/// The help for `variant` on a screen of `full`, wrapped to its box.
+pub fn wrapped(full: Rect, variant: Variant) -> Vec<Line<'static>> {
+    lines(variant, usize::from(text_area(full).width))
+}
+
 /// How many lines the help for `variant` can scroll on a screen of `full` (0 when it
 /// fits).
 pub fn max_scroll(full: Rect, variant: Variant) -> u16 {
-    scroll_room(&paragraph(variant), full)
+    scroll_room(&wrapped(full, variant), full)
 }
 
-/// How many lines `help` (the help's [`paragraph`]) can scroll on a screen of `full`:
-/// its wrapped lines less the box's inside height.
-pub fn scroll_room(help: &Paragraph, full: Rect) -> u16 {
-    let area = area(full);
-    let (inner_w, inner_h) = (area.width.saturating_sub(2), area.height.saturating_sub(2));
-    let wrapped = help.line_count(inner_w);
-    u16::try_from(wrapped)
+/// How many lines `help` (the help's [`wrapped`] text) can scroll on a screen of `full`: its
+/// lines less the box's inside height.
+pub fn scroll_room(help: &[Line], full: Rect) -> u16 {
+    u16::try_from(help.len())
         .unwrap_or(u16::MAX)
-        .saturating_sub(inner_h)
+        .saturating_sub(text_area(full).height)
 }
 
-fn pair(k: &str, what: &str, width: usize) -> Line<'static> {
-    Line::from(vec![key(&format!(" {k:<width$}")), text(what)])
+/// The help box's title for a box `width` columns wide, when the text is scrolled
+/// (`up`: there is more above; `down`: more below): the longest that fits.
+pub fn title(width: u16, up: bool, down: bool) -> &'static str {
+    let tries: &[&str] = match (up, down) {
+        (false, false) => &[" Help · any key closes ", " Help "],
+        (false, true) => &[
+            " Help · ↓ PgDn more · any other key closes ",
+            " Help · ↓ more · other keys close ",
+            " Help ↓ ",
+        ],
+        (true, true) => &[
+            " Help · ↑↓ PgUp PgDn scroll · any other key closes ",
+            " Help · ↑↓ scroll · other keys close ",
+            " Help ↑↓ ",
+        ],
+        (true, false) => &[
+            " Help · ↑ PgUp back · any other key closes ",
+            " Help · ↑ back · other keys close ",
+            " Help ↑ ",
+        ],
+    };
+    // The border's corners and a column of it on each side stay.
+    let room = usize::from(width).saturating_sub(4);
+    tries
+        .iter()
+        .copied()
+        .find(|t| fit::width(t) <= room)
+        .unwrap_or("")
+}
+
+/// A key (or a player) in its column and what it does, wrapped under that.
+fn pair(k: &str, what: &str, key_w: usize, width: usize) -> Vec<Line<'static>> {
+    let k = fit::shorten(k, key_w.saturating_sub(1));
+    let spans = [key(&format!("{k:<key_w$}")), text(what)];
+    fit::wrap(&spans, width, key_w)
 }

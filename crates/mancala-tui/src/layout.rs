@@ -31,8 +31,12 @@ pub const HISTORY_W: u16 = 27;
 /// Width of the compact move list (numbers and houses), for narrower terminals.
 pub const HISTORY_COMPACT_W: u16 = 18;
 /// Rows of messages at least: the latest, and the one before it (so that a capture
-/// stays in view when the computer moves next).
+/// stays in view when the computer moves next). On a terminal of exactly
+/// [`GAME_ROWS`], the blank row under the board makes one more.
 pub const LOG_ROWS: u16 = 2;
+/// The lines under the board may be wider than the board, up to this many columns of
+/// the terminal, so that a prompt or a message takes fewer rows.
+const TEXT_W: u16 = 100;
 /// Rows of messages at most, on a tall terminal.
 const LOG_ROWS_MAX: u16 = 4;
 /// Rows the game screen needs: title, gap, board frame, gap, status, messages, keys.
@@ -172,7 +176,8 @@ pub struct GameLayout {
     /// The move list, when there is room: [`HISTORY_W`] wide with names, or
     /// [`HISTORY_COMPACT_W`] without.
     pub history: Option<Rect>,
-    /// Whose turn, what is happening.
+    /// Whose turn, what is happening (as wide as the board, or wider, up to
+    /// `TEXT_W` columns of the terminal, as are the messages and the keys).
     pub status: Rect,
     /// The messages, the latest at the bottom: [`LOG_ROWS`] rows or more.
     pub messages: Rect,
@@ -205,14 +210,21 @@ impl GameLayout {
         .into_iter()
         .find(|&(inner, gap, list)| total_w(inner, gap, list) <= area.width)?;
         let total_w = total_w(inner, gap, list);
-        let log_rows = (LOG_ROWS + (area.height - GAME_ROWS) / 2).min(LOG_ROWS_MAX);
-        let rows = GAME_ROWS + log_rows - LOG_ROWS;
+        // The blank row under the board, when there are rows to spare; without them,
+        // that row is one more for the messages.
+        let spare = area.height - GAME_ROWS;
+        let under = u16::from(spare >= 2);
+        let log_rows = (LOG_ROWS + (1 - under) + spare / 2).min(LOG_ROWS_MAX);
+        let rows = GAME_ROWS - (1 - under) + log_rows - LOG_ROWS;
         let x = area.x + (area.width - total_w) / 2;
         let y = area.y + (area.height - rows) / 2;
         let frame = Rect::new(x, y + 2, frame_w(inner, gap), BOARD_ROWS + 2);
         let board_area = Rect::new(frame.x + 2, frame.y + 1, frame.width - 4, BOARD_ROWS);
         let line = |dy: u16| Rect::new(x, y + dy, total_w, 1);
-        let below = 2 + BOARD_ROWS + 2 + 1;
+        let text_w = total_w.max(area.width.min(TEXT_W));
+        let text_x = area.x + (area.width - text_w) / 2;
+        let text_line = |dy: u16, h: u16| Rect::new(text_x, y + dy, text_w, h);
+        let below = 2 + BOARD_ROWS + 2 + under;
         Some(GameLayout {
             title: line(0),
             frame,
@@ -223,9 +235,9 @@ impl GameLayout {
                 gap,
             },
             history: (list > 0).then(|| Rect::new(frame.right() + 1, frame.y, list, frame.height)),
-            status: line(below),
-            messages: Rect::new(x, y + below + 1, total_w, log_rows),
-            keys: line(rows - 1),
+            status: text_line(below, 1),
+            messages: text_line(below + 1, log_rows),
+            keys: text_line(rows - 1, 1),
         })
     }
 
@@ -286,16 +298,66 @@ impl SetupLayout {
     }
 }
 
-/// A box of `width` x `height` centred over `over` (cut to fit it), for pop-ups.
+/// A box of at least `width` x `height` over the board's frame `board`, exactly
+/// centred on it, for pop-ups. Its border never lies on the frame's: the box fits
+/// inside the frame with room to spare, or, where it cannot, reaches past the frame
+/// (within `screen`) in that direction.
 #[must_use]
-pub fn popup_rect(over: Rect, width: u16, height: u16) -> Rect {
-    let w = width.min(over.width);
-    Rect::new(
-        over.x + (over.width - w) / 2,
-        over.y + over.height.saturating_sub(height) / 2,
-        w,
-        height.min(over.height),
-    )
+pub fn popup_rect(board: Rect, screen: Rect, width: u16, height: u16) -> Rect {
+    let (x, w) = centred_span(board.x, board.width, screen.x, screen.width, width, true);
+    let (y, h) = centred_span(
+        board.y,
+        board.height,
+        screen.y,
+        screen.height,
+        height,
+        false,
+    );
+    Rect::new(x, y, w, h)
+}
+
+/// A box of at least `width` x `height` exactly centred on `screen`, for a pop-up too
+/// big to go inside the board's frame `board`; made a column (or row) bigger on each
+/// side where one of its edges would lie on the frame's.
+#[must_use]
+pub fn screen_popup_rect(board: Rect, screen: Rect, width: u16, height: u16) -> Rect {
+    let span = |lo: u16, room: u16, len: u16, edges: (u16, u16)| {
+        let mut len = len.min(room);
+        len += (room - len) % 2;
+        let mut at = lo + (room - len) / 2;
+        if (at == edges.0 || at + len == edges.1) && at > lo && len + 2 <= room {
+            at -= 1;
+            len += 2;
+        }
+        (at, len)
+    };
+    let (x, w) = span(screen.x, screen.width, width, (board.x, board.right()));
+    let (y, h) = span(screen.y, screen.height, height, (board.y, board.bottom()));
+    Rect::new(x, y, w, h)
+}
+
+/// Where a box `len` long goes over the frame's `start..start + frame`, within the
+/// screen's `lo..lo + room`: inside the frame's border when it fits there, else at
+/// least two longer than the frame. When `exact`, its length takes the frame's parity,
+/// so that it is exactly centred (across; down, a row more would be a blank row).
+fn centred_span(start: u16, frame: u16, lo: u16, room: u16, len: u16, exact: bool) -> (u16, u16) {
+    let inside = frame.saturating_sub(2);
+    let mut len = if len <= inside {
+        len
+    } else {
+        len.max(frame + 2)
+    };
+    if exact && (frame + len) % 2 == 1 {
+        len += 1;
+    }
+    let len = len.min(room);
+    // Centred on the frame, moved back onto the screen where it would leave it.
+    let centre = i32::from(start) * 2 + i32::from(frame);
+    let at = ((centre - i32::from(len)) / 2).clamp(
+        i32::from(lo),
+        i32::from(lo) + i32::from(room) - i32::from(len),
+    );
+    (u16::try_from(at).unwrap_or(lo), len)
 }
 
 /// `lines` rows centred vertically in `area`, full width, down to the bottom of `area`
@@ -392,15 +454,35 @@ mod tests {
             "a tall terminal shows more messages"
         );
         let small = layout(60, GAME_ROWS, 6).unwrap();
-        assert_eq!(small.messages.height, LOG_ROWS);
+        assert_eq!(
+            small.status.y,
+            small.frame.bottom(),
+            "no blank row to spare"
+        );
+        assert_eq!(small.messages.height, LOG_ROWS + 1);
         assert_eq!(small.keys.y - small.title.y + 1, GAME_ROWS);
     }
 
     #[test]
-    fn popups_are_centred_and_cut_to_fit() {
-        let over = Rect::new(10, 5, 40, 10);
-        assert_eq!(popup_rect(over, 20, 4), Rect::new(20, 8, 20, 4));
-        assert_eq!(popup_rect(over, 60, 30), Rect::new(10, 5, 40, 10));
+    fn popups_are_centred_and_never_on_the_frame() {
+        let screen = Rect::new(0, 0, 100, 35);
+        let board = Rect::new(10, 5, 40, 13);
+        // Inside the frame, exactly centred (one wider to be so).
+        assert_eq!(popup_rect(board, screen, 20, 5), Rect::new(20, 9, 20, 5));
+        assert_eq!(popup_rect(board, screen, 19, 4), Rect::new(20, 9, 20, 4));
+        assert_eq!(popup_rect(board, screen, 38, 11), Rect::new(11, 6, 38, 11));
+        // Too big for the inside: past the frame on both sides, not on it.
+        assert_eq!(popup_rect(board, screen, 39, 12), Rect::new(9, 4, 42, 15));
+        assert_eq!(popup_rect(board, screen, 60, 30), Rect::new(0, 0, 60, 30));
+        // Too wide for the frame: centred on the screen, its edges off the frame's.
+        let r = screen_popup_rect(board, screen, 44, 12);
+        assert_eq!(r, Rect::new(28, 11, 44, 13));
+        let r = screen_popup_rect(Rect::new(0, 3, 31, 13), Rect::new(0, 0, 50, 20), 46, 13);
+        assert_eq!(r, Rect::new(2, 2, 46, 16), "a row more above and below");
+        // Never off the screen.
+        let small = Rect::new(0, 0, 50, 20);
+        let r = popup_rect(Rect::new(0, 3, 50, 13), small, 60, 30);
+        assert_eq!(small.intersection(r), r);
         assert_eq!(
             centred_text_rect(Rect::new(0, 0, 30, 10), 4),
             Rect::new(0, 3, 30, 7)

@@ -7,8 +7,11 @@
 //! tested on ratatui's `TestBackend`, with a fake clock, and the main screens are
 //! pinned by snapshots (`tests/snapshots/`).
 //!
-//! Drawing is cheap, since it happens every 25 ms: whatever takes time to find out is
-//! worked out when the state changes and kept in it. The start screen, for one, checks
+//! The screen is drawn only when something on it changed: a key, a click, a resize,
+//! or a tick that showed a sowing step, played the computer's move or turned the
+//! spinner ([`App::tick`] says so), so a game waiting for a key writes nothing to the
+//! terminal. Drawing stays cheap even so: whatever takes time to find out is worked out
+//! when the state changes and kept in it. The start screen, for one, checks
 //! whether each chosen computer player can play the rules (which builds the player)
 //! when a setting changes, and draws from what it found.
 //!
@@ -28,7 +31,8 @@
 //! houses are a, b, c, ... and player 2's continue the alphabet, then capitals), or a
 //! click; `u` undo, `r` redo, `h` hint, `m` the move list (PgUp/PgDn or the mouse
 //! wheel scroll it), `w` save, `+`/`-` sowing speed, `?`/F1 help, any key skips a
-//! sowing, `q` quits (asking first), Ctrl-C quits at once, Ctrl-Z suspends. At the end:
+//! sowing, `q` quits (asking first), Ctrl-C quits at once, Ctrl-Z suspends, Ctrl-L draws
+//! the screen anew. At the end:
 //! `y`/`n`, `f` who moves first next, `v` the result box away and back. The README has
 //! the full table.
 
@@ -38,8 +42,10 @@
 // Modules depend one way (tests/module_deps.rs checks it): `terminal` on `app` and
 // `ui`; `ui` on `app`, `help`, `style`, `setup` and `layout`; `app` on `help`, `setup`
 // and `layout`; `help` (the help's text) on `style`; `style`, `setup` and `layout` on
-// none of the others. House labels come from mancala-session.
+// none of the others. Any of them may use `fit` (text fitted to a width), which uses
+// none. House labels come from mancala-session.
 mod app;
+mod fit;
 mod help;
 mod layout;
 mod setup;
@@ -47,7 +53,7 @@ mod style;
 mod terminal;
 mod ui;
 
-pub use app::{App, Message, Score};
+pub use app::{App, Message, NAME_SHOWN, Score};
 pub use layout::GameLayout;
 pub use setup::{Setup, default_name};
 pub use terminal::{Ended, run, run_app};

@@ -4,8 +4,9 @@ use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Side, Var
 use mancala_engine::{Player, PlayerError, PlayerSpec};
 use mancala_session::{Record, Seat};
 
-/// The player choices the start screen offers for each seat, in order: a person, the
-/// engine's levels, then the simple bots.
+/// The order the start screen offers players in: a person, the engine's levels, then
+/// the simple bots. It offers those of them that play the chosen variant (by the
+/// engine's [`PlayerSpec::known_for`]), then any other player the engine knows for it.
 pub const PLAYER_CHOICES: &[&str] = &[
     "human", "easy", "medium", "hard", "expert", "master", "perfect", "greedy", "robot", "random",
     "fewest", "most",
@@ -100,6 +101,18 @@ impl Setup {
     /// When `players[i]` is not `human` or a well-formed player spec.
     pub fn seat(&self, i: usize) -> Result<Seat, PlayerError> {
         Seat::computer(&self.players[i])
+    }
+
+    /// The same settings with the names the game is played under: each as given,
+    /// trimmed, or when empty the seat's default name (`Player 2`, `Medium bot`), as
+    /// the start screen shows while a name is empty.
+    #[must_use]
+    pub fn named(mut self) -> Setup {
+        for (i, side) in Side::BOTH.into_iter().enumerate() {
+            let seat = self.seat(i).unwrap_or(Seat::Human);
+            self.names[i] = mancala_session::name_or_default(&self.names[i], side, &seat);
+        }
+        self
     }
 
     /// Whether seat `i` (0 or 1) is played by a person.
@@ -208,8 +221,12 @@ pub struct SetupForm {
     setup: Setup,
     /// The focused line.
     pub focus: Field,
-    /// Player choices, [`PLAYER_CHOICES`] plus any spec given on the command line.
-    pub choices: Vec<String>,
+    /// Specs given on the command line that are not plain names (`random:seed=4`),
+    /// offered as well where they play the variant.
+    extra: Vec<String>,
+    /// For each seat, a player the start screen put in place of the one chosen, since
+    /// that one does not play the variant chosen since: the note says so.
+    replaced: [Option<String>; 2],
     /// Why each seat's chosen player cannot play, worked out when the settings change
     /// rather than when the screen is drawn, since finding out builds the player.
     notes: [Option<String>; 2],
@@ -222,21 +239,72 @@ impl SetupForm {
     /// A form editing `setup`, the focus on the start button.
     #[must_use]
     pub fn new(setup: Setup) -> SetupForm {
-        let mut choices: Vec<String> = PLAYER_CHOICES.iter().map(|s| (*s).to_owned()).collect();
-        for p in &setup.players {
-            if !choices.contains(p) {
-                choices.push(p.clone());
-            }
-        }
+        let extra = setup
+            .players
+            .iter()
+            .filter(|p| !PLAYER_CHOICES.contains(&p.as_str()))
+            .cloned()
+            .collect();
         let mut form = SetupForm {
             setup,
             focus: Field::Start,
-            choices,
+            extra,
+            replaced: [None, None],
             notes: [None, None],
             fresh: false,
         };
+        form.replace_players();
         form.check_players();
         form
+    }
+
+    /// The players offered for each seat: a person and the computer players that play
+    /// the chosen variant, in [`PLAYER_CHOICES`]' order.
+    #[must_use]
+    pub fn choices(&self) -> Vec<String> {
+        let variant = self.setup.variant;
+        let known: Vec<&str> = PlayerSpec::known_for(variant).collect();
+        let mut choices: Vec<String> = PLAYER_CHOICES
+            .iter()
+            .filter(|p| **p == Seat::HUMAN || known.contains(p))
+            .map(|p| (*p).to_owned())
+            .collect();
+        let others = known.iter().filter(|k| !PLAYER_CHOICES.contains(k));
+        choices.extend(others.map(|k| (*k).to_owned()));
+        let plays = |spec: &&String| {
+            let name = spec.split(':').next().unwrap_or(spec);
+            PlayerSpec::cannot_play(name, variant).is_none()
+        };
+        choices.extend(self.extra.iter().filter(plays).cloned());
+        choices
+    }
+
+    /// Puts [`FALLBACK_PLAYER`] in each seat whose player does not play the variant,
+    /// keeping a note of it: the screen shows the player who will play.
+    fn replace_players(&mut self) {
+        let variant = self.setup.variant;
+        for seat in 0..2 {
+            let spec = self.setup.players[seat].clone();
+            let name = spec.split(':').next().unwrap_or(&spec);
+            if let Some(why) = PlayerSpec::cannot_play(name, variant) {
+                self.set_player(seat, FALLBACK_PLAYER.to_owned());
+                self.replaced[seat] = Some(format!(
+                    "{name} does not play {variant} ({why}): {FALLBACK_PLAYER} plays for player {} instead",
+                    seat + 1
+                ));
+            }
+        }
+    }
+
+    /// Seats `player` in `seat`, renaming the seat when it had its old player's
+    /// default name (a name the person typed stays).
+    fn set_player(&mut self, seat: usize, player: String) {
+        let s = &mut self.setup;
+        let old_default = default_name(seat, &s.players[seat]);
+        if s.names[seat] == old_default {
+            s.names[seat] = default_name(seat, &player);
+        }
+        s.players[seat] = player;
     }
 
     /// The settings.
@@ -245,11 +313,18 @@ impl SetupForm {
         &self.setup
     }
 
-    /// For each seat, player 1 first, why its chosen computer player cannot play these
-    /// rules (a fallback plays instead), or `None` when it can.
+    /// For each seat, player 1 first, what the screen says about its player: why the
+    /// player chosen does not play the variant and who plays instead, or why the
+    /// chosen computer player cannot play these rules (a fallback plays instead).
     #[must_use]
-    pub fn notes(&self) -> &[Option<String>; 2] {
-        &self.notes
+    pub fn notes(&self) -> [Option<String>; 2] {
+        [0, 1].map(|i| {
+            self.replaced[i].clone().or_else(|| {
+                self.notes[i]
+                    .as_ref()
+                    .map(|why| format!("{why}; {FALLBACK_PLAYER} plays for player {}", i + 1))
+            })
+        })
     }
 
     fn check_players(&mut self) {
@@ -314,6 +389,7 @@ impl SetupForm {
 
     /// Changes the focused setting by one step (`delta` is +1 or -1).
     pub fn change(&mut self, delta: i32) {
+        let choices = self.choices();
         let s = &mut self.setup;
         match self.focus {
             Field::Variant => {
@@ -322,6 +398,8 @@ impl SetupForm {
                     .position(|v| *v == s.variant)
                     .unwrap_or(0);
                 s.variant = Variant::ALL[cycle(i, delta, Variant::ALL.len())];
+                self.replaced = [None, None];
+                self.replace_players();
             }
             Field::Houses => s.houses = step(s.houses, delta, 1, MAX_HOUSES as u8),
             Field::Seeds => s.seeds = step(s.seeds, delta, 1, MAX_SEEDS as u8),
@@ -334,18 +412,13 @@ impl SetupForm {
                 s.end_rule = EndRule::ALL[cycle(i, delta, EndRule::ALL.len())];
             }
             Field::Player(seat) => {
-                let i = self
-                    .choices
+                let i = choices
                     .iter()
                     .position(|c| *c == s.players[seat])
                     .unwrap_or(0);
-                let new = self.choices[cycle(i, delta, self.choices.len())].clone();
-                // Keep a name that says who plays, unless the person typed their own.
-                let old_default = default_name(seat, &s.players[seat]);
-                if s.names[seat] == old_default {
-                    s.names[seat] = default_name(seat, &new);
-                }
-                s.players[seat] = new;
+                let new = choices[cycle(i, delta, choices.len())].clone();
+                self.replaced[seat] = None;
+                self.set_player(seat, new);
             }
             Field::Name(_) | Field::Start => return,
         }
@@ -492,7 +565,7 @@ mod tests {
         assert_eq!(f.notes()[0], None);
         assert_eq!(
             f.notes()[1].as_deref(),
-            Some("no-such-bot is not available in this build")
+            Some("no-such-bot is not available in this build; greedy plays for player 2")
         );
         let built = build_count::get();
         f.focus = Field::Name(0);
@@ -504,6 +577,7 @@ mod tests {
         f.change(1);
         assert!(build_count::get() > built);
         assert!(f.notes()[0].as_deref().unwrap().contains("does not play"));
+        assert_eq!(f.setup.players[0], "greedy");
     }
 
     #[test]
@@ -517,22 +591,38 @@ mod tests {
     }
 
     #[test]
-    fn setup_form_notes_follow_the_variant() {
+    fn the_players_offered_are_those_that_play_the_variant() {
         use mancala_core::Variant;
         let setup = Setup {
             players: ["robot".into(), "human".into()],
+            names: ["Robot".into(), "Player 2".into()],
             ..Setup::default()
         };
         let mut form = SetupForm::new(setup);
-        assert_eq!(form.notes(), &[None, None]);
+        assert_eq!(form.notes(), [None, None]);
+        assert!(form.choices().contains(&"robot".to_owned()));
         form.focus = Field::Variant;
         form.change(1);
         assert_eq!(form.setup().variant, Variant::Oware);
+        // Oware is not offered the robot, and the robot chosen for Kalah is replaced
+        // by the player who will play, as the note says.
+        let choices = form.choices();
+        assert!(!choices.contains(&"robot".to_owned()), "{choices:?}");
+        assert!(choices.contains(&"greedy".to_owned()) && choices[0] == "human");
+        assert_eq!(form.setup().players[0], "greedy");
+        assert_eq!(form.setup().names[0], "Greedy bot");
+        let note = form.notes()[0].clone().unwrap();
         assert!(
-            form.notes()[0]
-                .as_deref()
-                .unwrap()
-                .contains("does not play")
+            note.starts_with("robot does not play oware")
+                && note.ends_with("greedy plays for player 1 instead"),
+            "{note}"
         );
+        // Going round the players never lands on the robot.
+        form.focus = Field::Player(0);
+        for _ in 0..choices.len() {
+            form.change(1);
+            assert_ne!(form.setup().players[0], "robot");
+        }
+        assert_eq!(form.notes(), [None, None], "a player chosen by hand");
     }
 }

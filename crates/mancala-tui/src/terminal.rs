@@ -11,7 +11,7 @@ use signal_hook::iterator::Signals;
 use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
+use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind,
 };
@@ -24,7 +24,8 @@ use crate::app::{App, THINKER_THREAD};
 use crate::setup::Setup;
 use crate::ui;
 
-/// How often the screen is refreshed when nothing happens.
+/// How often time is advanced (a sowing, the computer) while no key comes. The screen
+/// is drawn only when something changed, so an idle tick writes nothing.
 const TICK: Duration = Duration::from_millis(25);
 
 /// How long the event loop has to end by itself after a signal.
@@ -140,6 +141,49 @@ fn suspend(terminal: &mut Terminal<CrosstermBackend<Stdout>>) -> io::Result<()> 
     terminal.clear()
 }
 
+/// Draws the app only when something on screen changed since the last frame: input,
+/// a resize, a sowing step, the computer's move, a turn of the spinner. ratatui sends
+/// only the cells that differ, but every frame still writes colour resets and the
+/// cursor, so an idle screen drawn 40 times a second would keep writing.
+pub(crate) struct Painter {
+    stale: bool,
+    frames: u64,
+}
+
+impl Painter {
+    /// A painter whose first call draws.
+    pub(crate) fn new() -> Painter {
+        Painter {
+            stale: true,
+            frames: 0,
+        }
+    }
+
+    /// Something changed: the next [`Painter::paint`] draws.
+    pub(crate) fn changed(&mut self, changed: bool) {
+        self.stale |= changed;
+    }
+
+    /// Draws `app` on `terminal` if something changed since the last frame.
+    pub(crate) fn paint<B: Backend>(
+        &mut self,
+        terminal: &mut Terminal<B>,
+        app: &App,
+    ) -> io::Result<()> {
+        if std::mem::take(&mut self.stale) {
+            terminal.draw(|frame| ui::draw(frame, app))?;
+            self.frames += 1;
+        }
+        Ok(())
+    }
+
+    /// Frames drawn so far.
+    #[cfg(test)]
+    pub(crate) fn frames(&self) -> u64 {
+        self.frames
+    }
+}
+
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     mut app: App,
@@ -147,8 +191,9 @@ fn event_loop(
 ) -> io::Result<Ended> {
     let size = terminal.size()?;
     app.resize(size.width, size.height);
+    let mut painter = Painter::new();
     loop {
-        terminal.draw(|frame| ui::draw(frame, &app))?;
+        painter.paint(terminal, &app)?;
         match stop.load(Ordering::Relaxed) {
             0 if app.should_quit() => return Ok(Ended::Quit),
             0 => {}
@@ -158,6 +203,13 @@ fn event_loop(
             suspend(terminal)?;
             let size = terminal.size()?;
             app.resize(size.width, size.height);
+            painter.changed(true);
+            continue;
+        }
+        if app.take_repaint() {
+            // Forget what the screen holds, so the next frame draws every cell.
+            terminal.clear()?;
+            painter.changed(true);
             continue;
         }
         if let Some(failure) = app.failure() {
@@ -170,11 +222,16 @@ fn event_loop(
                 match event::read()? {
                     Event::Key(key) if key.kind != KeyEventKind::Release => {
                         app.handle_key(key, now);
+                        painter.changed(true);
                     }
-                    Event::Mouse(mouse) => app.handle_mouse(mouse, now),
+                    Event::Mouse(mouse) => {
+                        app.handle_mouse(mouse, now);
+                        painter.changed(true);
+                    }
                     Event::Resize(w, h) => {
                         app.resize(w, h);
                         terminal.autoresize()?;
+                        painter.changed(true);
                     }
                     _ => {}
                 }
@@ -183,6 +240,75 @@ fn event_loop(
                 }
             }
         }
-        app.tick(Instant::now());
+        painter.changed(app.tick(Instant::now()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+    use super::{Painter, TICK};
+    use crate::app::App;
+    use crate::setup::Setup;
+
+    /// Runs the loop's drawing part over `ticks` ticks of a fake clock with no input;
+    /// returns the frames drawn.
+    fn idle_frames(app: &mut App, now: &mut Instant, ticks: u32) -> u64 {
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let mut painter = Painter::new();
+        painter.paint(&mut terminal, app).unwrap();
+        let first = painter.frames();
+        for _ in 0..ticks {
+            *now += TICK;
+            painter.changed(app.tick(*now));
+            painter.paint(&mut terminal, app).unwrap();
+        }
+        painter.frames() - first
+    }
+
+    #[test]
+    fn nothing_is_drawn_while_nothing_happens() {
+        let mut now = Instant::now();
+        let mut app = App::new(Setup::default(), false, now);
+        assert_eq!(idle_frames(&mut app, &mut now, 400), 0, "the start screen");
+
+        let people = Setup {
+            players: ["human".into(), "human".into()],
+            ..Setup::default()
+        };
+        let mut app = App::new(people, true, now);
+        assert_eq!(idle_frames(&mut app, &mut now, 400), 0, "waiting for a key");
+
+        // A sowing is drawn step by step, then nothing more.
+        app.handle_key(KeyEvent::from(KeyCode::Char('2')), now);
+        let sowing = idle_frames(&mut app, &mut now, 400);
+        let steps = app.game().unwrap().session.records()[0].sowing.len() as u64;
+        assert!(
+            sowing >= steps && sowing <= steps + 2,
+            "{sowing} frames, {steps} steps"
+        );
+        assert_eq!(idle_frames(&mut app, &mut now, 400), 0, "after the sowing");
+    }
+
+    #[test]
+    fn a_thinking_computer_is_drawn_as_its_spinner_turns() {
+        let mut now = Instant::now();
+        // Player 1 against medium, straight to the game.
+        let mut app = App::new(Setup::default(), true, now);
+        app.handle_key(KeyEvent::from(KeyCode::Char('3')), now); // 3: an extra turn
+        app.handle_key(KeyEvent::from(KeyCode::Char(' ')), now);
+        app.handle_key(KeyEvent::from(KeyCode::Char('1')), now); // the computer's turn
+        app.handle_key(KeyEvent::from(KeyCode::Char(' ')), now);
+        assert!(app.game().unwrap().thinking().is_some());
+        // The spinner turns every SPIN_STEP, not every tick; a reply that comes in
+        // the meantime adds the frames of the computer's sowing.
+        let frames = idle_frames(&mut app, &mut now, 40);
+        let most = (TICK * 40).as_millis() / crate::app::SPIN_STEP.as_millis() + 12;
+        assert!(frames >= 1 && u128::from(frames) <= most, "{frames} frames");
     }
 }

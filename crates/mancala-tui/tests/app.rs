@@ -15,14 +15,23 @@ use ratatui::layout::Rect;
 const W: u16 = 100;
 const H: u16 = 35;
 
-/// The screen as text, one line per row, trailing spaces cut.
+/// The screen as text, one line per row, trailing spaces cut. A wide character (CJK,
+/// an emoji) is followed by nothing, as a terminal shows it, not by the buffer's
+/// blank cell under its second column.
 fn screen(app: &App, w: u16, h: u16) -> String {
+    use unicode_width::UnicodeWidthStr;
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     terminal.draw(|f| draw(f, app)).unwrap();
     let buf = terminal.backend().buffer();
     let mut out = String::new();
     for y in 0..h {
-        let line: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
+        let mut line = String::new();
+        let mut x = 0;
+        while x < w {
+            let symbol = buf[(x, y)].symbol();
+            line.push_str(symbol);
+            x += u16::try_from(symbol.width().max(1)).unwrap();
+        }
         out.push_str(line.trim_end());
         out.push('\n');
     }
@@ -547,6 +556,12 @@ fn control_keys_never_act_as_their_letter() {
     assert!(app.take_suspend());
     assert!(!app.take_suspend());
     assert!(!show(&app).contains("No house is lettered"));
+    // Ctrl-L asks it to draw the whole screen anew, once, and is not house l.
+    assert!(!app.take_repaint());
+    ctrl(&mut app, 'l', now);
+    assert!(app.take_repaint());
+    assert!(!app.take_repaint());
+    assert_eq!(show(&app), before);
 }
 
 #[test]
@@ -836,7 +851,11 @@ fn help_scrolls_when_it_does_not_fit() {
         one_up, bottom,
         "one key up moves at once after pressing past the end"
     );
-    assert!(one_up.contains("↑↓ PgUp PgDn scroll"), "{one_up}");
+    // The whole title does not fit in 50 columns: a shorter one does.
+    assert!(
+        one_up.contains("Help · ↑↓ scroll · other keys close"),
+        "{one_up}"
+    );
     press(&mut app, KeyCode::Home, now);
     assert_eq!(screen(&app, w, h), top);
     press(&mut app, KeyCode::End, now);
@@ -1095,4 +1114,393 @@ fn games_in_a_row_keep_a_score_and_swap_who_moves_first() {
     press(&mut app, KeyCode::Char('y'), now);
     assert_eq!(app.game().unwrap().session.name(Side::South), "Bob");
     assert_eq!(app.score().games, 2, "the new game is not counted yet");
+}
+
+/// The screen's text with every run of spaces made one, so text wrapped onto the
+/// next row reads on (rows are centred, so a wrap leaves spaces around it).
+fn flowing(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn an_empty_name_falls_back_to_the_seats_default_and_the_start_screen_says_so() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    app.resize(50, 20);
+    // Up from Start to player 2's name; Ctrl-U empties it; spaces are no name either.
+    press(&mut app, KeyCode::Up, now);
+    ctrl(&mut app, 'u', now);
+    chars(&mut app, "   ", now);
+    let s = screen(&app, 50, 20);
+    assert!(s.contains("Medium bot (no name given)"), "{s}");
+    press(&mut app, KeyCode::Enter, now);
+    let g = app.game().unwrap();
+    assert_eq!(g.session.name(Side::North), "Medium bot");
+    let s = show(&app);
+    assert!(
+        s.contains("Player 1 against Medium bot: Player 1 moves first."),
+        "{s}"
+    );
+}
+
+#[test]
+fn every_finished_game_counts_when_it_ends_and_s_keeps_the_score() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 3, 2), true, now);
+    assert_eq!(app.score().games, 0);
+    play_out(&mut app, now);
+    let first = app.score();
+    assert_eq!(first.games, 1, "counted as it ends, before any key");
+    // s: the start screen; the game just played still counts there and after.
+    press(&mut app, KeyCode::Char('s'), now);
+    assert!(app.game().is_none());
+    assert_eq!(app.score(), first, "s drops no result");
+    press(&mut app, KeyCode::Enter, now);
+    play_out(&mut app, now);
+    let second = app.score();
+    assert_eq!(second.games, 2);
+    let wins: u32 = second.wins.iter().map(|(_, w)| w).sum();
+    assert_eq!(wins + second.draws, 2);
+    let s = flowing(&show(&app));
+    assert!(s.contains(&format!("Games: {}", second.words())), "{s}");
+    // An undo after the end does not take the result back.
+    press(&mut app, KeyCode::Char('u'), now);
+    assert!(!app.game().unwrap().finished());
+    assert_eq!(app.score(), second);
+}
+
+#[test]
+fn s_after_a_game_sets_up_the_next_as_the_end_box_announced() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 3, 2), true, now);
+    play_out(&mut app, now);
+    assert!(show(&app).contains("Next: Bob moves first"));
+    press(&mut app, KeyCode::Char('s'), now);
+    let s = show(&app);
+    let first_line = s
+        .lines()
+        .find(|l| l.contains("Player 1 (first)"))
+        .expect(&s);
+    let name_line = s
+        .lines()
+        .skip_while(|l| !l.contains("Player 1 (first)"))
+        .nth(1)
+        .unwrap();
+    assert!(
+        first_line.contains("human") && name_line.contains("Bob"),
+        "{s}"
+    );
+    press(&mut app, KeyCode::Enter, now);
+    assert!(show(&app).contains("Bob against Ann: Bob moves first."));
+    // f at the end keeps the order: Bob, who moved first, moves first again.
+    play_out(&mut app, now);
+    press(&mut app, KeyCode::Char('f'), now);
+    assert!(show(&app).contains("Next: Bob moves first"));
+    press(&mut app, KeyCode::Char('s'), now);
+    press(&mut app, KeyCode::Enter, now);
+    assert_eq!(app.game().unwrap().session.name(Side::South), "Bob");
+}
+
+#[test]
+fn the_title_counts_in_the_singular_too() {
+    let now = Instant::now();
+    let app = App::new(two_people(Variant::Kalah, 3, 1), true, now);
+    let s = show(&app);
+    assert!(
+        s.contains("Kalah · 3 houses × 1 seed") && !s.contains("1 seeds"),
+        "{s}"
+    );
+    let app = App::new(two_people(Variant::Oware, 1, 4), true, now);
+    let s = show(&app);
+    assert!(s.contains("Oware · 1 house × 4 seeds"), "{s}");
+}
+
+/// Player 2's name in the tests of long names: wide characters and an emoji (two
+/// columns each), and longer than any line of the board.
+const WIDE_NAME: &str = "李小龍🎉Ann of the Northern Seas and the Eastern Mountains";
+
+#[test]
+fn a_long_wide_name_is_shortened_everywhere_and_the_prompt_is_whole() {
+    use unicode_width::UnicodeWidthStr;
+    let now = Instant::now();
+    let setup = Setup {
+        names: ["Ann".into(), WIDE_NAME.into()],
+        ..two_people(Variant::Kalah, 6, 4)
+    };
+    let mut app = App::new(setup, true, now);
+    play_houses(&mut app, &[3, 1], now);
+    for (w, h) in [(50, 20), (80, 24), (120, 40)] {
+        app.resize(w, h);
+        let s = screen(&app, w, h);
+        // The name row keeps who moves, the name cut to fit.
+        let row = s.lines().find(|l| l.contains("◀")).unwrap();
+        assert!(row.contains("● to move") && row.contains("李小龍🎉"), "{s}");
+        assert!(row.contains('…') && !row.contains("Mountains"), "{s}");
+        // The prompt shows whole: its last words too.
+        let text = flowing(&s);
+        assert!(
+            text.contains("or click (h is hint: type H or 2 for h2)"),
+            "{w}x{h}:\n{s}"
+        );
+        assert!(!text.contains("Mountains"), "{s}");
+        for line in s.lines() {
+            assert!(line.width() <= usize::from(w), "{line}");
+        }
+    }
+    // Messages use the shortened name as well.
+    let shown = "李小龍🎉Ann of…";
+    assert!(shown.width() <= mancala_tui::NAME_SHOWN);
+    play_houses(&mut app, &[2], now);
+    let g = app.game().unwrap();
+    assert!(g.message.text.starts_with(shown), "{}", g.message.text);
+    let text = flowing(&show(&app));
+    assert!(text.contains(&g.message.text), "{text}");
+    assert!(
+        text.contains(&format!("Ann against {shown}: Ann moves first.")),
+        "{text}"
+    );
+}
+
+#[test]
+fn messages_wrap_onto_the_message_rows_and_the_latest_comes_first() {
+    let now = Instant::now();
+    let setup = Setup {
+        names: ["Ann".into(), WIDE_NAME.into()],
+        ..two_people(Variant::Kalah, 6, 4)
+    };
+    let mut app = App::new(setup, true, now);
+    app.resize(50, 20);
+    play_houses(&mut app, &[3, 1], now);
+    // Player 2 types player 1's house: a long answer, wrapped, not cut.
+    press(&mut app, KeyCode::Char('c'), now);
+    let message = app.game().unwrap().message.text.clone();
+    assert!(message.len() > 50, "{message}");
+    let text = flowing(&screen(&app, 50, 20));
+    assert!(text.contains(&message), "{message:?} whole in\n{text}");
+}
+
+#[test]
+fn w_puts_the_whole_load_command_on_a_row_of_its_own() {
+    let now = Instant::now();
+    let dir = temp_dir("save-command");
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now).with_save_dir(&dir);
+    play_houses(&mut app, &[3, 1], now);
+    press(&mut app, KeyCode::Char('w'), now);
+    let g = app.game().unwrap();
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let command = format!("mancala tui --load {}", file.display());
+    assert_eq!(g.message.command.as_deref(), Some(command.as_str()));
+    // On a wide screen the command is a row by itself; narrower, it takes rows of its
+    // own, whole, and it is the last thing the messages say.
+    for (w, h) in [(200, 50), (120, 40), (80, 24), (50, 20)] {
+        app.resize(w, h);
+        let s = screen(&app, w, h);
+        let rows: Vec<&str> = s.lines().map(str::trim).collect();
+        let at = rows
+            .iter()
+            .rposition(|r| r.starts_with("mancala tui --load"));
+        let at = at.unwrap_or_else(|| panic!("{w}x{h}:\n{s}"));
+        // The rows from there to the keys are the command: broken, if at all, where
+        // the row ends.
+        let upto = rows[at..].iter().position(|r| r.contains("undo")).unwrap() + at;
+        let joined: String = rows[at..upto].concat();
+        let unbroken: String = command.split_whitespace().collect();
+        assert_eq!(joined.replace(' ', ""), unbroken, "{w}x{h}:\n{s}");
+        if w >= 120 {
+            assert_eq!(rows[at], command, "a row of its own:\n{s}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_footer_keeps_help_and_quit_to_the_last() {
+    let now = Instant::now();
+    let app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    let s = screen(&app, 50, 20);
+    let footer = s.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    assert!(
+        footer.contains("? help") && footer.contains("q quit"),
+        "{s}"
+    );
+    assert!(
+        footer.contains("h hint"),
+        "the hint is kept while there is room: {footer}"
+    );
+    let s = screen(&app, 100, 35);
+    assert!(s.contains("+- speed"), "{s}");
+}
+
+#[test]
+fn the_simplified_oware_help_says_every_seed_that_makes_2_captures() {
+    use mancala_core::{Move, Rules, SowStep};
+    use mancala_session::Session;
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::OwareSimplified, 6, 4), true, now);
+    press(&mut app, KeyCode::Char('?'), now);
+    let help = flowing(&show(&app).replace('║', " "));
+    assert!(
+        help.contains(
+            "Every seed that turns a house of your opponent's from 1 into 2 takes those 2 seeds"
+        ),
+        "{help}"
+    );
+    assert!(!help.contains("A last seed"), "{help}");
+    // What the help says is what the game does: a move whose seeds take two houses.
+    let rules = Rules::oware_simplified(3, 1);
+    let takes_two = (1..=3u8).any(|a| {
+        (1..=3u8).any(|b| {
+            (1..=3u8).any(|c| {
+                let Ok(mut s) = Session::replay(rules, &[a, b]) else {
+                    return false;
+                };
+                s.play(Move::new(c).unwrap()).is_ok_and(|r| {
+                    let takes = r.sowing.iter();
+                    takes
+                        .filter(|s| matches!(s, SowStep::Capture { .. }))
+                        .count()
+                        >= 2
+                })
+            })
+        })
+    });
+    assert!(
+        takes_two,
+        "a move of simplified Oware takes from two houses"
+    );
+}
+
+#[test]
+fn the_end_box_is_centred_over_the_board_and_never_on_its_frame() {
+    let now = Instant::now();
+    let games: [(Setup, &[u8]); 3] = [
+        (
+            two_people(Variant::Oware, 3, 2),
+            &[2, 2, 3, 3, 3, 2, 2, 3, 3],
+        ),
+        (
+            two_people(Variant::Kalah, 6, 4),
+            &[1, 1, 2, 3, 1, 4, 1, 5, 1, 6, 1],
+        ),
+        (two_people(Variant::Kalah, 1, 1), &[1]),
+    ];
+    for (setup, moves) in games {
+        let houses = usize::from(setup.houses);
+        let mut app = App::new(setup, true, now);
+        play_houses(&mut app, moves, now);
+        assert!(app.game().unwrap().finished());
+        for (w, h) in [(50, 20), (80, 24), (100, 35), (120, 40), (200, 50)] {
+            app.resize(w, h);
+            let s = screen(&app, w, h);
+            let frame = GameLayout::new(Rect::new(0, 0, w, h), houses)
+                .unwrap()
+                .frame;
+            let rows: Vec<Vec<char>> = s.lines().map(|l| l.chars().collect()).collect();
+            let top = rows.iter().position(|r| r.contains(&'╔')).expect(&s);
+            let at = |row: usize, c: char| rows[row].iter().position(|x| *x == c).unwrap() as u16;
+            let (left, right) = (at(top, '╔'), at(top, '╗'));
+            let bottom = rows.iter().position(|r| r.contains(&'╚')).unwrap() as u16;
+            let top = top as u16;
+            let ctx = format!("{houses} houses, {w}x{h}:\n{s}");
+            // Exactly centred inside the frame, or, on a board too narrow for it,
+            // on the screen.
+            let inside = left > frame.x && right < frame.right() - 1;
+            let (from, to) = if inside {
+                (frame.x, frame.right() - 1)
+            } else {
+                (0, w - 1)
+            };
+            assert_eq!(left - from, to - right, "{ctx}");
+            // No edge of the box on an edge of the frame.
+            assert!(left != frame.x && right != frame.right() - 1, "{ctx}");
+            assert!(top != frame.y && bottom != frame.bottom() - 1, "{ctx}");
+            assert!(s.contains("Play again? (y/n)"), "{ctx}");
+        }
+    }
+}
+
+#[test]
+fn the_running_score_keeps_each_name_with_its_count_when_wrapped() {
+    let now = Instant::now();
+    let setup = Setup {
+        names: [
+            "Bartholomew the Magnificent".into(),
+            "Greedy bot of Bern".into(),
+        ],
+        ..two_people(Variant::Kalah, 3, 2)
+    };
+    let mut app = App::new(setup, true, now);
+    play_out(&mut app, now);
+    let s = show(&app);
+    let rows: Vec<&str> = s
+        .lines()
+        .map(|l| l.split('║').nth(1).unwrap_or("").trim())
+        .collect();
+    let games = rows.iter().position(|r| r.starts_with("Games:")).expect(&s);
+    // Each name on the row of its count.
+    let (first, second) = (rows[games], rows[games + 1]);
+    assert!(first.contains("Bartholomew the… 0"), "{s}");
+    assert!(
+        second.starts_with("Greedy bot of B… ") && second.ends_with(char::is_numeric),
+        "{s}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("Bartholomew the… 5") || r.contains("7 Greedy bot of B…")),
+        "the final score keeps names and scores together: {s}"
+    );
+}
+
+#[test]
+fn the_help_box_on_a_tall_terminal_is_as_tall_as_its_text() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    app.resize(200, 50);
+    press(&mut app, KeyCode::Char('?'), now);
+    let s = screen(&app, 200, 50);
+    let rows: Vec<&str> = s.lines().collect();
+    let top = rows.iter().position(|r| r.contains('╔')).expect(&s);
+    let bottom = rows.iter().position(|r| r.contains('╚')).expect(&s);
+    assert!(
+        top > 0 && bottom < 49,
+        "centred, not the whole height:\n{s}"
+    );
+    assert!(top.abs_diff(49 - bottom) <= 1, "centred:\n{s}");
+    assert!(
+        rows[bottom - 1].contains("random  most"),
+        "no empty rows:\n{s}"
+    );
+}
+
+#[test]
+fn a_wide_name_being_typed_shows_its_end_inside_the_box() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    app.resize(50, 20);
+    press(&mut app, KeyCode::Up, now);
+    ctrl(&mut app, 'u', now);
+    chars(&mut app, "李小龍🎉李小龍🎉李小龍🎉ABCD", now);
+    let s = screen(&app, 50, 20);
+    let row = s
+        .lines()
+        .find(|l| l.contains("name") && l.contains('▏'))
+        .expect(&s);
+    // The end, where typing goes on, with "…" for the start; a column from the border.
+    let inner = |row: &str| row.trim_end().trim_end_matches('│').to_owned();
+    let typed = inner(row);
+    assert!(typed.contains('…') && typed.contains("ABCD▏"), "{s}");
+    assert!(typed.ends_with(' '), "a column from the border:\n{s}");
+    press(&mut app, KeyCode::Up, now);
+    let s = screen(&app, 50, 20);
+    let row = s.lines().find(|l| l.contains("李小龍")).expect(&s);
+    let shown = inner(row);
+    assert!(
+        shown.contains("李小龍🎉") && shown.ends_with(' ') && shown.trim_end().ends_with('…'),
+        "not focused, its start:\n{s}"
+    );
 }

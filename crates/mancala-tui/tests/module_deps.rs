@@ -54,12 +54,13 @@ fn modules_depend_one_way() {
             .map(|s| (*s).to_owned())
             .collect::<BTreeSet<_>>()
     };
+    assert_eq!(deps["fit"], set(&[]));
     assert_eq!(deps["layout"], set(&[]));
     assert_eq!(deps["setup"], set(&[]));
     assert_eq!(deps["style"], set(&[]));
     assert_eq!(
         deps["help"],
-        set(&["style"]),
+        set(&["fit", "style"]),
         "the help's text draws nothing"
     );
     assert!(

@@ -14,17 +14,26 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
+use unicode_width::UnicodeWidthStr;
 
 const W: u16 = 100;
 const H: u16 = 35;
 
-/// The screen as text, one line per row, trailing spaces cut.
+/// The screen as text, one line per row, trailing spaces cut. A wide character (CJK,
+/// an emoji) is followed by nothing, as a terminal shows it, not by the buffer's
+/// blank cell under its second column.
 fn screen(app: &App, w: u16, h: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
     terminal.draw(|f| draw(f, app)).unwrap();
     let buf = terminal.backend().buffer();
     let rows = (0..h).map(|y| {
-        let row: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
+        let mut row = String::new();
+        let mut x = 0;
+        while x < w {
+            let symbol = buf[(x, y)].symbol();
+            row.push_str(symbol);
+            x += u16::try_from(symbol.width().max(1)).unwrap();
+        }
         row.trim_end().to_owned()
     });
     rows.collect::<Vec<_>>().join("\n")
@@ -211,5 +220,75 @@ fn the_help_screen_scrolled_on_the_smallest_terminal() {
     app.resize(50, 20);
     press(&mut app, KeyCode::Char('?'));
     press(&mut app, KeyCode::PageDown);
+    assert_snapshot!(screen(&app, 50, 20));
+}
+
+/// Player 2's name in the tests of long names: wide characters and an emoji (two
+/// columns each), longer than a line of the board.
+const WIDE_NAME: &str = "李小龍🎉Ann of the Northern Seas and the Eastern Mountains";
+
+fn wide_name_to_move() -> App {
+    let setup = Setup {
+        names: ["Ann".into(), WIDE_NAME.into()],
+        ..people(Variant::Kalah, 6, 4)
+    };
+    game_after(setup, &[3, 1])
+}
+
+#[test]
+fn a_long_wide_name_at_50x20() {
+    let mut app = wide_name_to_move();
+    app.resize(50, 20);
+    assert_snapshot!(screen(&app, 50, 20));
+}
+
+#[test]
+fn a_long_wide_name_at_80x24() {
+    let mut app = wide_name_to_move();
+    app.resize(80, 24);
+    assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn kalah_end_at_50x20() {
+    let mut app = game_after(
+        people(Variant::Kalah, 6, 4),
+        &[1, 1, 2, 3, 1, 4, 1, 5, 1, 6, 1],
+    );
+    app.resize(50, 20);
+    assert_snapshot!(screen(&app, 50, 20));
+}
+
+#[test]
+fn oware_end_at_50x20_and_80x24() {
+    let mut app = game_after(people(Variant::Oware, 3, 2), &[2, 2, 3, 3, 3, 2, 2, 3, 3]);
+    app.resize(50, 20);
+    assert_snapshot!("oware_end_at_50x20", screen(&app, 50, 20));
+    app.resize(80, 24);
+    assert_snapshot!("oware_end_at_80x24", screen(&app, 80, 24));
+}
+
+#[test]
+fn start_screen_at_50x20_with_no_name_and_a_player_replaced() {
+    let setup = Setup {
+        players: ["robot".into(), "medium".into()],
+        names: ["Robot".into(), String::new()],
+        ..Setup::default()
+    };
+    let mut app = App::new(setup, false, Instant::now());
+    app.resize(50, 20);
+    // Up to the variant (past the two Kalah options), then Oware: no robot there.
+    for _ in 0..9 {
+        press(&mut app, KeyCode::Up);
+    }
+    press(&mut app, KeyCode::Right);
+    assert_snapshot!(screen(&app, 50, 20));
+}
+
+#[test]
+fn the_help_screen_on_the_smallest_terminal() {
+    let mut app = game_after(people(Variant::OwareSimplified, 6, 4), &[]);
+    app.resize(50, 20);
+    press(&mut app, KeyCode::Char('?'));
     assert_snapshot!(screen(&app, 50, 20));
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use mancala_console::Console;
 use mancala_core::{Side, Variant};
-use mancala_session::{Seat, Session, default_name};
+use mancala_session::{Seat, Session, name_or_default};
 
 use crate::args::RulesArgs;
 
@@ -62,8 +62,9 @@ pub fn run(args: &ConsoleArgs) -> anyhow::Result<()> {
         seat.check(rules, args.seed)
             .map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
     }
+    // An empty name would leave a hole in every line that names the player.
     let name = |given: &Option<String>, side, seat| {
-        given.clone().unwrap_or_else(|| default_name(side, seat))
+        name_or_default(given.as_deref().unwrap_or_default(), side, seat)
     };
     let session = Session::new(rules)
         .with_seat(Side::South, args.p1.clone())

@@ -6,14 +6,14 @@ use std::process::ExitCode;
 
 use clap::Args;
 use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Rules, Variant};
-use mancala_engine::{PlayerError, PlayerSpec};
+use mancala_engine::PlayerSpec;
 use mancala_session::{Record, Seat};
 use mancala_tui::{App, Ended, Setup, default_name};
 
 use crate::args::read_records;
 
 /// Arguments of `mancala tui`. Any of them skips the start screen; the others keep
-/// their defaults (Kalah, 6 houses, 4 seeds, a person against `medium`).
+/// their defaults (Kalah, 6 houses, 4 seeds, a person against `medium`; see `--p2`).
 #[derive(Args, Debug, Default)]
 pub struct TuiArgs {
     /// Game to play: kalah, oware (Abapa rules) or oware-simplified
@@ -40,15 +40,16 @@ pub struct TuiArgs {
     #[arg(long, value_name = "PLAYER")]
     p1: Option<PlayerSpec>,
 
-    /// Player 2: human, or a computer player (easy, medium, hard, expert, greedy, random, ...)
+    /// Player 2: human, or a computer player (easy, medium, hard, expert, greedy, random, ...).
+    /// Without it: a person when --p1 names a computer or --name2 names player 2, else medium
     #[arg(long, value_name = "PLAYER")]
     p2: Option<PlayerSpec>,
 
-    /// Player 1's name
+    /// Player 1's name (empty: "Player 1", or the computer player's name)
     #[arg(long)]
     name1: Option<String>,
 
-    /// Player 2's name
+    /// Player 2's name (empty: "Player 2", or the computer player's name)
     #[arg(long)]
     name2: Option<String>,
 
@@ -99,6 +100,15 @@ impl TuiArgs {
         s.seeds = self.seeds.unwrap_or(s.seeds);
         s.empty_capture = self.empty_capture;
         s.end_rule = self.end_rule.unwrap_or_default();
+        // Someone plays at the board: when player 1 is a computer, or player 2 is
+        // given a name, player 2 is the person, unless --p2 says otherwise.
+        let p1_computer = self
+            .p1
+            .as_ref()
+            .is_some_and(|p| Seat::computer(&p.to_string()).is_ok_and(|s| !s.is_human()));
+        if self.p2.is_none() && (p1_computer || self.name2.is_some()) {
+            s.players[1] = Seat::HUMAN.to_owned();
+        }
         for (i, (spec, name)) in [(&self.p1, &self.name1), (&self.p2, &self.name2)]
             .into_iter()
             .enumerate()
@@ -106,6 +116,7 @@ impl TuiArgs {
             if let Some(spec) = spec {
                 s.players[i] = spec.to_string();
             }
+            // An empty name becomes the default one when the game starts.
             s.names[i] = match name {
                 Some(n) => n.clone(),
                 None => default_name(i, &s.players[i]),
@@ -153,22 +164,12 @@ impl TuiArgs {
 /// cannot play the chosen variant.)
 fn check_players(s: &Setup, rules: Rules) -> anyhow::Result<()> {
     for (i, spec) in s.players.iter().enumerate() {
-        let built = match Seat::computer(spec) {
-            Ok(Seat::Human) => Ok(()),
-            Ok(Seat::Computer(spec)) => spec.build(rules, s.seed).map(drop),
-            Err(e) => Err(e),
-        };
-        match built {
-            Ok(()) => {}
-            // This message lists the known players already.
-            Err(e @ PlayerError::Unknown(_)) => anyhow::bail!("--p{}: {e}", i + 1),
-            Err(e) => anyhow::bail!(
-                "--p{}: {e} (players: {}, {})",
-                i + 1,
-                Seat::HUMAN,
-                PlayerSpec::KNOWN.join(", ")
-            ),
-        }
+        let flag = i + 1;
+        let seat = Seat::computer(spec).map_err(|e| anyhow::anyhow!("--p{flag}: {e}"))?;
+        // The session's message lists the players these rules can seat, as the start
+        // screen offers them and the console lists them.
+        seat.check(rules, s.seed)
+            .map_err(|e| anyhow::anyhow!("--p{flag}: {e}"))?;
     }
     Ok(())
 }

@@ -342,6 +342,28 @@ fn bad_options_are_refused_with_status_2() {
 }
 
 #[test]
+fn an_empty_name_is_the_seats_default() {
+    let args = [
+        "console",
+        "--variant",
+        "oware",
+        "--name1",
+        " ",
+        "--p2",
+        "greedy",
+        "--name2",
+        "",
+    ];
+    let (ok, out, _) = spec::run_binary(&args, "q\n");
+    assert!(ok);
+    assert!(
+        out.contains("\nPlayer 1: moves = [1, 2, 3, 4, 5, 6]\n"),
+        "{out}"
+    );
+    assert!(out.contains("Score: Player 1 0, Greedy bot 0"), "{out}");
+}
+
+#[test]
 fn unknown_players_for_oware_are_listed_without_robot() {
     let (ok, _, err) = spec::run_binary(&["console", "--variant", "oware", "--p1", "x"], "");
     assert!(!ok);

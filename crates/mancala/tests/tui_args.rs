@@ -23,7 +23,10 @@ fn an_unknown_player_is_refused_with_the_known_ones() {
     let (code, out, err) = run(&["tui", "--p2", "bogus"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(out.is_empty(), "{out}");
-    assert!(err.contains("--p2: unknown player \"bogus\""), "{err}");
+    assert!(
+        err.contains("--p2: unknown player \"bogus\" (players for kalah: human, random"),
+        "{err}"
+    );
     for known in ["greedy", "medium", "perfect", "robot"] {
         assert!(err.contains(known), "{known} missing from {err}");
     }
@@ -38,7 +41,12 @@ fn a_player_that_cannot_play_the_variant_is_refused() {
         err.contains("--p2: player robot does not play oware"),
         "{err}"
     );
-    assert!(err.contains("players: human, random"), "{err}");
+    assert!(err.contains("(players for oware: human, random"), "{err}");
+    let players = err.split("(players for oware: ").nth(1).unwrap_or_default();
+    assert!(
+        players.contains("greedy") && !players.contains("robot"),
+        "only the players of oware are listed: {err}"
+    );
     let (code, _, err) = run(&["tui", "--p1", "random:depth=3"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--p1: player random"), "{err}");

@@ -89,19 +89,49 @@ fn tmux_or_skip(test: &str) -> Option<Tmux> {
 impl Tmux {
     /// Runs the shell command `cmd` in a 100x35 session named `game`.
     fn start(&self, cmd: &str) {
-        let started = self.run(&[
-            "new-session",
-            "-d",
-            "-s",
-            "game",
-            "-x",
-            "100",
-            "-y",
-            "35",
-            cmd,
-        ]);
+        self.start_sized(cmd, 100, 35);
+    }
+
+    /// Runs the shell command `cmd` in a `width` x `height` session named `game`.
+    fn start_sized(&self, cmd: &str, width: u16, height: u16) {
+        let (w, h) = (width.to_string(), height.to_string());
+        let started = self.run(&["new-session", "-d", "-s", "game", "-x", &w, "-y", &h, cmd]);
         assert!(started.status.success(), "{started:?}");
     }
+
+    /// The bytes the program in the pane writes to its terminal while `act` runs and
+    /// over `time` after, caught by tmux's pipe-pane into `file`.
+    fn written_over(&self, time: Duration, file: &std::path::Path, act: impl FnOnce()) -> u64 {
+        let _ = std::fs::remove_file(file);
+        let catch = format!("cat > '{}'", file.display());
+        assert!(
+            self.run(&["pipe-pane", "-t", "game", &catch])
+                .status
+                .success()
+        );
+        // The pipe's shell starts on its own time.
+        std::thread::sleep(Duration::from_millis(300));
+        act();
+        std::thread::sleep(time);
+        // pipe-pane with no command closes the pipe.
+        assert!(self.run(&["pipe-pane", "-t", "game"]).status.success());
+        std::thread::sleep(Duration::from_millis(200));
+        std::fs::metadata(file).map_or(0, |m| m.len())
+    }
+}
+
+/// The screen's text with every run of spaces made one, so text wrapped onto the next
+/// row reads on.
+fn flowing(screen: &str) -> String {
+    screen.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A fresh empty directory for the files a test writes.
+fn temp_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mancala-e2e-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// The pid of the one game process started as `mancala <args>`: its command line starts
@@ -318,7 +348,7 @@ fn a_game_saved_with_w_loads_back_with_tui_load() {
     tmux.keys(&["1", "Space"]);
     tmux.wait_for("Other, choose a house", Duration::from_secs(5), |_| {});
     tmux.keys(&["w"]);
-    tmux.wait_for("Saved to ./mancala-", Duration::from_secs(5), |_| {});
+    tmux.wait_for("Saved to mancala-", Duration::from_secs(5), |_| {});
     tmux.keys(&["q", "y"]);
     // The second command loads the file: the same position, the moves listed.
     let loaded = tmux.wait_for("Loaded 2 moves", Duration::from_secs(10), |_| {});
@@ -332,4 +362,140 @@ fn a_game_saved_with_w_loads_back_with_tui_load() {
     tmux.keys(&["q", "y"]);
     tmux.wait_for("EXIT=0", Duration::from_secs(5), |_| {});
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn nothing_is_written_to_the_terminal_while_nothing_happens() {
+    let Some(tmux) = tmux_or_skip("idle") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let dir = temp_dir("idle");
+    let file = dir.join("written");
+    tmux.start_sized(&format!("{bin} tui; sleep 60"), 80, 24);
+    tmux.wait_for("Mancala · new game", Duration::from_secs(10), |_| {});
+    std::thread::sleep(Duration::from_millis(300));
+    let idle = Duration::from_secs(2);
+    assert_eq!(tmux.written_over(idle, &file, || {}), 0, "the start screen");
+    // The pipe does catch what is written: a key redraws a line.
+    let key = tmux.written_over(Duration::from_millis(500), &file, || tmux.keys(&["Down"]));
+    assert!(key > 0, "a key is answered on the screen");
+    // A game waiting for the person's key (player 1 against medium).
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Player 1, choose a house", Duration::from_secs(10), |_| {});
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        tmux.written_over(idle, &file, || {}),
+        0,
+        "a game waiting for a key"
+    );
+    tmux.keys(&["q", "y"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_long_wide_name_and_the_saved_games_load_command_fit_at_80x24() {
+    let Some(tmux) = tmux_or_skip("fit") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let dir = temp_dir("fit");
+    let d = dir.display();
+    let wide = "李小龍🎉Ann of the Northern Seas and the Eastern Mountains";
+    tmux.start_sized(
+        &format!("cd {d} && {bin} tui --p2 human --name2 '{wide}' --seed 1; sleep 60"),
+        80,
+        24,
+    );
+    tmux.wait_for("Player 1, choose a house", Duration::from_secs(10), |_| {});
+    tmux.keys(&["3", "Space"]);
+    tmux.wait_for(
+        "Player 1 gets an extra turn!",
+        Duration::from_secs(5),
+        |_| {},
+    );
+    tmux.keys(&["1", "Space"]);
+    let screen = tmux.wait_for(
+        "李小龍🎉Ann of…, choose a house",
+        Duration::from_secs(5),
+        |_| {},
+    );
+    let text = flowing(&screen);
+    assert!(
+        text.contains("g-l or click (h is hint: type H or 2 for h2)"),
+        "the prompt whole:\n{screen}"
+    );
+    assert!(!screen.contains("Mountains"), "{screen}");
+    let row = screen.lines().find(|l| l.contains('◀')).unwrap();
+    assert!(
+        row.contains("player 2") && row.contains("● to move"),
+        "{screen}"
+    );
+    tmux.keys(&["w"]);
+    let screen = tmux.wait_for("mancala tui --load", Duration::from_secs(5), |_| {});
+    let saved = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap();
+    let name = saved.file_name().to_string_lossy().into_owned();
+    let command = format!("mancala tui --load {name}");
+    assert!(
+        screen.lines().any(|l| l.trim() == command),
+        "{command:?} on a row of its own:\n{screen}"
+    );
+    tmux.keys(&["q", "y"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_name_for_player_2_without_p2_seats_a_person_and_an_empty_name_is_the_default() {
+    let Some(tmux) = tmux_or_skip("name2") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    tmux.start(&format!(
+        "{bin} tui --p1 greedy --name1 '' --name2 Xena --houses 3 --seeds 2 --seed 1; sleep 60"
+    ));
+    // Greedy moves first; then Xena, a person, is asked for a house.
+    let screen = tmux.wait_for("Xena, choose a house", Duration::from_secs(10), |_| {});
+    assert!(screen.contains("Greedy bot against Xena"), "{screen}");
+    let row = screen.lines().find(|l| l.contains('◀')).unwrap();
+    assert!(row.contains("Xena") && !row.contains("medium"), "{screen}");
+    tmux.keys(&["q", "y"]);
+}
+
+#[test]
+fn the_score_keeps_every_game_and_s_sets_up_who_moves_first_next() {
+    let Some(tmux) = tmux_or_skip("series") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    // One house, one seed: Ann's first move ends the game, a draw.
+    tmux.start(&format!(
+        "{bin} tui --houses 1 --seeds 1 --p2 human --name1 Ann --name2 Bob; sleep 60"
+    ));
+    tmux.wait_for("Ann, choose a house", Duration::from_secs(10), |_| {});
+    tmux.keys(&["1", "Space"]);
+    let end = tmux.wait_for("Play again? (y/n)", Duration::from_secs(5), |_| {});
+    assert!(end.contains("Games: Ann 0 · Bob 0 · 1 draw"), "{end}");
+    assert!(end.contains("Next: Bob moves first"), "{end}");
+    // s: the start screen with Bob first, as announced.
+    tmux.keys(&["s"]);
+    let setup = tmux.wait_for("Mancala · new game", Duration::from_secs(5), |_| {});
+    let rows: Vec<&str> = setup.lines().collect();
+    let first = rows
+        .iter()
+        .position(|r| r.contains("Player 1 (first)"))
+        .unwrap();
+    assert!(rows[first + 1].contains("Bob"), "{setup}");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for(
+        "Bob against Ann: Bob moves first.",
+        Duration::from_secs(5),
+        |_| {},
+    );
+    tmux.keys(&["1", "Space"]);
+    let end = tmux.wait_for("Play again? (y/n)", Duration::from_secs(5), |_| {});
+    assert!(
+        end.contains("Games: Ann 0 · Bob 0 · 2 draws"),
+        "the first game still counts:\n{end}"
+    );
+    tmux.keys(&["n"]);
 }

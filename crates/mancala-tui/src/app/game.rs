@@ -3,14 +3,19 @@
 
 use std::time::{Duration, Instant};
 
-use mancala_core::{IllegalMove, Move, Pit, Side, SowStep, Variant};
+use mancala_core::{IllegalMove, Move, Outcome, Pit, Side, SowStep, Variant};
 use mancala_engine::{Choice, Player};
-use mancala_session::{MoveRecord, Seat, Session};
+use mancala_session::{EndText, MoveRecord, Seat, Session};
 use ratatui::crossterm::event::KeyCode;
 
 use super::view::{Animation, BoardView, Message, MessageKind};
 use crate::setup::Setup;
 use mancala_session::{house_label, house_letter};
+
+/// Names are shown in at most this many columns, cut with "…" beyond: as many as the
+/// start screen lets a name have characters, so a name typed there in Latin letters
+/// shows whole. (The move list, in columns, shows ten.)
+pub const NAME_SHOWN: usize = 16;
 
 /// The computer players of both seats, player 1's first: `None` for a person, and
 /// while the player is away thinking.
@@ -22,6 +27,11 @@ pub struct GameState {
     pub setup: Setup,
     /// The game itself.
     pub session: Session,
+    /// The players' names as shown: cut to [`NAME_SHOWN`] columns.
+    pub(crate) shown_names: [String; 2],
+    /// The result of the game the last time it ended, counted in the running score
+    /// from then on (an undo after the end does not take it back).
+    pub(crate) result: Option<Outcome>,
     /// The computer players.
     pub(crate) players: Players,
     /// The player that suggests moves (`None` while it is thinking).
@@ -104,8 +114,19 @@ impl GameState {
         house_label(side, house, self.session.rules().houses())
     }
 
+    /// `side`'s name as shown: cut to [`NAME_SHOWN`] columns with "…".
     pub(crate) fn name(&self, side: Side) -> &str {
-        self.session.name(side)
+        &self.shown_names[side.index()]
+    }
+
+    /// How the game ended, in the session's words, with the names as shown.
+    #[must_use]
+    pub fn end_text(&self) -> Option<EndText> {
+        let names = [self.name(Side::South), self.name(Side::North)];
+        match self.session.stopped() {
+            Some(stop) => Some(EndText::stopped(stop, names)),
+            None => self.session.end().map(|end| EndText::new(&end, names)),
+        }
     }
 
     pub(crate) fn any_human(&self) -> bool {
@@ -252,20 +273,24 @@ impl GameState {
         });
     }
 
-    /// Shows the sowing's steps that are due by `now`, ending it when all are shown.
-    pub(crate) fn advance_animation(&mut self, now: Instant, step: Duration) {
+    /// Shows the sowing's steps that are due by `now`, ending it when all are shown;
+    /// returns whether it showed anything new.
+    pub(crate) fn advance_animation(&mut self, now: Instant, step: Duration) -> bool {
         let Some(a) = &mut self.anim else {
-            return;
+            return false;
         };
+        let mut changed = false;
         while now >= a.next_at {
+            changed = true;
             if a.shown < a.record.sowing.len() {
                 a.shown += 1;
                 a.next_at += step;
             } else {
                 self.finish_animation(now, step);
-                return;
+                break;
             }
         }
+        changed
     }
 
     /// Ends the sowing on screen and announces what the move did.
@@ -275,9 +300,13 @@ impl GameState {
         };
         self.message = self.announce(&anim.record);
         self.log.push(self.message.clone());
-        if let Some(words) = self.session.end_text() {
+        if let Some(words) = self.end_text() {
             self.message = Message::new(MessageKind::Good, words.reason_sentence());
             self.log.push(self.message.clone());
+        }
+        // The game counts in the running score as soon as it ends.
+        if let Some(outcome) = self.session.outcome() {
+            self.result = Some(outcome);
         }
         self.computer_at = now + step * 3;
         self.fix_cursor();

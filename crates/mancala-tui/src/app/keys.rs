@@ -24,7 +24,8 @@ impl App {
     /// Handles a key press.
     ///
     /// Control keys never act as their letter (Ctrl-D is not house d): Ctrl-C quits,
-    /// Ctrl-Z suspends, Ctrl-U, Ctrl-W and Ctrl-H edit a name, the others do nothing.
+    /// Ctrl-Z suspends, Ctrl-L draws the screen anew, Ctrl-U, Ctrl-W and Ctrl-H edit a
+    /// name, the others do nothing.
     /// On a terminal too small for the screen only quitting works: `q` or Esc quits at
     /// once, since a question asked there could not be seen.
     pub fn handle_key(&mut self, key: KeyEvent, now: Instant) {
@@ -102,6 +103,7 @@ impl App {
         match c.to_ascii_lowercase() {
             'c' => self.quit = true,
             'z' => self.suspend = true,
+            'l' => self.repaint = true,
             'u' | 'w' | 'h' => {
                 if let Screen::Setup(form) = &mut self.screen {
                     match c.to_ascii_lowercase() {
@@ -165,9 +167,7 @@ impl App {
             KeyCode::Char('y' | 'Y') => self.next_game(now),
             KeyCode::Char('f' | 'F') => g.swap_next = !g.swap_next,
             KeyCode::Char('n' | 'N' | 'q' | 'Q') | KeyCode::Esc => self.quit = true,
-            KeyCode::Char('s' | 'S') => {
-                self.screen = Screen::Setup(SetupForm::new(g.setup.clone()));
-            }
+            KeyCode::Char('s' | 'S') => self.new_setup(),
             KeyCode::Char('u') => self.undo(now),
             KeyCode::Char('w') => self.save_game(),
             KeyCode::Char('v' | 'V') | KeyCode::Tab => g.result_hidden = !g.result_hidden,

@@ -19,12 +19,13 @@ use mancala_core::{Side, Variant};
 use mancala_session::{Seat, Session};
 
 use game::Players;
-pub use game::{GameState, letter_keys};
+pub use game::{GameState, NAME_SHOWN, letter_keys};
 pub use series::Score;
 pub use view::{Animation, BoardView, Message, MessageKind};
 
 use ratatui::layout::Rect;
 
+use crate::fit;
 use crate::layout::{GameLayout, SetupLayout};
 use crate::setup::{Field, Setup, SetupForm, build_player};
 use thinker::Reply;
@@ -38,13 +39,16 @@ pub const DEFAULT_SPEED: usize = 2;
 /// The spec tried for hints, and the one used when it cannot be built.
 pub const HINT_PLAYERS: [&str; 2] = ["expert", "greedy"];
 
+/// Time between two frames of the spinner shown while a computer thinks.
+pub const SPIN_STEP: Duration = Duration::from_millis(80);
+
 /// The name of the threads computer players think on.
 pub const THINKER_THREAD: &str = "mancala-thinker";
 
 /// Which screen is up.
 pub enum Screen {
     /// The start screen.
-    Setup(SetupForm),
+    Setup(Box<SetupForm>),
     /// A game.
     Game(Box<GameState>),
 }
@@ -72,8 +76,11 @@ pub struct App {
     pub speed: usize,
     /// The terminal's size, for mouse clicks.
     pub size: (u16, u16),
-    /// Ticks so far (for the thinking spinner).
-    pub ticks: u64,
+    /// The frame of the spinner shown while a computer thinks; it turns every
+    /// `SPIN_STEP`, and only then does a thinking computer need a new frame drawn.
+    pub spinner: usize,
+    /// When the spinner turns next.
+    spin_at: Instant,
     /// The help screen is up (`?` or F1); the arrows, PgUp/PgDn and Home/End scroll it
     /// when it does not fit, any other key closes it.
     pub help: bool,
@@ -86,6 +93,8 @@ pub struct App {
     save_dir: std::path::PathBuf,
     /// Ctrl-Z was pressed: the terminal loop suspends the program.
     suspend: bool,
+    /// Ctrl-L was pressed: the terminal loop draws the whole screen anew.
+    repaint: bool,
     failure: Option<String>,
     next_game_id: u64,
     tx: Sender<Reply>,
@@ -99,16 +108,18 @@ impl App {
     pub fn new(setup: Setup, skip_start: bool, now: Instant) -> App {
         let (tx, rx) = mpsc::channel();
         let mut app = App {
-            screen: Screen::Setup(SetupForm::new(setup.clone())),
+            screen: Screen::Setup(Box::new(SetupForm::new(setup.clone()))),
             speed: DEFAULT_SPEED,
             size: (100, 35),
-            ticks: 0,
+            spinner: 0,
+            spin_at: now,
             help: false,
             help_scroll: 0,
             quit: false,
             save_dir: std::path::PathBuf::from("."),
             score: Score::default(),
             suspend: false,
+            repaint: false,
             failure: None,
             next_game_id: 0,
             tx,
@@ -124,6 +135,13 @@ impl App {
     #[must_use]
     pub fn should_quit(&self) -> bool {
         self.quit
+    }
+
+    /// Whether Ctrl-L asked for the whole screen to be drawn anew since the last call,
+    /// as in a shell: the screen is drawn only when something changes, so whatever
+    /// else wrote on the terminal stays until then.
+    pub fn take_repaint(&mut self) -> bool {
+        std::mem::take(&mut self.repaint)
     }
 
     /// Whether Ctrl-Z asked to suspend the program since the last call. The app cannot
@@ -198,12 +216,13 @@ impl App {
                 // The form keeps sizes in range, so this only guards odd flags.
                 let mut form = SetupForm::new(setup);
                 form.focus = Field::Houses;
-                self.screen = Screen::Setup(form);
+                self.screen = Screen::Setup(Box::new(form));
                 self.failure = Some(e.to_string());
                 return;
             }
         };
-        let [a, b] = &setup.names;
+        let setup = setup.named();
+        let [a, b] = setup.names.clone().map(|n| fit::shorten(&n, NAME_SHOWN));
         let hello = format!("{a} against {b}: {a} moves first.");
         self.begin(setup, Session::new(rules), hello, now);
     }
@@ -212,8 +231,12 @@ impl App {
     /// `hello` (or why a player could not be seated as asked).
     fn begin(&mut self, setup: Setup, session: Session, hello: String, now: Instant) {
         self.next_game_id += 1;
+        let setup = setup.named();
         let rules = session.rules();
         let (session, players, notes) = seat_players(&setup, session);
+        let shown_names = setup.names.clone().map(|n| fit::shorten(&n, NAME_SHOWN));
+        // A game loaded when it is over counts as it ended.
+        let result = session.outcome();
         let (hinter, hinter_name, _) = build_player(HINT_PLAYERS[0], rules, setup.seed);
         let message = if notes.is_empty() {
             Message::info(hello)
@@ -223,6 +246,8 @@ impl App {
         let mut game = GameState {
             setup,
             session,
+            shown_names,
+            result,
             players,
             hinter: Some(hinter),
             hinter_name,
@@ -247,11 +272,14 @@ impl App {
         self.screen = Screen::Game(Box::new(game));
     }
 
-    /// Advances time: the sowing on screen, the computer's replies and moves.
-    pub fn tick(&mut self, now: Instant) {
-        self.ticks += 1;
+    /// Advances time: the sowing on screen, the computer's replies and moves, the
+    /// spinner while it thinks. Returns whether anything on screen changed, so the
+    /// terminal is drawn only then: nothing is written while nothing happens.
+    pub fn tick(&mut self, now: Instant) -> bool {
+        let mut changed = false;
         while let Ok(reply) = self.rx.try_recv() {
             if let Screen::Game(g) = &mut self.screen {
+                changed = true;
                 if let Err(e) = thinker::take_reply(g, reply) {
                     self.failure = Some(e);
                 }
@@ -259,16 +287,26 @@ impl App {
         }
         let step = self.step_time();
         let Screen::Game(g) = &mut self.screen else {
-            return;
+            return changed;
         };
-        g.advance_animation(now, step);
+        changed |= g.advance_animation(now, step);
         // The computer waits while the quit question or the help is up.
         if g.confirm_quit || self.help {
-            return;
+            return changed;
         }
-        if let Err(e) = thinker::computer_turn(g, &self.tx, now, step) {
-            self.failure = Some(e);
+        match thinker::computer_turn(g, &self.tx, now, step) {
+            Ok(played) => changed |= played,
+            Err(e) => {
+                self.failure = Some(e);
+                changed = true;
+            }
         }
+        if g.thinking().is_some() && now >= self.spin_at {
+            self.spinner = self.spinner.wrapping_add(1);
+            self.spin_at = now + SPIN_STEP;
+            changed = true;
+        }
+        changed
     }
 }
 
@@ -289,7 +327,8 @@ fn seat_players(setup: &Setup, session: Session) -> (Session, Players, Vec<Strin
         let (player, used, why) = build_player(&setup.players[i], rules, seed);
         if let Some(why) = why {
             let why = why.trim_end_matches('.');
-            notes.push(format!("{} plays {used}: {why}.", setup.names[i]));
+            let name = fit::shorten(&setup.names[i], NAME_SHOWN);
+            notes.push(format!("{name} plays {used}: {why}."));
         }
         players[i] = Some(player);
         // `used` was just built, so it is a well-formed spec.

@@ -9,9 +9,10 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use mancala_session::Record;
 
-use super::game::{GameState, plural};
+use super::game::{GameState, NAME_SHOWN, plural};
 use super::view::{Message, MessageKind};
 use super::{App, Screen};
+use crate::fit;
 use crate::setup::Setup;
 
 impl App {
@@ -27,18 +28,19 @@ impl App {
     /// or, when it is over, shows its result, and undo steps back through it.
     #[must_use]
     pub fn load(record: &Record, seed: u64, now: Instant) -> App {
-        let mut app = App::new(Setup::of_record(record, seed), false, now);
+        let setup = Setup::of_record(record, seed).named();
+        let mut app = App::new(setup.clone(), false, now);
         let session = record.to_session();
         let n = session.records().len();
         let hello = match session.to_move() {
             Some(side) => format!(
                 "Loaded {n} move{}: {} to move.",
                 plural(n),
-                session.name(side)
+                fit::shorten(&setup.names[side.index()], NAME_SHOWN)
             ),
             None => format!("Loaded a finished game of {n} move{}.", plural(n)),
         };
-        app.begin(Setup::of_record(record, seed), session, hello, now);
+        app.begin(setup, session, hello, now);
         app
     }
 
@@ -49,13 +51,18 @@ impl App {
             return;
         };
         g.message = match g.save(&dir, SystemTime::now()) {
-            Ok(path) => Message::new(
-                MessageKind::Good,
-                format!(
-                    "Saved to {}; mancala tui --load {0} goes on from here.",
-                    path.display()
-                ),
-            ),
+            Ok(path) => {
+                // Saved in the current directory, the file's name is all it takes.
+                let shown = match path.strip_prefix(".") {
+                    Ok(name) => name.display().to_string(),
+                    Err(_) => path.display().to_string(),
+                };
+                Message::new(
+                    MessageKind::Good,
+                    format!("Saved to {shown}; to go on from here later:"),
+                )
+                .with_command(format!("mancala tui --load {}", quoted(&shown)))
+            }
             Err(e) => {
                 Message::warning(format!("Could not save the game in {}: {e}", dir.display()))
             }
@@ -90,6 +97,15 @@ impl GameState {
             }
         }
         Err(io::Error::other("a hundred saves this second already"))
+    }
+}
+
+/// `path` as a shell reads it: in single quotes when it holds a space or a quote.
+fn quoted(path: &str) -> String {
+    if path.contains(|c: char| c.is_whitespace() || c == '\'' || c == '"') {
+        format!("'{}'", path.replace('\'', r"'\''"))
+    } else {
+        path.to_owned()
     }
 }
 

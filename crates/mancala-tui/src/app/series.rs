@@ -6,8 +6,10 @@ use std::time::Instant;
 use mancala_core::{Position, Side};
 use mancala_session::Session;
 
-use super::game::GameState;
+use super::game::{GameState, NAME_SHOWN};
 use super::{App, Screen};
+use crate::fit;
+use crate::setup::{Setup, SetupForm};
 
 /// The running score of the games played in a row, by the players' names.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,7 +23,8 @@ pub struct Score {
 }
 
 impl Score {
-    /// This score with the game `g` counted, if it has a result.
+    /// This score with the game `g` counted, if it has ended (with the result it had
+    /// when it last ended).
     #[must_use]
     pub fn with(&self, g: &GameState) -> Score {
         let mut score = self.clone();
@@ -31,7 +34,7 @@ impl Score {
                 score.wins.push((name.to_owned(), 0));
             }
         }
-        let Some(outcome) = g.session.outcome() else {
+        let Some(outcome) = g.result else {
             return score;
         };
         score.games += 1;
@@ -47,10 +50,14 @@ impl Score {
         score
     }
 
-    /// "Ann 2 · Bob 1 · 1 draw".
+    /// "Ann 2 · Bob 1 · 1 draw", the names cut to [`NAME_SHOWN`] columns.
     #[must_use]
     pub fn words(&self) -> String {
-        let mut parts: Vec<String> = self.wins.iter().map(|(n, w)| format!("{n} {w}")).collect();
+        let mut parts: Vec<String> = self
+            .wins
+            .iter()
+            .map(|(n, w)| format!("{} {w}", fit::shorten(n, NAME_SHOWN)))
+            .collect();
         if self.draws > 0 {
             let s = if self.draws == 1 { "" } else { "s" };
             parts.push(format!("{} draw{s}", self.draws));
@@ -60,12 +67,12 @@ impl Score {
 }
 
 impl App {
-    /// The score so far, the game on screen counted once it is over.
+    /// The score so far, the game on screen counted once it has ended.
     #[must_use]
     pub fn score(&self) -> Score {
         match &self.screen {
-            Screen::Game(g) if g.finished() => self.score.with(g),
-            _ => self.score.clone(),
+            Screen::Game(g) => self.score.with(g),
+            Screen::Setup(_) => self.score.clone(),
         }
     }
 
@@ -77,18 +84,35 @@ impl App {
             return;
         };
         self.score = self.score.with(g);
-        let mut setup = g.setup.clone();
-        if g.swap_next {
-            setup.players.swap(0, 1);
-            setup.names.swap(0, 1);
-        }
+        let setup = next_setup(g);
         let start = *g.session.game().start();
         if start == Position::new(start.rules()) {
             self.start_game(setup, now);
         } else {
-            let mover = &setup.names[start.to_move().index()];
+            let mover = fit::shorten(&setup.names[start.to_move().index()], NAME_SHOWN);
             let hello = format!("Again from the same start: {mover} to move.");
             self.begin(setup, Session::from_position(start), hello, now);
         }
     }
+
+    /// `s` after a game: counts it and goes to the start screen, filled in for the
+    /// next game as the end box announced it (who moves first included).
+    pub(crate) fn new_setup(&mut self) {
+        let Screen::Game(g) = &self.screen else {
+            return;
+        };
+        self.score = self.score.with(g);
+        self.screen = Screen::Setup(Box::new(SetupForm::new(next_setup(g))));
+    }
+}
+
+/// The settings of the game after `g`: the same, the players swapped when `g` says
+/// so (`f` at the end keeps them).
+fn next_setup(g: &GameState) -> Setup {
+    let mut setup = g.setup.clone();
+    if g.swap_next {
+        setup.players.swap(0, 1);
+        setup.names.swap(0, 1);
+    }
+    setup
 }

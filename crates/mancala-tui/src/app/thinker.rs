@@ -73,6 +73,7 @@ fn spawn_thinker(
 
 /// The computer's part of a tick: plays its chosen move once the sowing before it is
 /// shown and the pause after it is over, or sends its player off to choose one.
+/// Returns whether it played.
 ///
 /// # Errors
 /// When the computer chose an illegal move.
@@ -81,9 +82,9 @@ pub(crate) fn computer_turn(
     tx: &Sender<Reply>,
     now: Instant,
     step: Duration,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let Some((side, _)) = g.session.computer_to_move() else {
-        return Ok(());
+        return Ok(false);
     };
     let ply = g.session.records().len();
     match &g.choice {
@@ -100,6 +101,7 @@ pub(crate) fn computer_turn(
                 }
                 g.played_note = note.map(|n| (ply, n));
                 g.play(mv, now, step);
+                return Ok(true);
             }
         }
         _ => {
@@ -109,7 +111,7 @@ pub(crate) fn computer_turn(
             }
         }
     }
-    Ok(())
+    Ok(false)
 }
 
 /// Takes a thinker's answer: the player goes back to its seat (or to hinting), and a

@@ -24,6 +24,9 @@ pub enum MessageKind {
 pub struct Message {
     /// The text.
     pub text: String,
+    /// A command to type, shown whole on a line of its own under the text (the one
+    /// that loads a saved game): the text is shortened first when rows are few.
+    pub command: Option<String>,
     /// How it is shown.
     pub kind: MessageKind,
 }
@@ -32,8 +35,15 @@ impl Message {
     pub(crate) fn new(kind: MessageKind, text: impl Into<String>) -> Message {
         Message {
             text: text.into(),
+            command: None,
             kind,
         }
+    }
+
+    /// The same message with `command` on a line of its own.
+    pub(crate) fn with_command(mut self, command: impl Into<String>) -> Message {
+        self.command = Some(command.into());
+        self
     }
 
     pub(crate) fn info(text: impl Into<String>) -> Message {

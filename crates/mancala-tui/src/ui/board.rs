@@ -10,7 +10,8 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
-use crate::app::{BoardView, GameState};
+use crate::app::{BoardView, GameState, NAME_SHOWN};
+use crate::fit;
 use crate::layout::BoardGeometry;
 use crate::style::{ACCENT, DIM, side_colour, text};
 use mancala_session::house_label;
@@ -22,9 +23,10 @@ const HAND_MAX: usize = 20;
 pub fn draw(frame: &mut Frame, g: &GameState, geo: &BoardGeometry) {
     let board = g.board();
     for side in Side::BOTH {
+        let r = geo.name_rect(side);
         frame.render_widget(
-            Paragraph::new(name_line(g, side)).centered(),
-            geo.name_rect(side),
+            Paragraph::new(name_line(g, side, usize::from(r.width))).centered(),
+            r,
         );
     }
     let houses = g.session.rules().houses() as u8;
@@ -44,38 +46,50 @@ pub fn draw(frame: &mut Frame, g: &GameState, geo: &BoardGeometry) {
 }
 
 /// `side`'s name, highlighted while they move or sow; who they are (player number,
-/// computer player) when the name does not say; an arrow to their store.
-fn name_line(g: &GameState, side: Side) -> Line<'static> {
+/// computer player) when the name does not say; an arrow to their store; all in
+/// `width` columns: who they are goes first where room is short, then the name is cut.
+fn name_line(g: &GameState, side: Side, width: usize) -> Line<'static> {
     let to_move = g.session.to_move() == Some(side) && g.anim.is_none();
     let sowing = g.anim.as_ref().is_some_and(|a| a.record.side == side);
-    let name = g.session.name(side);
+    let name = g.name(side);
     let number = format!("player {}", side.number());
-    let who = match g.session.seat(side).spec() {
-        Some(spec) => format!(" {number} · {spec}"),
-        None if name.eq_ignore_ascii_case(&number) => String::new(),
-        None => format!(" {number}"),
-    };
     let colour = side_colour(side);
     let name_style = if to_move || sowing {
         Style::new().fg(Color::Black).bg(colour).bold()
     } else {
         Style::new().fg(colour).bold()
     };
-    let mut spans = vec![
-        Span::styled(
-            if side == Side::North { "◀ " } else { "" },
-            Style::new().fg(colour),
-        ),
+    let (before, after) = if side == Side::North {
+        ("◀ ", "")
+    } else {
+        ("", " ▶")
+    };
+    let mark = if to_move && !g.finished() {
+        "  ● to move"
+    } else {
+        ""
+    };
+    let mut whos = Vec::new();
+    if let Some(spec) = g.session.seat(side).spec() {
+        whos.push(format!(" {number} · {spec}"));
+    }
+    if !name.eq_ignore_ascii_case(&number) {
+        whos.push(format!(" {number}"));
+    }
+    whos.push(String::new());
+    let fixed = fit::width(before) + fit::width(after) + fit::width(mark) + 2;
+    let who = whos
+        .into_iter()
+        .find(|who| fixed + fit::width(name) + fit::width(who) <= width)
+        .unwrap_or_default();
+    let name = fit::shorten(name, width.saturating_sub(fixed + fit::width(&who)));
+    Line::from(vec![
+        Span::styled(before, Style::new().fg(colour)),
         Span::styled(format!(" {name} "), name_style),
         Span::styled(who, Style::new().fg(DIM)),
-    ];
-    if side == Side::South {
-        spans.push(Span::styled(" ▶", Style::new().fg(colour)));
-    }
-    if to_move && !g.finished() {
-        spans.push(Span::styled("  ● to move", Style::new().fg(ACCENT).bold()));
-    }
-    Line::from(spans)
+        Span::styled(after, Style::new().fg(colour)),
+        Span::styled(mark, Style::new().fg(ACCENT).bold()),
+    ])
 }
 
 /// How a house is drawn: its border, the style of its count and of its label.
@@ -222,7 +236,7 @@ fn middle_line(g: &GameState, board: &BoardView, width: usize) -> Line<'static> 
     }
     if g.finished() {
         return Line::from(Span::styled(
-            sweep_words(g),
+            sweep_words(g, width),
             Style::new().fg(ACCENT).add_modifier(Modifier::ITALIC),
         ));
     }
@@ -243,24 +257,41 @@ fn middle_line(g: &GameState, board: &BoardView, width: usize) -> Line<'static> 
     ))
 }
 
-/// Where the seeds left at the end went, in a few words: "swept: Bob +36", or "5 left
-/// for nobody"; empty when none were left.
-fn sweep_words(g: &GameState) -> String {
+/// Where the seeds left at the end went, in a few words and at most `width` columns:
+/// "to the stores: Bob +36", or "5 left for nobody"; empty when none were left. Where
+/// that is too long, "stores:" says it, then the names are cut.
+fn sweep_words(g: &GameState, width: usize) -> String {
     let Some(end) = g.session.end() else {
         return String::new();
     };
-    let mut parts: Vec<String> = Side::BOTH
-        .into_iter()
-        .filter(|s| end.sweep[s.index()] > 0)
-        .map(|s| format!("{} +{}", g.session.name(s), end.sweep[s.index()]))
-        .collect();
-    if !parts.is_empty() {
-        parts[0] = format!("to the stores: {}", parts[0]);
-    }
-    if end.unclaimed > 0 {
-        parts.push(format!("{} left for nobody", end.unclaimed));
-    }
-    parts.join(" · ")
+    let words = |lead: &str, name_w: usize| {
+        let mut parts: Vec<String> = Side::BOTH
+            .into_iter()
+            .filter(|s| end.sweep[s.index()] > 0)
+            .map(|s| {
+                let name = fit::shorten(g.name(s), name_w);
+                format!("{name} +{}", end.sweep[s.index()])
+            })
+            .collect();
+        if !parts.is_empty() {
+            parts[0] = format!("{lead}{}", parts[0]);
+        }
+        if end.unclaimed > 0 {
+            parts.push(format!("{} left for nobody", end.unclaimed));
+        }
+        parts.join(" · ")
+    };
+    let tries = [
+        ("to the stores: ", NAME_SHOWN),
+        ("stores: ", NAME_SHOWN),
+        ("stores: ", 8),
+        ("", 5),
+    ];
+    tries
+        .iter()
+        .map(|&(lead, name_w)| words(lead, name_w))
+        .find(|w| fit::width(w) <= width)
+        .unwrap_or_else(|| fit::shorten(&words("", 5), width))
 }
 
 /// A count in `width` columns: `+` signs when it does not fit.

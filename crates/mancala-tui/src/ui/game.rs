@@ -3,13 +3,14 @@
 
 use mancala_core::{EndRule, Rules, Side, Variant};
 use ratatui::Frame;
-use ratatui::layout::Alignment;
+use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::{board, history, popup};
-use crate::app::{Animation, App, GameState, MessageKind, SPEEDS_MS, letter_keys};
+use crate::app::{Animation, App, GameState, Message, MessageKind, SPEEDS_MS, letter_keys};
+use crate::fit;
 use crate::layout::GameLayout;
 use crate::style::{ACCENT, DIM, key, side_colour, text};
 
@@ -19,7 +20,11 @@ const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 /// Draws the game `g` in `layout`.
 pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     frame.render_widget(
-        Paragraph::new(title_line(g.session.rules())).alignment(Alignment::Center),
+        Paragraph::new(fit::shorten_line(
+            title_line(g.session.rules()),
+            usize::from(layout.title.width),
+        ))
+        .alignment(Alignment::Center),
         layout.title,
     );
     // The frame takes the colour of the side to move.
@@ -37,20 +42,20 @@ pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     if g.moves_shown {
         history::draw(frame, g, layout.frame);
     }
-    frame.render_widget(
-        Paragraph::new(status_line(app, g)).centered(),
-        layout.status,
-    );
-    frame.render_widget(
-        Paragraph::new(message_lines(g, layout.messages.height)).centered(),
-        layout.messages,
-    );
-    frame.render_widget(Paragraph::new(keys_line(app.speed)).centered(), layout.keys);
+    talk(frame, app, g, layout.status.union(layout.messages));
+    let keys = keys_line(app.speed, usize::from(layout.keys.width));
+    frame.render_widget(Paragraph::new(keys).centered(), layout.keys);
     if g.confirm_quit {
-        popup::quit(frame, layout.frame);
+        popup::quit(frame, layout.frame, frame.area());
     } else if g.finished() && !g.result_hidden && !g.moves_shown {
-        popup::game_over(frame, g, &app.score(), layout.frame);
+        let screen = frame.area();
+        popup::game_over(frame, g, &app.score(), layout.frame, screen);
     }
+}
+
+/// "s" after a count other than one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// "MANCALA  Kalah · 6 houses × 4 seeds", with Kalah's rule options when not the
@@ -61,10 +66,11 @@ fn title_line(rules: Rules) -> Line<'static> {
         Variant::Oware => "Oware",
         Variant::OwareSimplified => "Simplified Oware",
     };
+    let (houses, seeds) = (rules.houses(), rules.seeds());
     let mut title = format!(
-        " {variant} · {} houses × {} seeds ",
-        rules.houses(),
-        rules.seeds()
+        " {variant} · {houses} house{} × {seeds} seed{} ",
+        plural(houses),
+        plural(usize::from(seeds))
     );
     if rules.variant() == Variant::Kalah {
         let o = rules.options();
@@ -88,7 +94,7 @@ fn status_line(app: &App, g: &GameState) -> Line<'static> {
     } else if g.finished() {
         over_status(g)
     } else if let Some(side) = g.thinking() {
-        let spinner = SPINNER[(app.ticks / 2) as usize % SPINNER.len()];
+        let spinner = SPINNER[app.spinner % SPINNER.len()];
         Line::from(vec![
             Span::styled(format!("{spinner} "), Style::new().fg(ACCENT)),
             name_span(g, side),
@@ -105,7 +111,6 @@ fn status_line(app: &App, g: &GameState) -> Line<'static> {
 /// reason may be put away to see the board).
 fn over_status(g: &GameState) -> Line<'static> {
     let headline = g
-        .session
         .end_text()
         .map_or_else(|| "Game over".to_owned(), |t| t.headline);
     let toggle = if g.result_hidden {
@@ -126,7 +131,7 @@ fn over_status(g: &GameState) -> Line<'static> {
 
 fn name_span(g: &GameState, side: Side) -> Span<'static> {
     Span::styled(
-        g.session.name(side).to_owned(),
+        g.name(side).to_owned(),
         Style::new().fg(side_colour(side)).bold(),
     )
 }
@@ -167,58 +172,108 @@ fn choose_status(g: &GameState, side: Side) -> Line<'static> {
     Line::from(spans)
 }
 
-/// The latest message at the bottom, and above it the messages before it from the
-/// log (dimmed), to fill `rows`.
-fn message_lines(g: &GameState, rows: u16) -> Vec<Line<'static>> {
-    let earlier = g
-        .log
-        .iter()
-        .rev()
-        .skip_while(|m| **m == g.message)
-        .filter(|m| !m.text.is_empty())
-        .take(usize::from(rows.saturating_sub(1)));
-    let mut lines: Vec<Line> = earlier
-        .map(|m| Line::from(Span::styled(m.text.clone(), Style::new().fg(DIM))))
-        .collect();
-    lines.reverse();
-    while lines.len() + 1 < usize::from(rows) {
-        lines.insert(0, Line::from(""));
+/// The status line and the messages under it, fitted to the rows of `area`: the
+/// status's first row; the latest message at the bottom, wrapped (a command in it on a
+/// row of its own, whole); the status's second row, when it wraps; then the messages
+/// before, dimmed, in the rows left above the latest. What has no room left is
+/// shortened with "…".
+fn talk(frame: &mut Frame, app: &App, g: &GameState, area: Rect) {
+    let (w, rows) = (usize::from(area.width), usize::from(area.height));
+    let status = fit::wrap(&status_line(app, g).spans, w, 0);
+    let room = rows.saturating_sub(1);
+    let latest = message_rows(&g.message, message_style(g.message.kind), w, room);
+    let status = fit::at_most(status, (rows - latest.len()).clamp(1, 2), w);
+    let mut left = rows.saturating_sub(status.len() + latest.len());
+    let mut earlier: Vec<Line<'static>> = Vec::new();
+    let before = g.log.iter().rev().skip_while(|m| **m == g.message);
+    for m in before.filter(|m| !m.text.is_empty()) {
+        if left == 0 {
+            break;
+        }
+        let mut lines = message_rows(m, Style::new().fg(DIM), w, left);
+        left -= lines.len();
+        lines.append(&mut earlier);
+        earlier = lines;
     }
-    lines.push(message_line(g));
+    let mut lines = status;
+    lines.extend(std::iter::repeat_n(Line::from(""), left));
+    lines.extend(earlier);
+    lines.extend(latest);
+    frame.render_widget(Paragraph::new(lines).centered(), area);
+}
+
+/// `m` in at most `rows` rows of `width`: its text wrapped, then its command whole on
+/// rows of its own; the text is shortened first when rows are few.
+fn message_rows(m: &Message, style: Style, width: usize, rows: usize) -> Vec<Line<'static>> {
+    let command = m.command.as_ref().map_or_else(Vec::new, |c| {
+        fit::wrap(&[Span::styled(c.clone(), style)], width, 0)
+    });
+    if command.len() >= rows {
+        return fit::at_most(command, rows, width);
+    }
+    let text = if m.text.is_empty() {
+        Vec::new()
+    } else {
+        fit::wrap(&[Span::styled(m.text.clone(), style)], width, 0)
+    };
+    let mut lines = fit::at_most(text, rows - command.len(), width);
+    lines.extend(command);
     lines
 }
 
-fn message_line(g: &GameState) -> Line<'static> {
-    let style = match g.message.kind {
+fn message_style(kind: MessageKind) -> Style {
+    match kind {
         MessageKind::Info => Style::new().fg(Color::White),
         MessageKind::Good => Style::new().fg(Color::LightGreen).bold(),
         MessageKind::Capture => Style::new().fg(ACCENT).bold(),
         MessageKind::Warning => Style::new().fg(Color::LightRed),
-    };
-    Line::from(Span::styled(g.message.text.clone(), style))
+    }
 }
 
-/// The keys, with the sowing speed as a gauge.
-fn keys_line(speed: usize) -> Line<'static> {
+/// The keys, with the sowing speed as a gauge, in at most `width` columns: the keys
+/// that matter least go first, `?` help and `q` quit last.
+fn keys_line(speed: usize, width: usize) -> Line<'static> {
     let gauge: String = (0..SPEEDS_MS.len())
         .map(|i| if i <= speed { '▮' } else { '▯' })
         .collect();
-    Line::from(vec![
-        key("u"),
-        text(" undo "),
-        key("r"),
-        text(" redo "),
-        key("h"),
-        text(" hint "),
-        key("m"),
-        text(" moves "),
-        key("+-"),
-        text(" speed "),
-        Span::styled(gauge, Style::new().fg(ACCENT)),
-        text(" "),
-        key("?"),
-        text(" help "),
-        key("q"),
-        text(" quit"),
-    ])
+    // Each key with its rank: the lower, the sooner it goes when room is short.
+    let keys = vec![
+        (3, vec![key("u"), text(" undo")]),
+        (1, vec![key("r"), text(" redo")]),
+        (4, vec![key("h"), text(" hint")]),
+        (2, vec![key("m"), text(" moves")]),
+        (
+            0,
+            vec![
+                key("+-"),
+                text(" speed "),
+                Span::styled(gauge, Style::new().fg(ACCENT)),
+            ],
+        ),
+        (9, vec![key("?"), text(" help")]),
+        (9, vec![key("q"), text(" quit")]),
+    ];
+    ranked_keys(keys, width)
+}
+
+/// `keys` joined by spaces in at most `width` columns, the lowest ranked dropped
+/// first while they do not fit.
+pub(super) fn ranked_keys(mut keys: Vec<(u8, Vec<Span<'static>>)>, width: usize) -> Line<'static> {
+    let joined = |keys: &[(u8, Vec<Span<'static>>)]| {
+        let mut spans = Vec::new();
+        for (i, (_, k)) in keys.iter().enumerate() {
+            if i > 0 {
+                spans.push(text(" "));
+            }
+            spans.extend(k.iter().cloned());
+        }
+        Line::from(spans)
+    };
+    while joined(&keys).width() > width && keys.len() > 1 {
+        let lowest = keys.iter().map(|(rank, _)| *rank).min().unwrap_or(0);
+        if let Some(i) = keys.iter().position(|(rank, _)| *rank == lowest) {
+            keys.remove(i);
+        }
+    }
+    fit::shorten_line(joined(&keys), width)
 }

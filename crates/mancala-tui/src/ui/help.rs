@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Style, Stylize};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, BorderType, Clear};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 
 use crate::help;
 use crate::style::ACCENT;
@@ -16,24 +16,24 @@ use crate::style::ACCENT;
 pub fn draw(frame: &mut Frame, full: Rect, variant: Variant, scroll: u16) {
     let area = help::area(full);
     // Built once a frame: measured for the scroll, then drawn.
-    let text = help::paragraph(variant);
+    let text = help::wrapped(full, variant);
     let most = help::scroll_room(&text, full);
     let scroll = scroll.min(most);
     // Says how to see the rest when it does not all fit.
-    let title = match (scroll > 0, scroll < most) {
-        (false, false) => " Help · any key closes ",
-        (false, true) => " Help · ↓ PgDn more · any other key closes ",
-        (true, true) => " Help · ↑↓ PgUp PgDn scroll · any other key closes ",
-        (true, false) => " Help · ↑ PgUp back · any other key closes ",
-    };
+    let title = help::title(area.width, scroll > 0, scroll < most);
+    // No taller than its text, centred: a tall terminal shows no empty box.
+    let h = u16::try_from(text.len() + 2).map_or(area.height, |h| h.min(area.height));
+    let dy = (area.height - h) / 2;
+    let area = Rect::new(area.x, area.y + dy, area.width, h);
+    let inside = help::text_area(full);
+    let inside = Rect::new(inside.x, inside.y + dy, inside.width, h.saturating_sub(2));
     frame.render_widget(Clear, area);
     frame.render_widget(
-        text.scroll((scroll, 0)).block(
-            Block::bordered()
-                .border_type(BorderType::Double)
-                .border_style(Style::new().fg(ACCENT))
-                .title(Line::from(title.bold()).centered()),
-        ),
+        Block::bordered()
+            .border_type(BorderType::Double)
+            .border_style(Style::new().fg(ACCENT))
+            .title(Line::from(title.bold()).centered()),
         area,
     );
+    frame.render_widget(Paragraph::new(text).scroll((scroll, 0)), inside);
 }

@@ -101,10 +101,7 @@ mod tests {
             "the form checks both chosen players when it is made"
         );
         let screen = draw_frames(&app, 20);
-        assert!(
-            screen.contains("player robot does not play oware"),
-            "{screen}"
-        );
+        assert!(screen.contains("robot does not play oware"), "{screen}");
         assert_eq!(build_count::get(), built, "drawing the start screen");
 
         // Changing player 2 checks the players again, once; drawing still builds none.

@@ -5,10 +5,11 @@ use mancala_core::{EndRule, Variant};
 use ratatui::Frame;
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Paragraph};
 
+use crate::fit;
 use crate::layout::SetupLayout;
-use crate::setup::{FALLBACK_PLAYER, Field, Setup, SetupForm};
+use crate::setup::{Field, Setup, SetupForm};
 use crate::style::{ACCENT, DIM, P1, P2, key, text};
 
 /// Draws the start screen for `form`.
@@ -18,6 +19,7 @@ pub fn draw(frame: &mut Frame, layout: &SetupLayout, form: &SetupForm) {
         .border_style(Style::new().fg(P1))
         .title(Line::from(" Mancala · new game ".bold()).centered());
     frame.render_widget(block, layout.frame);
+    let width = usize::from(layout.fields.width);
     let mut lines = vec![Line::from("")];
     for field in form.fields() {
         let focused = field == form.focus;
@@ -25,16 +27,14 @@ pub fn draw(frame: &mut Frame, layout: &SetupLayout, form: &SetupForm) {
             lines.push(Line::from(""));
             lines.push(start_button(focused));
         } else {
-            lines.push(field_line(form.setup(), field, focused));
+            lines.push(field_line(form.setup(), field, focused, width));
         }
     }
     lines.push(Line::from(""));
-    lines.extend(player_notes(form));
-    frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }),
-        layout.fields,
-    );
-    frame.render_widget(Paragraph::new(keys_line()), layout.keys);
+    lines.extend(player_notes(form, width));
+    frame.render_widget(Paragraph::new(lines), layout.fields);
+    let keys = keys_line(usize::from(layout.keys.width));
+    frame.render_widget(Paragraph::new(keys).centered(), layout.keys);
 }
 
 /// A setting's label, its value, and whether the value is text typed in (a name)
@@ -76,9 +76,13 @@ fn end_rule_words(rule: EndRule) -> &'static str {
     }
 }
 
-/// One setting: a marker when focused, the label, and the value between arrows (or,
-/// for a name, followed by a cursor when focused).
-fn field_line(s: &Setup, field: Field, focused: bool) -> Line<'static> {
+/// Columns of a setting's line before its value: the focus marker and the label.
+const LABEL_W: usize = 20;
+
+/// One setting in `width` columns: a marker when focused, the label, and the value
+/// between arrows (or, for a name, followed by a cursor when focused; an empty name
+/// shows, dimmed, the default name the game will use).
+fn field_line(s: &Setup, field: Field, focused: bool, width: usize) -> Line<'static> {
     let (label, value, typed) = field_text(s, field);
     let label_style = if focused {
         Style::new().fg(ACCENT).bold()
@@ -99,21 +103,52 @@ fn field_line(s: &Setup, field: Field, focused: bool) -> Line<'static> {
         Span::styled(if focused { " ▸ " } else { "   " }, label_style),
         Span::styled(format!("{label:<17}"), label_style),
     ];
+    // A column to spare before the box's border.
+    let room = width.saturating_sub(LABEL_W + 1);
     if typed {
-        spans.push(Span::styled(value, value_style.fg(colour)));
+        let cursor = if focused { "▏" } else { "" };
+        let room = room.saturating_sub(fit::width(cursor));
         if focused {
-            spans.push(Span::styled("▏", Style::new().fg(ACCENT)));
+            spans.push(Span::styled(cursor, Style::new().fg(ACCENT)));
+        }
+        if value.trim().is_empty() {
+            // What the game will call this player: the seat's default name.
+            let default = s.clone().named().names[field_seat(field)].clone();
+            spans.push(Span::styled(
+                fit::shorten(&format!("{default} (no name given)"), room),
+                Style::new().fg(DIM).italic(),
+            ));
+        } else if focused {
+            // The end, where the typing goes on, stays in view.
+            let shown = fit::shorten_start(&value, room);
+            spans.insert(2, Span::styled(shown, value_style.fg(colour)));
+        } else {
+            spans.push(Span::styled(
+                fit::shorten(&value, room),
+                value_style.fg(colour),
+            ));
         }
     } else {
         let arrow =
             |a: &'static str| Span::styled(a, Style::new().fg(if focused { ACCENT } else { DIM }));
         spans.extend([
             arrow("◂ "),
-            Span::styled(value, value_style.fg(colour)),
+            Span::styled(
+                fit::shorten(&value, room.saturating_sub(4)),
+                value_style.fg(colour),
+            ),
             arrow(" ▸"),
         ]);
     }
     Line::from(spans)
+}
+
+/// The seat a player or name line is about.
+fn field_seat(field: Field) -> usize {
+    match field {
+        Field::Player(i) | Field::Name(i) => i,
+        _ => 0,
+    }
 }
 
 fn start_button(focused: bool) -> Line<'static> {
@@ -125,33 +160,27 @@ fn start_button(focused: bool) -> Line<'static> {
     Line::from(Span::styled("  Start the game  ", style)).centered()
 }
 
-/// Problems with a chosen computer player, said before the game starts. They were
-/// found when the setting changed: finding out builds the player.
-fn player_notes(form: &SetupForm) -> Vec<Line<'static>> {
-    let seats = form.notes().iter().enumerate();
-    seats
-        .filter_map(|(i, note)| {
-            let why = note.as_deref()?;
-            Some(Line::from(Span::styled(
-                format!(" ! {why}; {FALLBACK_PLAYER} plays for player {}.", i + 1),
-                Style::new().fg(Color::LightRed),
-            )))
-        })
+/// What the start screen says about the players, before the game starts: a player
+/// put in place of one that does not play the variant, or one that cannot play these
+/// rules. Found when the setting changed (finding out builds the player); wrapped to
+/// `width` with the lines after the first indented under the text.
+fn player_notes(form: &SetupForm, width: usize) -> Vec<Line<'static>> {
+    let style = Style::new().fg(Color::LightRed);
+    form.notes()
+        .into_iter()
+        .flatten()
+        .flat_map(|why| fit::wrap(&[Span::styled(format!(" ! {why}."), style)], width, 3))
         .collect()
 }
 
-fn keys_line() -> Line<'static> {
-    Line::from(vec![
-        key("↑↓"),
-        text(" field "),
-        key("←→"),
-        text(" change "),
-        key("Enter"),
-        text(" start "),
-        key("?"),
-        text(" help "),
-        key("Esc"),
-        text(" quit"),
-    ])
-    .centered()
+/// The keys, in at most `width` columns: `?` help and Esc quit the last to go.
+fn keys_line(width: usize) -> Line<'static> {
+    let keys = vec![
+        (2, vec![key("↑↓"), text(" field")]),
+        (1, vec![key("←→"), text(" change")]),
+        (3, vec![key("Enter"), text(" start")]),
+        (9, vec![key("?"), text(" help")]),
+        (9, vec![key("Esc"), text(" quit")]),
+    ];
+    super::game::ranked_keys(keys, width)
 }
