@@ -1,4 +1,5 @@
-//! One test per rule, written from `shared/RULES.md` and the issue text.
+//! One test per rule of `docs/rules.md`, written from the sources it cites (the Auckland
+//! Kalah specifications, the Bern course's `BoardTest`, the Abapa rules of Oware).
 
 use mancala_core::{
     EndRule, Game, IllegalMove, Move, Position, RuleOptions, Rules, SetupError, Side, Variant,
@@ -304,7 +305,7 @@ fn oware_repetition_ends_the_game_and_each_takes_their_row() {
 
 // ---------------------------------------------------------------- simplified Oware
 
-/// One row of the BoardTest tables in `shared/RULES.md` §2.3.
+/// One step of the Bern course's `BoardTest` tables (see `docs/rules.md`, Sources).
 struct Step {
     play: Option<(usize, u8)>,
     row1: &'static [u16],

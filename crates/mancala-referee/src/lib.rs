@@ -1,7 +1,7 @@
 //! A deliberately naive second model of the rules, for tests only.
 //!
-//! Written from the rules text in the README's rules table and `shared/RULES.md`, not
-//! from the rules core: one seed at a time round a board of named spots, a fresh
+//! Written from the text of the rules (now `docs/rules.md`, with the sources it cites),
+//! not from the rules core: one seed at a time round a board of named spots, a fresh
 //! `Vec` for everything, every end of game decided in one readable function. It is
 //! slow and shares no code (not even a type) with `mancala-core`, so that the core and
 //! the solver can be checked against it: a rule read wrongly in both places is the

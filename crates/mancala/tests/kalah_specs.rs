@@ -1,7 +1,16 @@
 //! Runs the Auckland Kalah specifications against the real `mancala console` binary.
 //!
-//! The files are read at test time from `../shared/kalah-specs/` beside the project (or
-//! the folder named by `KALAH_SPECS_DIR`); they are not copied into the repository.
+//! The specifications are the test transcripts of the University of Auckland's Kalah
+//! assignment (docs/rules.md, Sources, says where public copies are); they are not
+//! copied into the repository. The runner reads them at test time from the folder
+//! named by `KALAH_SPECS_DIR`, or else from the folder `kalah-specs` beside the
+//! project's folder: the 19 standard files at its top, the variant sets under
+//! `variants/`. Run it with
+//!
+//! ```sh
+//! KALAH_SPECS_DIR=/path/to/kalah-specs cargo test -p mancala --test kalah_specs
+//! ```
+//!
 //! Where the folder is absent the runner says so and skips, except under `CI=true`,
 //! where a missing folder fails the run.
 
@@ -9,10 +18,13 @@ mod spec;
 
 use std::path::{Path, PathBuf};
 
+/// The folder of specifications: `KALAH_SPECS_DIR`, else `kalah-specs` beside the
+/// project. `None` (with a message) when it is absent, which fails under `CI=true`.
 fn specs_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("KALAH_SPECS_DIR") {
         Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/kalah-specs"),
+        // The manifest folder is <project>/crates/mancala, so ../../.. holds the project.
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../kalah-specs"),
     };
     if dir.is_dir() {
         return Some(dir);
