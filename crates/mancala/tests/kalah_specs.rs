@@ -3,9 +3,9 @@
 //! The specifications are the test transcripts of the University of Auckland's Kalah
 //! assignment (docs/rules.md, Sources, says where public copies are); they are not
 //! copied into the repository. The runner reads them at test time from the folder
-//! named by `KALAH_SPECS_DIR`, or else from the folder `kalah-specs` beside the
-//! project's folder: the 19 standard files at its top, the variant sets under
-//! `variants/`. Run it with
+//! named by `KALAH_SPECS_DIR`, or else from the folder `kalah-specs` (or
+//! `shared/kalah-specs`) beside the project's folder: the 19 standard files at its top,
+//! the variant sets under `variants/`. Run it with
 //!
 //! ```sh
 //! KALAH_SPECS_DIR=/path/to/kalah-specs cargo test -p mancala --test kalah_specs
@@ -18,13 +18,24 @@ mod spec;
 
 use std::path::{Path, PathBuf};
 
-/// The folder of specifications: `KALAH_SPECS_DIR`, else `kalah-specs` beside the
-/// project. `None` (with a message) when it is absent, which fails under `CI=true`.
+/// Where the specifications are looked for when `KALAH_SPECS_DIR` is not set, beside
+/// the project's folder: `kalah-specs`, or `shared/kalah-specs`, where the team's
+/// workplace (and so CI) lays its reference material.
+const BESIDE_THE_PROJECT: [&str; 2] = ["kalah-specs", "shared/kalah-specs"];
+
+/// The folder of specifications: `KALAH_SPECS_DIR`, else the first of
+/// [`BESIDE_THE_PROJECT`] that exists. `None` (with a message) when it is absent, which
+/// fails under `CI=true`.
 fn specs_dir() -> Option<PathBuf> {
+    // The manifest folder is <project>/crates/mancala, so ../../.. holds the project.
+    let parent = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
     let dir = match std::env::var_os("KALAH_SPECS_DIR") {
         Some(d) => PathBuf::from(d),
-        // The manifest folder is <project>/crates/mancala, so ../../.. holds the project.
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../kalah-specs"),
+        None => BESIDE_THE_PROJECT
+            .iter()
+            .map(|d| parent.join(d))
+            .find(|d| d.is_dir())
+            .unwrap_or_else(|| parent.join(BESIDE_THE_PROJECT[0])),
     };
     if dir.is_dir() {
         return Some(dir);
