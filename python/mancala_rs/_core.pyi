@@ -73,7 +73,7 @@ class Game:
         score 2]) with the seeds swept at the end."""
     @property
     def end_reason(self) -> Optional[str]:
-        """Why the game ended, e.g. "mover-cannot-move", "repetition"; None while it goes on."""
+        """Why the game ended, e.g. "no-seeds", "majority", "repetition"; None while it goes on."""
     @property
     def ply(self) -> int:
         """Plies played."""

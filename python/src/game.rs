@@ -161,7 +161,7 @@ impl Game {
             .map(|o| (o.winner.map(number), o.scores))
     }
 
-    /// Why the game ended, e.g. "mover-cannot-move" or "repetition"; None while it goes on.
+    /// Why the game ended, e.g. "no-seeds", "majority" or "repetition"; None while it goes on.
     #[getter]
     fn end_reason(&self) -> Option<&'static str> {
         self.inner.end().map(|e| e.reason.name())
