@@ -1,0 +1,92 @@
+"""`python -m mancala_rs.engine module:function` against the protocol and a real
+`mancala match`."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import mancala_binary
+
+BOT = textwrap.dedent("""
+    def choose(game):
+        # The last legal house: simple, deterministic, and easy to check.
+        return game.legal_moves()[-1]
+
+    def broken(game):
+        return 99
+
+    def crash(game):
+        raise RuntimeError("boom")
+""")
+
+
+@pytest.fixture
+def bot_dir(tmp_path):
+    (tmp_path / "mybot.py").write_text(BOT)
+    return tmp_path
+
+
+def converse(bot_dir, target, lines):
+    out = subprocess.run(
+        [sys.executable, "-m", "mancala_rs.engine", target],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True, text=True, cwd=bot_dir, timeout=60,
+    )
+    return out.stdout.splitlines(), out.stderr, out.returncode
+
+
+def test_the_protocol_lines(bot_dir):
+    lines, _, code = converse(bot_dir, "mybot:choose", [
+        "protocol 1",
+        "newgame",
+        "position kalah 6x4 4,4,4,4,4,4/0 4,4,4,4,4,4/0 1 moves 3 1",
+        "go ms 100",
+        "position oware 6x4 4,4,4,4,4,4/0 4,4,4,4,4,4/0 1",
+        "go ms 100",
+        "position kalah 6x4 4,4,4,4,4,4/0 4,4,4,4,4,4/0 1 moves 3 3",
+        "go ms 100",
+        "frobnicate",
+        "quit",
+        "protocol 1",  # after quit: never read
+    ])
+    assert code == 0
+    assert lines[:2] == ["id name mybot:choose", "ready"]
+    assert lines[2] == "bestmove 6"
+    assert lines[3] == "bestmove 6"
+    assert lines[4] == "error move 2 (3): house 3 is empty"
+    assert lines[5] == "error no position to move in"
+    assert lines[6].startswith("error unknown command")
+    assert len(lines) == 7
+
+
+def test_a_function_that_fails_is_answered_with_error(bot_dir):
+    start = "position kalah 6x4 4,4,4,4,4,4/0 4,4,4,4,4,4/0 1"
+    lines, _, _ = converse(bot_dir, "mybot:broken", ["protocol 1", start, "go ms 10"])
+    assert lines[-1] == "error the turn function returned 99, not one of [1, 2, 3, 4, 5, 6]"
+    lines, err, _ = converse(bot_dir, "mybot:crash", ["protocol 1", start, "go ms 10"])
+    assert lines[-1] == "error the turn function raised RuntimeError: boom"
+    assert "Traceback" in err
+
+
+def test_a_missing_function_exits_with_status_2(bot_dir):
+    _, err, code = converse(bot_dir, "mybot:nothing", [])
+    assert code == 2 and "cannot load mybot:nothing" in err
+
+
+@pytest.mark.parametrize("variant", ["kalah", "oware"])
+def test_a_python_function_plays_a_mancala_match(bot_dir, variant):
+    binary = mancala_binary()
+    out = subprocess.run(
+        [str(binary), "match", "--variant", variant,
+         "--p1", f"ext:{sys.executable} -m mancala_rs.engine mybot:choose",
+         "--p2", "greedy", "--games", "2", "--swap", "--ext-ms", "200",
+         "--ext-grace-ms", "5000", "--jobs", "1", "--json"],
+        capture_output=True, text=True, cwd=bot_dir, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["games"] == 2
+    assert report["forfeits"] == 0, out.stderr
