@@ -87,14 +87,16 @@ class Game:
 
 class Player:
     """A computer player from a spec ("expert", "greedy", "random:seed=3",
-    "alphabeta:ms=200", ...), keeping its state between moves."""
+    "alphabeta:ms=200", "ext:COMMAND", ...), keeping its state (and an external
+    engine's process) between moves."""
 
     def __init__(self, spec: str = "expert", seed: int = 0) -> None: ...
     @property
     def spec(self) -> str:
         """The spec as the engine writes it."""
     def choose(self, game: Game) -> int:
-        """The house this player sows in ``game`` (the GIL released while it thinks)."""
+        """The house this player sows in ``game`` (the GIL released while it thinks);
+        ValueError for a finished game, RuntimeError if an external engine fails."""
     def prepare(self, game: Game, seconds: float = 60.0) -> bool:
         """Wait up to ``seconds`` for what the player builds in the background; whether ready."""
 
@@ -137,7 +139,8 @@ class VectorGame:
         """A copy of game ``i``."""
 
 def best_move(game: Game, player: str = "expert", seed: int = 0) -> int:
-    """The house the computer player ``player`` sows in ``game`` (GIL released)."""
+    """The house the computer player ``player`` (any spec ``mancala match`` takes,
+    "ext:COMMAND" included) sows in ``game`` (GIL released)."""
 
 def solve(
     game: Game, seconds: Optional[float] = None, table_mb: int = 256, force: bool = False

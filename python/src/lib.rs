@@ -9,7 +9,8 @@
 //! ```text
 //! lib.rs     the module, rule options as Python gives them, house numbers
 //! game.rs    Game: one game, its notation and records
-//! players.rs Player, best_move, solve (the GIL released while they think)
+//! players.rs Player, best_move (a player spec or ext:COMMAND), solve (the GIL
+//!            released while they think)
 //! vector.rs  VectorGame: n games stepped at once, numpy in and out
 //! ```
 

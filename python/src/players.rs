@@ -5,24 +5,38 @@ use std::time::Duration;
 
 use mancala_core::Rules;
 use mancala_engine::PlayerSpec;
+use mancala_match::{Contestant, Seated};
 use mancala_solver::{SolveConfig, SolveError, Solver};
-use pyo3::exceptions::{PyTimeoutError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::game::Game;
 use crate::value_error;
 
-/// The spec a person wrote, refused with the engine's message when it names no
+/// The player a person wrote, as `mancala match` reads it (one of the suite's
+/// players, or `ext:COMMAND`), refused with the engine's message when it names no
 /// computer player.
-fn spec_of(text: &str) -> PyResult<PlayerSpec> {
-    let spec: PlayerSpec = text.parse().map_err(value_error)?;
-    if spec.is_human() {
+fn contestant_of(text: &str) -> PyResult<Contestant> {
+    let contestant: Contestant = text.parse().map_err(value_error)?;
+    if contestant.is_human() {
         return Err(PyValueError::new_err(format!(
             "{text:?} is a person, not a computer player"
         )));
     }
-    Ok(spec)
+    if let Some(spec) = contestant.spec() {
+        // Build once to check the options now rather than at the first move.
+        spec.build(Rules::kalah(6, 4), 0).map_err(value_error)?;
+    }
+    Ok(contestant)
+}
+
+/// The seated player's move; an external engine's failure is a RuntimeError.
+fn choose_with(seated: &mut Seated, game: &mancala_core::Game) -> PyResult<u8> {
+    seated
+        .choose(game)
+        .map(|c| c.mv.house())
+        .map_err(|e| PyRuntimeError::new_err(format!("{}: {e}", seated.name())))
 }
 
 fn game_in_progress(game: &Game) -> PyResult<mancala_core::Game> {
@@ -32,14 +46,41 @@ fn game_in_progress(game: &Game) -> PyResult<mancala_core::Game> {
     Ok(game.inner.clone())
 }
 
-/// A computer player built from a spec such as "expert", "greedy", "random:seed=3" or
-/// "alphabeta:ms=200", as on the command line. It keeps its state (tables, random
-/// generator) between moves while the rules stay the same.
+/// A computer player built from a spec such as "expert", "greedy", "random:seed=3",
+/// "alphabeta:ms=200" or "ext:COMMAND", as `mancala match` takes them. It keeps its
+/// state (tables, random generator, the external engine's process) between moves while
+/// the rules stay the same.
 #[pyclass(module = "mancala_rs", name = "Player")]
 pub struct Player {
-    spec: PlayerSpec,
+    contestant: Contestant,
     seed: u64,
-    built: Mutex<Option<(Rules, Box<dyn mancala_engine::Player>)>>,
+    seated: Mutex<Option<(Rules, Seated)>>,
+}
+
+impl Player {
+    /// Runs `f` on the player seated for `rules`, seating it first if need be; an
+    /// external engine that failed is dropped (and so stopped), to start afresh next time.
+    fn with_seated<T>(
+        &self,
+        rules: Rules,
+        f: impl FnOnce(&mut Seated) -> PyResult<T>,
+    ) -> PyResult<T> {
+        let mut seated = self.seated.lock().unwrap_or_else(|e| e.into_inner());
+        if seated.as_ref().is_none_or(|(r, _)| *r != rules) {
+            *seated = None;
+            let player = self
+                .contestant
+                .seat(rules, self.seed)
+                .map_err(value_error)?;
+            *seated = Some((rules, player));
+        }
+        let (_, player) = seated.as_mut().expect("seated above");
+        let result = f(player);
+        if result.is_err() {
+            *seated = None;
+        }
+        result
+    }
 }
 
 #[pymethods]
@@ -49,63 +90,49 @@ impl Player {
     #[new]
     #[pyo3(signature = (spec = "expert", seed = 0))]
     fn new(spec: &str, seed: u64) -> PyResult<Player> {
-        let spec = spec_of(spec)?;
-        // Build once for Kalah to check the options now rather than at the first move.
-        spec.build(Rules::kalah(6, 4), seed).map_err(value_error)?;
         Ok(Player {
-            spec,
+            contestant: contestant_of(spec)?,
             seed,
-            built: Mutex::new(None),
+            seated: Mutex::new(None),
         })
     }
 
     /// The spec, as written back by the engine.
     #[getter]
     fn spec(&self) -> String {
-        self.spec.to_string()
+        self.contestant.to_string()
     }
 
     /// The house (1..H) this player sows in `game`. Raises ValueError if the game is
-    /// over or the player does not play its variant.
+    /// over or the player does not play its variant, RuntimeError if an external
+    /// engine fails.
     fn choose(&self, py: Python<'_>, game: PyRef<'_, Game>) -> PyResult<u8> {
         let game = game_in_progress(&game)?;
-        py.detach(|| {
-            let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
-            let rules = game.rules();
-            if built.as_ref().is_none_or(|(r, _)| *r != rules) {
-                let player = self.spec.build(rules, self.seed).map_err(value_error)?;
-                *built = Some((rules, player));
-            }
-            let (_, player) = built.as_mut().expect("built above");
-            Ok(player.choose(&game).mv.house())
-        })
+        py.detach(|| self.with_seated(game.rules(), |p| choose_with(p, &game)))
     }
 
     /// Waits at most `seconds` for what the player builds in the background (the Kalah
-    /// endgame table of master); whether it is ready. Builds the player for `game`'s rules.
+    /// endgame table of master); whether it is ready. Seats the player for `game`'s rules.
     #[pyo3(signature = (game, seconds = 60.0))]
     fn prepare(&self, py: Python<'_>, game: PyRef<'_, Game>, seconds: f64) -> PyResult<bool> {
         let rules = game.inner.rules();
         let within = Duration::try_from_secs_f64(seconds).map_err(value_error)?;
-        py.detach(|| {
-            let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
-            if built.as_ref().is_none_or(|(r, _)| *r != rules) {
-                let player = self.spec.build(rules, self.seed).map_err(value_error)?;
-                *built = Some((rules, player));
-            }
-            let (_, player) = built.as_mut().expect("built above");
-            Ok(player.prepare(within))
-        })
+        py.detach(|| self.with_seated(rules, |p| Ok(p.prepare(within))))
     }
 
     fn __repr__(&self) -> String {
-        format!("Player({:?}, seed={})", self.spec.to_string(), self.seed)
+        format!(
+            "Player({:?}, seed={})",
+            self.contestant.to_string(),
+            self.seed
+        )
     }
 }
 
-/// The house (1..H) the computer player `player` (any spec the command line accepts:
-/// "expert", "master:ms=500", "random:seed=2", ...) sows in `game`. The GIL is
-/// released while it thinks. Raises ValueError for an unknown spec or a finished game.
+/// The house (1..H) the computer player `player` (any spec `mancala match` accepts:
+/// "expert", "master:ms=500", "random:seed=2", "ext:COMMAND", ...) sows in `game`. The
+/// GIL is released while it thinks. Raises ValueError for an unknown spec or a finished
+/// game, RuntimeError if an external engine fails.
 #[pyfunction]
 #[pyo3(signature = (game, player = "expert", seed = 0))]
 pub(crate) fn best_move(
@@ -114,11 +141,11 @@ pub(crate) fn best_move(
     player: &str,
     seed: u64,
 ) -> PyResult<u8> {
-    let spec = spec_of(player)?;
+    let contestant = contestant_of(player)?;
     let game = game_in_progress(&game)?;
     py.detach(|| {
-        let mut player = spec.build(game.rules(), seed).map_err(value_error)?;
-        Ok(player.choose(&game).mv.house())
+        let mut seated = contestant.seat(game.rules(), seed).map_err(value_error)?;
+        choose_with(&mut seated, &game)
     })
 }
 

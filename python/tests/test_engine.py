@@ -90,3 +90,22 @@ def test_a_python_function_plays_a_mancala_match(bot_dir, variant):
     report = json.loads(out.stdout)
     assert report["games"] == 2
     assert report["forfeits"] == 0, out.stderr
+
+
+def test_best_move_and_player_take_an_external_engine(bot_dir, monkeypatch):
+    import mancala_rs
+    monkeypatch.chdir(bot_dir)
+    spec = f"ext:{sys.executable} -m mancala_rs.engine mybot:choose"
+    game = mancala_rs.Game("oware")
+    assert mancala_rs.best_move(game, spec) == 6
+    player = mancala_rs.Player(spec)
+    assert player.spec == spec
+    for _ in range(6):  # one engine process answers move after move
+        expected = game.legal_moves()[-1]
+        assert player.choose(game) == expected
+        game.play(expected)
+    broken = mancala_rs.Player(f"ext:{sys.executable} -m mancala_rs.engine mybot:broken")
+    with pytest.raises(RuntimeError, match="the turn function returned 99"):
+        broken.choose(game)
+    with pytest.raises(ValueError, match="ext:COMMAND"):
+        mancala_rs.Player("ext:")
