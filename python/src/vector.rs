@@ -1,7 +1,7 @@
 //! `VectorGame`: n games of one rule set stepped together, numpy arrays in and out,
 //! for reinforcement learning.
 
-use mancala_core::{Game as CoreGame, Move, Rules, Side};
+use mancala_core::{Game as CoreGame, Move, Outcome, Position, RepetitionTracker, Rules, Side};
 use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -9,7 +9,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::game::Game;
-use crate::{move_of, rules_of, value_error};
+use crate::{move_of, rules_of};
 
 /// How one game ended in the last step: the winner (0 for a draw) and the scores.
 #[derive(Clone, Copy, Default)]
@@ -18,13 +18,54 @@ struct Finished {
     scores: [i32; 2],
 }
 
+/// One game of the batch: what `mancala_core::Game` keeps, less the move list, which a
+/// batch never reads, and the legal moves as bits (house `h` is bit `h - 1`), which
+/// every step checks and `legal_mask` reports.
+#[derive(Clone)]
+struct Slot {
+    position: Position,
+    repetitions: RepetitionTracker,
+    legal: u32,
+}
+
+impl Slot {
+    fn new(rules: Rules) -> Slot {
+        let position = Position::new(rules);
+        Slot {
+            position,
+            repetitions: RepetitionTracker::new(&position),
+            legal: legal_bits(&position),
+        }
+    }
+
+    /// Plays a legal move; the outcome if it ends the game (by the rules, or by
+    /// repetition as `mancala_core::Game` judges it).
+    fn play(&mut self, mv: Move) -> Option<Outcome> {
+        let before = self.position;
+        self.position.play_unchecked(mv);
+        if self.repetitions.record(&before, &self.position) {
+            self.legal = 0;
+            return self.position.end_by_repetition().map(|e| e.outcome);
+        }
+        self.legal = legal_bits(&self.position);
+        self.position.outcome()
+    }
+}
+
+fn legal_bits(position: &Position) -> u32 {
+    position
+        .legal_moves()
+        .iter()
+        .fold(0, |bits, mv| bits | 1 << mv.index())
+}
+
 /// `n` games of the same rules played side by side. Every game that ends in a step is
 /// reported by that step's rewards and terminations (and `last_results`), then starts
 /// again from the rules' start position.
 #[pyclass(module = "mancala_rs", name = "VectorGame")]
 pub struct VectorGame {
     rules: Rules,
-    games: Vec<CoreGame>,
+    games: Vec<Slot>,
     rng: SmallRng,
     /// For each game, how it ended in the last step; `None` if it did not.
     last: Vec<Option<Finished>>,
@@ -35,7 +76,8 @@ impl VectorGame {
         self.rules.houses()
     }
 
-    /// The moves of `actions` (houses 1..H), every one checked before any is played.
+    /// The moves of `actions` (houses 1..H), every one checked before any is played;
+    /// an illegal one is refused with the rules' reason.
     fn moves_of(&self, actions: &[i64]) -> PyResult<Vec<Move>> {
         if actions.len() != self.games.len() {
             return Err(PyValueError::new_err(format!(
@@ -44,16 +86,14 @@ impl VectorGame {
                 self.games.len()
             )));
         }
-        let prefix = |i: usize, e: PyErr| {
-            Python::attach(|py| PyValueError::new_err(format!("game {i}: {}", e.value(py))))
-        };
         let mut moves = Vec::with_capacity(actions.len());
-        for (i, (game, &a)) in self.games.iter().zip(actions).enumerate() {
-            let mv = move_of(a, self.houses()).map_err(|e| prefix(i, e))?;
-            game.position()
-                .check(mv)
-                .map_err(|e| prefix(i, value_error(e)))?;
-            moves.push(mv);
+        for (i, (slot, &a)) in self.games.iter().zip(actions).enumerate() {
+            match usize::try_from(a) {
+                Ok(h @ 1..=16) if slot.legal >> (h - 1) & 1 == 1 => {
+                    moves.push(Move::from_index(h - 1));
+                }
+                _ => return Err(illegal_action(i, a, slot, self.houses())),
+            }
         }
         Ok(moves)
     }
@@ -62,11 +102,10 @@ impl VectorGame {
     fn play(&mut self, moves: &[Move]) -> (Vec<f32>, Vec<bool>) {
         let mut rewards = vec![0.0; moves.len()];
         let mut done = vec![false; moves.len()];
-        for (i, (game, &mv)) in self.games.iter_mut().zip(moves).enumerate() {
-            let mover = game.position().to_move();
-            game.play(mv)
-                .expect("moves are checked before they are played");
-            self.last[i] = game.outcome().map(|o| {
+        for (i, (slot, &mv)) in self.games.iter_mut().zip(moves).enumerate() {
+            let mover = slot.position.to_move();
+            let outcome = slot.play(mv);
+            self.last[i] = outcome.map(|o| {
                 rewards[i] = match o.winner {
                     None => 0.0,
                     Some(w) if w == mover => 1.0,
@@ -79,11 +118,24 @@ impl VectorGame {
                 }
             });
             if done[i] {
-                *game = CoreGame::new(self.rules);
+                *slot = Slot::new(self.rules);
             }
         }
         (rewards, done)
     }
+}
+
+/// The ValueError for an illegal action in game `i`: the rules' reason, prefixed.
+fn illegal_action(i: usize, action: i64, slot: &Slot, houses: usize) -> PyErr {
+    let why = match move_of(action, houses) {
+        Err(e) => Python::attach(|py| e.value(py).to_string()),
+        Ok(mv) => match slot.position.check(mv) {
+            Err(e) => e.to_string(),
+            // Legal on the board, refused by the bits: the game ended by repetition.
+            Ok(()) => mancala_core::IllegalMove::GameOver.to_string(),
+        },
+    };
+    PyValueError::new_err(format!("game {i}: {why}"))
 }
 
 #[pymethods]
@@ -109,7 +161,7 @@ impl VectorGame {
         let rules = rules_of(variant, houses, seeds, empty_capture, end_rule)?;
         Ok(VectorGame {
             rules,
-            games: vec![CoreGame::new(rules); n],
+            games: vec![Slot::new(rules); n],
             rng: SmallRng::seed_from_u64(seed),
             last: vec![None; n],
         })
@@ -127,7 +179,7 @@ impl VectorGame {
 
     /// Starts every game again from the start position.
     fn reset(&mut self) {
-        self.games.fill(CoreGame::new(self.rules));
+        self.games.fill(Slot::new(self.rules));
         self.last.fill(None);
     }
 
@@ -136,8 +188,8 @@ impl VectorGame {
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let h = self.houses();
         let mut out = Vec::with_capacity(self.games.len() * (2 * h + 2));
-        for game in &self.games {
-            let p = game.position();
+        for slot in &self.games {
+            let p = &slot.position;
             let me = p.to_move();
             let them = me.opponent();
             out.extend(p.houses(me).iter().map(|&s| i32::from(s)));
@@ -150,7 +202,7 @@ impl VectorGame {
 
     /// The player to move in each game, 1 or 2 (int8).
     fn to_move<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let sides = self.games.iter().map(|g| g.position().to_move());
+        let sides = self.games.iter().map(|g| g.position.to_move());
         PyArray1::from_iter(py, sides.map(|s: Side| s.number() as i8))
     }
 
@@ -158,9 +210,9 @@ impl VectorGame {
     fn legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let h = self.houses();
         let mut out = vec![false; self.games.len() * h];
-        for (row, game) in out.chunks_mut(h).zip(&self.games) {
-            for mv in game.legal_moves().iter() {
-                row[mv.index()] = true;
+        for (row, slot) in out.chunks_mut(h).zip(&self.games) {
+            for (house, cell) in row.iter_mut().enumerate() {
+                *cell = slot.legal >> house & 1 == 1;
             }
         }
         PyArray1::from_vec(py, out).reshape([self.games.len(), h])
@@ -171,7 +223,7 @@ impl VectorGame {
     fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let rng = &mut self.rng;
         let actions = self.games.iter().map(|g| {
-            let legal = g.legal_moves();
+            let legal = g.position.legal_moves();
             let moves: &[Move] = &legal;
             i64::from(moves[rng.random_range(0..moves.len())].house())
         });
@@ -217,11 +269,12 @@ impl VectorGame {
         ))
     }
 
-    /// A copy of game `i` as a `Game`.
+    /// Game `i` as a `Game` starting from its current position (a batch keeps no move
+    /// list: the `Game` has no history, so Oware's repetition rule counts from there).
     fn game(&self, i: usize) -> PyResult<Game> {
         self.games
             .get(i)
-            .map(|g| Game::wrap(g.clone()))
+            .map(|g| Game::wrap(CoreGame::from_position(g.position)))
             .ok_or_else(|| PyIndexError::new_err(format!("no game {i} of {}", self.games.len())))
     }
 }
