@@ -136,7 +136,7 @@ class VectorGame:
     def last_results(self) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
         """(winners: 1, 2, 0 for a draw, -1 not ended; (n, 2) final scores) of the last step."""
     def game(self, i: int) -> Game:
-        """A copy of game ``i``."""
+        """Game ``i`` as a ``Game`` starting from its current position (no history)."""
 
 def best_move(game: Game, player: str = "expert", seed: int = 0) -> int:
     """The house the computer player ``player`` (any spec ``mancala match`` takes,

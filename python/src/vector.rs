@@ -7,6 +7,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
 
 use crate::game::Game;
 use crate::{move_of, rules_of};
@@ -99,30 +100,49 @@ impl VectorGame {
     }
 
     /// Plays checked moves; the rewards of the movers and whether their game ended.
+    /// Chunks of games are played on rayon's threads: a step has no randomness, so
+    /// the result is the same on any number of threads.
     fn play(&mut self, moves: &[Move]) -> (Vec<f32>, Vec<bool>) {
         let mut rewards = vec![0.0; moves.len()];
         let mut done = vec![false; moves.len()];
-        for (i, (slot, &mv)) in self.games.iter_mut().zip(moves).enumerate() {
-            let mover = slot.position.to_move();
-            let outcome = slot.play(mv);
-            self.last[i] = outcome.map(|o| {
-                rewards[i] = match o.winner {
-                    None => 0.0,
-                    Some(w) if w == mover => 1.0,
-                    Some(_) => -1.0,
-                };
-                done[i] = true;
-                Finished {
-                    winner: o.winner.map_or(0, |w| w.number() as i8),
-                    scores: o.scores.map(i32::from),
+        let rules = self.rules;
+        self.games
+            .par_chunks_mut(CHUNK)
+            .zip(moves.par_chunks(CHUNK))
+            .zip(self.last.par_chunks_mut(CHUNK))
+            .zip(rewards.par_chunks_mut(CHUNK))
+            .zip(done.par_chunks_mut(CHUNK))
+            .for_each(|((((games, moves), last), rewards), done)| {
+                for i in 0..games.len() {
+                    (rewards[i], done[i], last[i]) = play_one(rules, &mut games[i], moves[i]);
                 }
             });
-            if done[i] {
-                *slot = Slot::new(self.rules);
-            }
-        }
         (rewards, done)
     }
+}
+
+/// Games a thread plays at a time in a step: enough that handing them over costs
+/// little beside playing them.
+const CHUNK: usize = 512;
+
+/// Plays a checked move in one game: the mover's reward, whether the game ended, and
+/// how; a game that ended starts again.
+fn play_one(rules: Rules, slot: &mut Slot, mv: Move) -> (f32, bool, Option<Finished>) {
+    let mover = slot.position.to_move();
+    let Some(outcome) = slot.play(mv) else {
+        return (0.0, false, None);
+    };
+    *slot = Slot::new(rules);
+    let reward = match outcome.winner {
+        None => 0.0,
+        Some(w) if w == mover => 1.0,
+        Some(_) => -1.0,
+    };
+    let finished = Finished {
+        winner: outcome.winner.map_or(0, |w| w.number() as i8),
+        scores: outcome.scores.map(i32::from),
+    };
+    (reward, true, Some(finished))
 }
 
 /// The ValueError for an illegal action in game `i`: the rules' reason, prefixed.
