@@ -109,3 +109,44 @@ def test_best_move_and_player_take_an_external_engine(bot_dir, monkeypatch):
         broken.choose(game)
     with pytest.raises(ValueError, match="ext:COMMAND"):
         mancala_rs.Player("ext:")
+
+
+WAITING_BOT = textwrap.dedent("""
+    import time
+    from pathlib import Path
+
+    def wait_for_answer(game):
+        # Says it has been asked, then answers only once the test's main thread has
+        # written the answer file: which it can do only if the thread that asked
+        # (inside best_move) let go of the GIL.
+        Path("asked").touch()
+        for _ in range(1000):
+            if Path("answer").exists():
+                return int(Path("answer").read_text())
+            time.sleep(0.01)
+        raise TimeoutError("no answer file")
+""")
+
+
+def test_best_move_releases_the_gil_while_it_waits(tmp_path, monkeypatch):
+    import threading
+    import time
+
+    import mancala_rs
+    (tmp_path / "waiting.py").write_text(WAITING_BOT)
+    monkeypatch.chdir(tmp_path)
+    player = mancala_rs.Player(f"ext:{sys.executable} -m mancala_rs.engine waiting:wait_for_answer")
+    result = {}
+    thread = threading.Thread(
+        target=lambda: result.update(move=player.choose(mancala_rs.Game())))
+    thread.start()
+    # Python code in this thread runs while the other waits in Rust for the engine;
+    # if best_move kept the GIL, this loop would not run until the engine had given
+    # up (it waits 10 s) and the engine's move would be a RuntimeError instead.
+    for _ in range(3000):
+        if (tmp_path / "asked").exists():
+            break
+        time.sleep(0.01)
+    (tmp_path / "answer").write_text("4")
+    thread.join(timeout=60)
+    assert result == {"move": 4}
