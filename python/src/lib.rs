@@ -1,7 +1,8 @@
 //! The native module of the `mancala-rs` Python package (`mancala_rs._core`).
 //!
 //! It binds the suite's crates and adds no rules of its own: games are
-//! `mancala_core::Game`s, players are built from `mancala_engine::PlayerSpec`s, exact
+//! `mancala_core::Game`s, players are `mancala_match::Contestant`s (a player spec or an
+//! external engine, as `mancala match` reads them), exact
 //! values come from `mancala_solver::Solver`, and the position notation and game
 //! records are those of `mancala-core` and `mancala-session`. The Python side
 //! (`python/mancala_rs/`) adds the environments and the engine bridge on top.
