@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, and every test in the workspace.
+# The whole test suite: formatting, lints, and every test in the workspace, then the
+# Python package (python/): its own crate's lints, and pytest in a virtual environment
+# made here (target/python-venv) with `pip install ./python`.
 # CI runs exactly this (see .ci/run). Beyond the Rust toolchain the end-to-end tests
 # need tmux (the terminal game) and Debian's chromium + chromium-driver (the web game);
 # they are installed here when missing.
@@ -24,3 +26,21 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked
+
+echo "== python package: cargo fmt, cargo clippy (python/ is outside the workspace)"
+# Its own lock, the workspace's target directory: shared dependencies build once.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
+cargo fmt --manifest-path python/Cargo.toml -- --check
+cargo clippy --manifest-path python/Cargo.toml --all-targets --locked -- -D warnings
+echo "== python package: pip install ./python into target/python-venv, pytest"
+# The match test plays the binary that `cargo test` built.
+cargo build -p mancala --locked --quiet
+venv=target/python-venv
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+# open-spiel for the rules comparison (tests/test_openspiel.py), the environments'
+# libraries for their checkers; then the package itself, built by maturin (release).
+"$venv/bin/pip" install --quiet --disable-pip-version-check \
+  numpy pytest gymnasium pettingzoo open-spiel
+"$venv/bin/pip" install --quiet --disable-pip-version-check \
+  --force-reinstall --no-deps ./python
+MANCALA_BIN="$CARGO_TARGET_DIR/debug/mancala" "$venv/bin/python" -m pytest -q python/tests

@@ -1,0 +1,38 @@
+"""Kalah and Oware for Python, on the rules, players and solver of the mancala suite.
+
+>>> import mancala_rs
+>>> game = mancala_rs.Game("kalah", houses=6, seeds=4)
+>>> game.play(3)          # the last seed lands in the store: player 1 moves again
+>>> game.to_move
+1
+>>> mancala_rs.best_move(game, "greedy") in game.legal_moves()
+True
+
+Submodules: ``mancala_rs.gymnasium`` (registers ``mancala_rs/Kalah-v0`` and friends),
+``mancala_rs.pettingzoo`` (an AEC environment), ``mancala_rs.engine`` (a Python
+function behind the suite's engine protocol).
+"""
+
+from mancala_rs._core import (
+    VARIANTS,
+    Game,
+    Player,
+    VectorGame,
+    best_move,
+    player_names,
+    read_records,
+    solve,
+    write_records,
+)
+
+__all__ = [
+    "VARIANTS",
+    "Game",
+    "Player",
+    "VectorGame",
+    "best_move",
+    "player_names",
+    "read_records",
+    "solve",
+    "write_records",
+]

@@ -1,0 +1,246 @@
+//! `Game`: one game of any variant, with its notation and records.
+
+use mancala_core::{Position, Side};
+use mancala_session::{Record, RecordFormat, parse_records};
+use pyo3::prelude::*;
+use pyo3::types::PyAny;
+
+use crate::{move_of, rules_of, value_error};
+
+/// A game of Kalah, Oware or simplified Oware: the start position, the moves played and
+/// the position they lead to, with Oware's repetition rule.
+///
+/// Houses are numbered 1..H in the mover's sowing order; player 1 moves first from the
+/// rules' start position.
+#[pyclass(module = "mancala_rs", name = "Game")]
+#[derive(Clone)]
+pub struct Game {
+    pub(crate) inner: mancala_core::Game,
+}
+
+impl Game {
+    pub(crate) fn wrap(inner: mancala_core::Game) -> Game {
+        Game { inner }
+    }
+}
+
+/// 1 or 2 for a side.
+fn number(side: Side) -> u8 {
+    side.number()
+}
+
+#[pymethods]
+impl Game {
+    /// A new game from the start position of the rules given.
+    #[new]
+    #[pyo3(signature = (variant = "kalah", houses = 6, seeds = 4, empty_capture = None, end_rule = None))]
+    fn new(
+        variant: &str,
+        houses: i64,
+        seeds: i64,
+        empty_capture: Option<bool>,
+        end_rule: Option<&str>,
+    ) -> PyResult<Game> {
+        let rules = rules_of(variant, houses, seeds, empty_capture, end_rule)?;
+        Ok(Game::wrap(mancala_core::Game::new(rules)))
+    }
+
+    /// A game starting from a position in the one-line notation of docs/records.md.
+    #[staticmethod]
+    fn from_notation(notation: &str) -> PyResult<Game> {
+        let start = Position::from_notation(notation).map_err(value_error)?;
+        Ok(Game::wrap(mancala_core::Game::from_position(start)))
+    }
+
+    /// The game of a record holding exactly one game (see `read_records` for several).
+    #[staticmethod]
+    #[pyo3(signature = (text, variant = "kalah", houses = 6, seeds = 4))]
+    fn from_record(text: &str, variant: &str, houses: i64, seeds: i64) -> PyResult<Game> {
+        let mut games = read_records(text, variant, houses, seeds)?;
+        match games.len() {
+            1 => Ok(games.remove(0)),
+            n => Err(value_error(format!("the text holds {n} games, not one"))),
+        }
+    }
+
+    /// The variant: "kalah", "oware" or "oware-simplified".
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.inner.rules().variant().name()
+    }
+
+    /// The rules in words, e.g. "kalah(6,4) either-side-empty".
+    #[getter]
+    fn rules(&self) -> String {
+        self.inner.rules().to_string()
+    }
+
+    /// Houses per side.
+    #[getter]
+    fn houses_per_side(&self) -> usize {
+        self.inner.rules().houses()
+    }
+
+    /// The current position in the one-line notation.
+    #[getter]
+    fn notation(&self) -> String {
+        self.inner.position().to_notation()
+    }
+
+    /// The start position in the one-line notation.
+    #[getter]
+    fn start_notation(&self) -> String {
+        self.inner.start().to_notation()
+    }
+
+    /// The houses played so far, each 1..H in its mover's sowing order.
+    #[getter]
+    fn moves(&self) -> Vec<u32> {
+        self.inner
+            .moves()
+            .iter()
+            .map(|m| u32::from(m.house()))
+            .collect()
+    }
+
+    /// The legal moves (houses 1..H) of the player to move; empty once the game is over.
+    fn legal_moves(&self) -> Vec<u32> {
+        self.inner
+            .legal_moves()
+            .iter()
+            .map(|m| u32::from(m.house()))
+            .collect()
+    }
+
+    /// Sows `house` (1..H) for the player to move. Raises ValueError, with the rules'
+    /// reason, if the move is illegal; the game is then unchanged.
+    fn play(&mut self, house: i64) -> PyResult<()> {
+        let mv = move_of(house, self.inner.rules().houses())?;
+        self.inner.play(mv).map_err(value_error)?;
+        Ok(())
+    }
+
+    /// Takes back the last move; False if none was played.
+    fn undo(&mut self) -> bool {
+        self.inner.undo()
+    }
+
+    /// Seeds in each house: player 1's row, then player 2's, each in sowing order.
+    #[getter]
+    fn houses(&self) -> (Vec<u16>, Vec<u16>) {
+        let p = self.inner.position();
+        (
+            p.houses(Side::South).to_vec(),
+            p.houses(Side::North).to_vec(),
+        )
+    }
+
+    /// The stores (Oware: the seeds captured) of player 1 and player 2.
+    #[getter]
+    fn stores(&self) -> [u16; 2] {
+        self.inner.position().stores()
+    }
+
+    /// The player to move, 1 or 2; None once the game is over.
+    #[getter]
+    fn to_move(&self) -> Option<u8> {
+        self.inner.to_move().map(number)
+    }
+
+    /// Whether the game has ended.
+    fn is_over(&self) -> bool {
+        self.inner.is_over()
+    }
+
+    /// None while the game goes on; then (winner, [score 1, score 2]), the winner 1 or
+    /// 2, or None for a draw. Scores include the seeds swept at the end.
+    #[getter]
+    fn result(&self) -> Option<(Option<u8>, [u16; 2])> {
+        self.inner
+            .outcome()
+            .map(|o| (o.winner.map(number), o.scores))
+    }
+
+    /// Why the game ended, e.g. "no-seeds", "majority" or "repetition"; None while it goes on.
+    #[getter]
+    fn end_reason(&self) -> Option<&'static str> {
+        self.inner.end().map(|e| e.reason.name())
+    }
+
+    /// Plies played.
+    #[getter]
+    fn ply(&self) -> usize {
+        self.inner.ply()
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> Game {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Game {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.clone()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Game>()
+            .is_ok_and(|o| o.borrow().inner == self.inner)
+    }
+
+    /// The game as a record (docs/records.md), with the players' names when given.
+    #[pyo3(signature = (names = None))]
+    fn to_record(&self, names: Option<(String, String)>) -> String {
+        record_of(self, names).to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game.from_notation({:?}) after {:?}",
+            self.inner.start().to_notation(),
+            self.moves()
+        )
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.position().to_string()
+    }
+}
+
+fn record_of(game: &Game, names: Option<(String, String)>) -> Record {
+    let record = Record::new(game.inner.clone());
+    match names {
+        Some((a, b)) => record.with_names([a, b]),
+        None => record,
+    }
+}
+
+/// Every game of a text of game records (docs/records.md; a bare list of houses or
+/// the two-digit Oware notation are read too, with the rules given for text without
+/// tags). Raises ValueError with the line and reason of the first problem.
+#[pyfunction]
+#[pyo3(signature = (text, variant = "kalah", houses = 6, seeds = 4))]
+pub(crate) fn read_records(
+    text: &str,
+    variant: &str,
+    houses: i64,
+    seeds: i64,
+) -> PyResult<Vec<Game>> {
+    let defaults = rules_of(variant, houses, seeds, None, None)?;
+    let records = parse_records(text, defaults).map_err(value_error)?;
+    Ok(records
+        .into_iter()
+        .map(|r| Game::wrap(r.game().clone()))
+        .collect())
+}
+
+/// Several games written as one text of records, in the strict format.
+#[pyfunction]
+pub(crate) fn write_records(games: Vec<PyRef<'_, Game>>) -> PyResult<String> {
+    let records: Vec<Record> = games.iter().map(|g| record_of(g, None)).collect();
+    mancala_session::write_records(&records, RecordFormat::Strict).map_err(value_error)
+}

@@ -1,0 +1,93 @@
+//! The native module of the `mancala-rs` Python package (`mancala_rs._core`).
+//!
+//! It binds the suite's crates and adds no rules of its own: games are
+//! `mancala_core::Game`s, players are `mancala_match::Contestant`s (a player spec or an
+//! external engine, as `mancala match` reads them), exact
+//! values come from `mancala_solver::Solver`, and the position notation and game
+//! records are those of `mancala-core` and `mancala-session`. The Python side
+//! (`python/mancala_rs/`) adds the environments and the engine bridge on top.
+//!
+//! ```text
+//! lib.rs     the module, rule options as Python gives them, house numbers
+//! game.rs    Game: one game, its notation and records
+//! players.rs Player, best_move (a player spec or ext:COMMAND), solve (the GIL
+//!            released while they think)
+//! vector.rs  VectorGame: n games stepped at once, numpy in and out
+//! ```
+
+use mancala_core::{EndRule, IllegalMove, Move, Rules, RulesError, Variant};
+use mancala_session::RuleChoice;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+mod game;
+mod players;
+mod vector;
+
+/// The rules named by Python's keyword arguments. Kalah's options are `None` when not
+/// given, so that the session's check can name an option given for another variant.
+pub(crate) fn rules_of(
+    variant: &str,
+    houses: i64,
+    seeds: i64,
+    empty_capture: Option<bool>,
+    end_rule: Option<&str>,
+) -> PyResult<Rules> {
+    let variant: Variant = variant.parse().map_err(value_error)?;
+    let end_rule: Option<EndRule> = end_rule.map(str::parse).transpose().map_err(value_error)?;
+    // Out of u8's range the board is out of range anyway: say so in the rules' words.
+    let houses =
+        u8::try_from(houses).map_err(|_| value_error(RulesError::Houses(saturate(houses))))?;
+    let seeds = u8::try_from(seeds).map_err(|_| value_error(RulesError::Seeds(saturate(seeds))))?;
+    RuleChoice::new(variant, houses, seeds)
+        .empty_capture(empty_capture)
+        .end_rule(end_rule)
+        .rules()
+        .map_err(value_error)
+}
+
+fn saturate(n: i64) -> u32 {
+    u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}
+
+/// The move sowing `house` (1..H) on a board of `houses` houses a side. A number that
+/// names no house at all is refused with the rules' own message for a house off the
+/// board.
+pub(crate) fn move_of(house: i64, houses: usize) -> PyResult<Move> {
+    let houses = u8::try_from(houses).unwrap_or(u8::MAX);
+    match u8::try_from(house) {
+        Ok(h) => {
+            Move::new(h).ok_or_else(|| value_error(IllegalMove::OutOfRange { house: h, houses }))
+        }
+        // IllegalMove::OutOfRange holds a u8: a number beyond it is still "no house",
+        // in the rules' words with the number as given.
+        Err(_) => {
+            let msg = IllegalMove::OutOfRange { house: 0, houses }.to_string();
+            Err(PyValueError::new_err(msg.replacen(
+                "house 0",
+                &format!("house {house}"),
+                1,
+            )))
+        }
+    }
+}
+
+/// A `ValueError` carrying an error's message.
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Kalah and Oware: rules, computer players, an exact solver and batched games.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<game::Game>()?;
+    m.add_class::<players::Player>()?;
+    m.add_class::<vector::VectorGame>()?;
+    m.add_function(wrap_pyfunction!(players::best_move, m)?)?;
+    m.add_function(wrap_pyfunction!(players::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(players::player_names, m)?)?;
+    m.add_function(wrap_pyfunction!(game::read_records, m)?)?;
+    m.add_function(wrap_pyfunction!(game::write_records, m)?)?;
+    m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
+    Ok(())
+}

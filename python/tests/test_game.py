@@ -1,0 +1,133 @@
+import copy
+
+import pytest
+
+import mancala_rs
+from conftest import random_game
+
+
+def test_kalah_start_and_extra_move():
+    game = mancala_rs.Game()
+    assert game.variant == "kalah"
+    assert game.houses == ([4] * 6, [4] * 6)
+    assert game.stores == [0, 0]
+    assert game.to_move == 1
+    assert game.legal_moves() == [1, 2, 3, 4, 5, 6]
+    game.play(3)  # four seeds from house 3: the last lands in the store
+    assert game.to_move == 1
+    assert game.houses == ([4, 4, 0, 5, 5, 5], [4] * 6)
+    assert game.stores == [1, 0]
+    game.play(6)
+    assert game.to_move == 2
+    assert game.moves == [3, 6]
+
+
+def test_illegal_moves_raise_the_rules_message_and_change_nothing():
+    game = mancala_rs.Game()
+    game.play(3)
+    before = game.notation
+    with pytest.raises(ValueError, match="^house 3 is empty$"):
+        game.play(3)
+    with pytest.raises(ValueError, match=r"^there is no house 7 \(houses are 1 to 6\)$"):
+        game.play(7)
+    with pytest.raises(ValueError, match=r"^there is no house -2 \(houses are 1 to 6\)$"):
+        game.play(-2)
+    assert game.notation == before and game.moves == [3]
+
+
+def test_oware_must_feed_message():
+    game = mancala_rs.Game.from_notation("oware 3x2 1,0,1/5 0,0,0/5 1")
+    # Player 1 must give player 2 seeds: only house 3 (the last) reaches them.
+    assert game.legal_moves() == [3]
+    with pytest.raises(ValueError, match="does not give the opponent any seeds"):
+        game.play(1)
+
+
+def test_rule_options_are_checked_with_the_sessions_messages():
+    assert mancala_rs.Game("kalah", empty_capture=True).rules == "kalah(6,4) empty-capture"
+    assert mancala_rs.Game("kalah", end_rule="either-side-empty").rules == \
+        "kalah(6,4) either-side-empty"
+    with pytest.raises(ValueError, match="^the end rule is a Kalah rule option; oware does not take it$"):
+        mancala_rs.Game("oware", end_rule="either-side-empty")
+    with pytest.raises(ValueError, match="unknown variant"):
+        mancala_rs.Game("chess")
+    with pytest.raises(ValueError, match="houses per side must be between 1 and 16, not 17"):
+        mancala_rs.Game(houses=17)
+    with pytest.raises(ValueError, match="not 300"):
+        mancala_rs.Game(houses=300)
+
+
+def test_a_whole_game_ends_with_a_result_that_adds_up():
+    game = mancala_rs.Game()
+    for house in random_game("kalah", seed=3):
+        assert game.result is None and game.end_reason is None
+        game.play(house)
+    assert game.is_over() and game.to_move is None and game.legal_moves() == []
+    winner, scores = game.result
+    assert sum(scores) == 48
+    assert winner == (None if scores[0] == scores[1] else (1 if scores[0] > scores[1] else 2))
+    assert game.end_reason == "no-seeds"
+    with pytest.raises(ValueError, match="^the game is over$"):
+        game.play(1)
+
+
+def test_simplified_oware_ends_on_a_repeated_position():
+    game = mancala_rs.Game("oware-simplified", houses=1, seeds=4)
+    for _ in range(3):
+        game.play(1)
+    assert game.is_over()
+    assert game.end_reason == "repetition"
+    assert game.result == (None, [0, 0])
+
+
+def test_notation_both_ways():
+    game = mancala_rs.Game("oware")
+    game.play(6)
+    text = game.notation
+    assert text == "oware 6x4 4,4,4,4,4,0/0 5,5,5,5,4,4/0 2"
+    back = mancala_rs.Game.from_notation(text)
+    assert back.houses == game.houses and back.to_move == 2
+    assert back.start_notation == text and back.moves == []
+    with pytest.raises(ValueError):
+        mancala_rs.Game.from_notation("oware 6x4 nonsense")
+
+
+def test_records_written_and_read_back():
+    game = mancala_rs.Game()
+    for house in random_game("kalah", seed=11):
+        game.play(house)
+    text = game.to_record(names=("Ann", "Bob"))
+    assert '[Player1 "Ann"]' in text and '[Player2 "Bob"]' in text
+    back = mancala_rs.Game.from_record(text)
+    assert back == game and back.result == game.result
+    both = mancala_rs.write_records([game, mancala_rs.Game("oware")])
+    games = mancala_rs.read_records(both)
+    assert [g.variant for g in games] == ["kalah", "oware"]
+    assert games[0].moves == game.moves
+    # A bare list of houses, read with the rules given.
+    assert mancala_rs.read_records("3 6 6 1", variant="kalah")[0].moves == [3, 6, 6, 1]
+    with pytest.raises(ValueError, match="holds 2 games"):
+        mancala_rs.Game.from_record(both)
+    with pytest.raises(ValueError):
+        mancala_rs.read_records("3 3")  # house 3 is empty the second time
+
+
+def test_copies_are_independent():
+    game = mancala_rs.Game()
+    game.play(1)
+    for other in (game.copy(), copy.copy(game), copy.deepcopy(game)):
+        assert other == game
+        other.play(2)
+        assert other != game and game.moves == [1]
+
+
+def test_undo():
+    game = mancala_rs.Game()
+    game.play(3)
+    assert game.undo() and game.moves == [] and game.houses == ([4] * 6, [4] * 6)
+    assert not game.undo()
+
+
+def test_str_shows_the_board():
+    text = str(mancala_rs.Game())
+    assert "player 1 to move" in text
