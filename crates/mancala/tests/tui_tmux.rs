@@ -34,12 +34,23 @@ impl Tmux {
     }
 
     /// Waits for `want` on the screen, doing `meanwhile` with each screen that lacks it.
+    ///
+    /// The game writes only what changed, top to bottom, so a capture can catch a frame
+    /// half written: the screen returned is one that stayed the same over a short
+    /// while, so that the rest of the frame is there too.
     fn wait_for(&self, want: &str, limit: Duration, mut meanwhile: impl FnMut(&str)) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
             if screen.contains(want) {
-                return screen;
+                std::thread::sleep(Duration::from_millis(40));
+                let again = self.screen();
+                // A screen that keeps moving (a spinner, a sowing) is taken as it is
+                // once the time is up.
+                if again == screen || start.elapsed() >= limit {
+                    return again;
+                }
+                continue;
             }
             assert!(
                 start.elapsed() < limit,
@@ -478,13 +489,22 @@ fn the_score_keeps_every_game_and_s_sets_up_who_moves_first_next() {
     assert!(end.contains("Next: Bob moves first"), "{end}");
     // s: the start screen with Bob first, as announced.
     tmux.keys(&["s"]);
-    let setup = tmux.wait_for("Mancala · new game", Duration::from_secs(5), |_| {});
-    let rows: Vec<&str> = setup.lines().collect();
-    let first = rows
-        .iter()
-        .position(|r| r.contains("Player 1 (first)"))
-        .unwrap();
-    assert!(rows[first + 1].contains("Bob"), "{setup}");
+    // The row under "Player 1 (first)" names who plays it. A capture can catch a frame
+    // half written, so look again until the whole screen is there.
+    let first_is_bob = |screen: &str| {
+        let rows: Vec<&str> = screen.lines().collect();
+        let first = rows.iter().position(|r| r.contains("Player 1 (first)"));
+        first.is_some_and(|i| rows.get(i + 1).is_some_and(|r| r.contains("Bob")))
+    };
+    let start = Instant::now();
+    loop {
+        let setup = tmux.screen();
+        if setup.contains("Mancala · new game") && first_is_bob(&setup) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(5), "{setup}");
+        std::thread::sleep(Duration::from_millis(60));
+    }
     tmux.keys(&["Enter"]);
     tmux.wait_for(
         "Bob against Ann: Bob moves first.",
