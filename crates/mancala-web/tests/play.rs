@@ -32,7 +32,7 @@ on_both_backends!(
     a_limit_per_move_ends_the_game_on_time,
     a_move_after_the_flag_fell_loses_on_time,
     a_player_who_left_is_claimed_against_after_the_stated_time,
-    the_live_stream_carries_takebacks_and_ends_with_a_resignation,
+    the_live_stream_carries_takebacks_and_ends_with_the_rematch,
 );
 
 /// The injected clocks' starting time (a round number of milliseconds since the
@@ -624,7 +624,9 @@ async fn instances_end_a_game_on_time_once() {
     }
 }
 
-async fn the_live_stream_carries_takebacks_and_ends_with_a_resignation(db: TestDb) {
+/// The stream carries every change, a takeback included, to the resignation and then
+/// the rematch, after which it ends.
+async fn the_live_stream_carries_takebacks_and_ends_with_the_rematch(db: TestDb) {
     let s = site(&db).await;
     let (id, t1, t2) = joined(&s, kalah(), None).await;
     let request = Request::builder()
@@ -639,9 +641,11 @@ async fn the_live_stream_carries_takebacks_and_ends_with_a_resignation(db: TestD
     act(&s, &id, &t1, "offer-takeback").await;
     act(&s, &id, &t2, "accept").await;
     act(&s, &id, &t1, "resign").await;
+    let (status, rematch) = act(&s, &id, &t1, "rematch").await;
+    assert_eq!(status, StatusCode::CREATED, "{rematch}");
     let body = tokio::time::timeout(Duration::from_secs(5), reader)
         .await
-        .expect("the stream ends with the game")
+        .expect("the stream ends with the rematch")
         .unwrap()
         .unwrap();
     let views: Vec<Value> = String::from_utf8(body.to_vec())
@@ -655,8 +659,16 @@ async fn the_live_stream_carries_takebacks_and_ends_with_a_resignation(db: TestD
         plies.windows(2).any(|w| w == [1, 0]),
         "the takeback is sent though it has fewer plies: {plies:?}"
     );
-    let last = views.last().unwrap();
+    let [.., resigned, last] = &views[..] else {
+        panic!("{views:?}")
+    };
+    assert_eq!(resigned["end"]["reason"], "resigned");
+    assert_eq!(resigned["rematch"], Value::Null);
     assert_eq!(last["end"]["reason"], "resigned");
+    assert_eq!(
+        (&last["rematch"], &last["rematch_by"]),
+        (&rematch["id"], &json!(1))
+    );
     assert!(
         views
             .windows(2)
