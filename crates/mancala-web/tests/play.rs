@@ -32,6 +32,7 @@ on_both_backends!(
     a_limit_per_move_ends_the_game_on_time,
     a_move_after_the_flag_fell_loses_on_time,
     a_player_who_left_is_claimed_against_after_the_stated_time,
+    a_fallen_flag_reads_zero_and_an_ended_game_keeps_its_times,
     the_live_stream_carries_takebacks_and_ends_with_the_rematch,
 );
 
@@ -514,6 +515,46 @@ async fn a_move_after_the_flag_fell_loses_on_time(db: TestDb) {
     assert_eq!(v["ply"], 2);
     assert_eq!(v["end"]["reason"], "out-of-time");
     assert_eq!(v["end"]["player"], 1);
+}
+
+/// A fallen flag reads 0:00, whether the timer or a late move noticed it; a game
+/// that ends otherwise keeps the time each player had at its end.
+async fn a_fallen_flag_reads_zero_and_an_ended_game_keeps_its_times(db: TestDb) {
+    /// A game of 10 s each where player 1's clock has just started: (id, token 1).
+    async fn start(s: &Site) -> (String, String) {
+        let timed = json!({"variant": "kalah", "time_control": {"initial_s": 10}});
+        let (id, t1, t2) = joined(s, timed, None).await;
+        played(s, &id, &t1, QUIET[0], 0).await;
+        played(s, &id, &t2, QUIET[1], 1).await;
+        (id, t1)
+    }
+    let s = site(&db).await;
+    // The timer: player 1's clock runs out, with 2.5 s more before the timer looks.
+    let (id, _) = start(&s).await;
+    s.clock.advance(Duration::from_millis(12_500));
+    let v = view_when(&s, &id, |v| v["over"] == true).await;
+    assert_eq!(v["end"]["reason"], "out-of-time");
+    assert_eq!(
+        v["clocks"],
+        json!({"remaining_ms": [0, 10_000], "running": null})
+    );
+    // A move after the fall (unless the timer noticed first).
+    let (id, t1) = start(&s).await;
+    s.clock.advance(Duration::from_secs(11));
+    let (status, _) = play(&s, &id, &t1, QUIET[2], 2).await;
+    assert_ne!(status, StatusCode::OK);
+    let v = view(&s, &id).await;
+    assert_eq!(v["clocks"]["remaining_ms"], json!([0, 10_000]), "{v}");
+    // A resignation 4 s into player 1's turn: 6 s left, then and later.
+    let (id, t1) = start(&s).await;
+    s.clock.advance(Duration::from_secs(4));
+    assert_eq!(act(&s, &id, &t1, "resign").await.0, StatusCode::OK);
+    s.clock.advance(Duration::from_secs(60));
+    let v = view(&s, &id).await;
+    assert_eq!(
+        v["clocks"],
+        json!({"remaining_ms": [6_000, 10_000], "running": null})
+    );
 }
 
 async fn a_player_who_left_is_claimed_against_after_the_stated_time(db: TestDb) {
