@@ -159,7 +159,8 @@ class GamePage {
   }
 
   // Follows the game over one WebSocket. The server closes it after the game's last
-  // view; any other close (a restart, a lost network) is retried after a pause. A
+  // view (the one that brings the rematch, or none after a while); any other close (a
+  // restart, a lost network) is retried after a pause. A
   // browser that cannot open WebSockets here (a proxy in the way) uses server-sent
   // events instead. Either way the tab holds one connection at most, and none once the
   // game is over: browsers allow a site only six open event streams over HTTP/1.1,
@@ -229,7 +230,8 @@ class GamePage {
     source.addEventListener("game", (e) => {
       const view = JSON.parse(e.data);
       this.receive(view);
-      if (view.over) { source.close(); this.setLive("closed"); }
+      // A finished game's stream stays open for its rematch, then ends.
+      if (view.over && view.rematch) { source.close(); this.setLive("closed"); }
     });
     source.onerror = () => {
       if (this.shown && this.shown.over) { source.close(); return; }
@@ -565,16 +567,15 @@ class GamePage {
   renderRematch(view) {
     const mine = this.mySeat();
     const ours = view.rematch && loadSeat(view.rematch);
+    const by = Play.rematchBy(view);
+    const offered = !!(view.rematch && by && !ours) && !document.body.classList.contains("replaying");
     $("rematch").hidden = mine === null;
     // Asking again is harmless (the server gives the same seat), but say where it goes.
-    $("rematch").textContent = !view.rematch ? "Rematch" : ours ? "Go to the rematch" : "Join the rematch";
+    $("rematch").textContent = !view.rematch ? "Rematch" : ours ? "Go to the rematch" : offered ? "Join" : "Join the rematch";
     $("rematch-link").hidden = !(view.rematch && mine === null);
     if (view.rematch) $("rematch-link").href = `/g/${view.rematch}`;
-    const by = Play.rematchBy(view);
-    $("rematch-offer").hidden = !(view.rematch && by && !ours);
-    if (by) {
-      $("rematch-offer").textContent = mine === null ? `${this.nameOf(view, by)} wants a rematch.` : `${this.nameOf(view, by)} wants a rematch: Join`;
-    }
+    $("rematch-offer").hidden = !offered;
+    if (offered) $("rematch-offer").textContent = `${view.players[by - 1].name} wants a rematch${mine === null ? "." : ":"}`;
   }
 
   // Makes the board unplayable until the next render: while a move is on its way to

@@ -265,7 +265,7 @@ async fn hold_seat(c: &Client, id: &str, seat: u8, token: &str) {
 
 /// The games the pages show: an open public game and one being watched (for the home
 /// page's lists), a game in progress with a clock and a draw offered to Ann, and a
-/// finished game. Ann's seats are given to browser `c`.
+/// finished game whose rematch Bob asked for. Ann's seats are given to browser `c`.
 struct Games {
     playing: String,
     finished: String,
@@ -305,6 +305,14 @@ fn games(server: &Server) -> Games {
     assert_eq!(status, 200, "{offer}");
     let (finished, done) = friend_game(server, json!({"variant": "kalah", "name": "Ann"}));
     play_on(server, &finished, &done, |_| false);
+    // Bob asks for a rematch: Ann's page offers to join it.
+    let (status, rematch) = server.call(
+        "POST",
+        &format!("/api/games/{finished}/rematch"),
+        Some(&done[1]),
+        None,
+    );
+    assert_eq!(status, 201, "{rematch}");
     Games {
         seats: vec![
             (playing.clone(), tokens[0].clone()),
@@ -367,8 +375,9 @@ async fn every_page_reads_well(dark: bool) {
             .unwrap();
         wait_for(
             &c,
-            "!document.getElementById('end-box').hidden && document.body.dataset.swept",
-            "the finished game",
+            "!document.getElementById('end-box').hidden && document.body.dataset.swept && \
+             !document.getElementById('rematch-offer').hidden",
+            "the finished game with Bob's rematch offer",
         )
         .await;
         page_reads_well(&c, axe.as_deref(), &at("a finished game"), &mut problems).await;

@@ -121,8 +121,13 @@ struct Harness {
 
 impl Harness {
     async fn start(path: &str, db: TestDb, n: usize) -> Harness {
+        Harness::start_with(path, db, n, &[]).await
+    }
+
+    /// [`Harness::start`], with more arguments to `mancala serve`.
+    async fn start_with(path: &str, db: TestDb, n: usize, args: &[&str]) -> Harness {
         let dir = tempfile::tempdir().unwrap();
-        let server = Server::start(&db);
+        let server = Server::start_with(&db, args);
         let driver = start_driver(path);
         let mut browsers = Vec::new();
         for i in 0..n {
@@ -383,12 +388,15 @@ async fn two_people_play_a_whole_game_in_two_browsers(db: TestDb) {
     .await;
     let new_id = new_id.as_str().unwrap().to_owned();
     assert_ne!(new_id, id);
+    // Player 1's page hears of it live (its stream stays open for the rematch).
     wait_for(
         a,
-        "document.getElementById('rematch').textContent === 'Join the rematch'",
+        "!document.getElementById('rematch-offer').hidden && \
+         document.getElementById('rematch').textContent === 'Join'",
         "the rematch offer",
     )
     .await;
+    assert_eq!(text(a, "rematch-offer").await, "Player 2 wants a rematch:");
     click(a, "rematch").await;
     wait_for(
         a,
@@ -448,6 +456,29 @@ async fn one_person_plays_the_computer_while_someone_watches(db: TestDb) {
     .await;
     let seen = w.find_all(Locator::Css("#history li")).await.unwrap().len();
     assert_eq!(seen, view["moves"].as_array().unwrap().len());
+    // The player asks for a rematch: the spectator is told, with a link to watch it.
+    click_when_ready(a, "rematch").await;
+    let rematch = wait_for(
+        a,
+        &format!("location.pathname !== '/g/{id}' && location.pathname"),
+        "the rematch page",
+    )
+    .await;
+    wait_for(
+        w,
+        "!document.getElementById('rematch-offer').hidden && !document.getElementById('rematch-link').hidden",
+        "the spectator told of the rematch",
+    )
+    .await;
+    assert_eq!(text(w, "rematch-offer").await, "Player 1 wants a rematch.");
+    let link = w
+        .execute(
+            "return document.getElementById('rematch-link').getAttribute('href');",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(link, rematch);
     // Player 2's moves, in their column of the numbered turns, are the computer's.
     let seat_2 = w
         .execute(
@@ -502,10 +533,11 @@ async fn eight_tabs_each_follow_their_game(db: TestDb) {
     h.close().await;
 }
 
-/// A finished game's page lets go of its live connection, and does not open another.
+/// A finished game's page keeps its live connection while a rematch may come, lets go
+/// of it when none has, and does not open another.
 async fn the_live_connection_ends_with_the_game(db: TestDb) {
     let Some(path) = chromedriver() else { return };
-    let h = Harness::start(path, db, 1).await;
+    let h = Harness::start_with(path, db, 1, &["--rematch-wait", "3s"]).await;
     let (c, server) = (&h.browsers[0], &h.server);
     let id = new_game(c, &server.base, 2, 1, Some("greedy")).await;
     wait_for(
