@@ -6,7 +6,8 @@
 //! (crates/mancala-web/tests/records_lobby.rs); these run on SQLite.
 //!
 //! `MANCALA_SCREENSHOTS=DIR cargo test -p mancala --test web_look -- --ignored
-//! screenshots` writes the README's screenshots to DIR.
+//! screenshots` writes the README's screenshots to DIR (an absolute path: the test runs
+//! in crates/mancala).
 
 mod browser;
 mod server;
@@ -615,30 +616,34 @@ const CRAMPED: &str = "const tall = (el) => el.getBoundingClientRect().height > 
     if (Math.max(...middles) - Math.min(...middles) > 4 || parts.some(e => e.matches('a, label') && tall(e))) found.push('header wraps'); \
     const sideways = document.documentElement.scrollWidth - window.innerWidth; \
     if (sideways > 0) found.push(`scrolls sideways ${sideways}`); \
+    const wrap = document.getElementById('board-wrap'); \
+    if (wrap.scrollWidth > wrap.clientWidth) found.push('the board scrolls'); \
     return found;";
 
-/// A phone 390 px wide: a count of 10 on one line, house labels on one line and
-/// houses of one height, "Medium bot" whole in its store, the header on one line, and
-/// nothing to scroll sideways.
+/// Phones 390 and 360 px wide: a count of 10 on one line, house labels on one line
+/// and houses of one height, "Medium bot" whole in its store, the header on one line,
+/// and nothing to scroll sideways, the board included.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_phone_shows_counts_labels_names_and_header_whole() {
-    let Some(h) = Harness::start(&[(390, 844)]).await else {
+    let Some(h) = Harness::start(&[(390, 844), PHONE]).await else {
         return;
     };
-    let (c, server) = (&h.browsers[0], &h.server);
     let settings = "document.getElementById('seeds').value = '10'; document.getElementById('level').value = 'medium';";
-    start_game(c, &server.base, settings, "quick-computer").await;
-    wait_for(
-        c,
-        "document.querySelector('#board button.house.legal')",
-        "the board",
-    )
-    .await;
-    assert_eq!(
-        js(c, "return document.getElementById('h1-1').dataset.count;").await,
-        json!("10")
-    );
-    assert_eq!(js(c, CRAMPED).await, json!([]));
+    for c in &h.browsers {
+        start_game(c, &h.server.base, settings, "quick-computer").await;
+        wait_for(
+            c,
+            "document.querySelector('#board button.house.legal')",
+            "the board",
+        )
+        .await;
+        assert_eq!(
+            js(c, "return document.getElementById('h1-1').dataset.count;").await,
+            json!("10")
+        );
+        let width = js(c, "return window.innerWidth;").await;
+        assert_eq!(js(c, CRAMPED).await, json!([]), "at {width} px");
+    }
     h.close().await;
 }
 
@@ -730,5 +735,20 @@ async fn screenshots() {
         .await;
         std::fs::write(shot("replay"), c.screenshot().await.unwrap()).unwrap();
     }
+    h.close().await;
+    // A game in the dark theme, on a laptop.
+    let Some(h) = Harness::start_in(&[LAPTOP], true).await else {
+        return;
+    };
+    let (c, server) = (&h.browsers[0], &h.server);
+    let settings = "document.getElementById('level').value = 'greedy'; document.getElementById('seeds').value = '4';";
+    let id = start_game(c, &server.base, settings, "quick-computer").await;
+    play_until(c, server, &id, 7).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    std::fs::write(
+        dir.join("dark-game-laptop.png"),
+        c.screenshot().await.unwrap(),
+    )
+    .unwrap();
     h.close().await;
 }
