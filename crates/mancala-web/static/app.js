@@ -1,6 +1,6 @@
 // The browser UI of `mancala serve`: a home page to start a game and a game page that
-// follows the game live (one WebSocket per tab, closed by the server when the game is
-// over), animates each sowing from the steps the server sends, and plays moves with the
+// follows the game live (one WebSocket per tab, closed by the server once a finished
+// game's rematch has come or a while after the end), animates each sowing from the steps the server sends, and plays moves with the
 // seat token kept in localStorage. A friend joins with the invite link (the game's
 // address with `#invite=SECRET`); the plain address only watches.
 "use strict";
@@ -160,10 +160,10 @@ class GamePage {
 
   // Follows the game over one WebSocket. The server closes it after the game's last
   // view (the one that brings the rematch, or none after a while); any other close (a
-  // restart, a lost network) is retried after a pause. A
+  // restart, a lost network) is retried after a pause, under a banner that says so. A
   // browser that cannot open WebSockets here (a proxy in the way) uses server-sent
   // events instead. Either way the tab holds one connection at most, and none once the
-  // game is over: browsers allow a site only six open event streams over HTTP/1.1,
+  // server has ended it: browsers allow a site only six open event streams over HTTP/1.1,
   // shared by all its tabs, which a page per game would soon use up.
   connect(attempt = 0) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
