@@ -1,8 +1,9 @@
 // The browser UI of `mancala serve`: a home page to start a game and a game page that
 // follows the game live (one WebSocket per tab, closed by the server once a finished
-// game's rematch has come or a while after the end), animates each sowing from the steps the server sends, and plays moves with the
-// seat token kept in localStorage. A friend joins with the invite link (the game's
-// address with `#invite=SECRET`); the plain address only watches.
+// game's rematch has come or a while after the end), animates each sowing from the
+// steps the server sends, and plays moves with the seat token kept in localStorage. A
+// friend joins with the invite link (the game's address with `#invite=SECRET`); the
+// plain address only watches.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
