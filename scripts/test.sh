@@ -4,7 +4,8 @@
 # made here (target/python-venv) with `pip install ./python`.
 # CI runs exactly this (see .ci/run). Beyond the Rust toolchain the end-to-end tests
 # need tmux (the terminal game) and Debian's chromium + chromium-driver (the web game);
-# they are installed here when missing.
+# they are installed here when missing, and so is axe-core (npm) for the accessibility
+# tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,12 +13,20 @@ missing=()
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing ${missing[*]} (for the end-to-end tests)"
   if [ "$(id -u)" = 0 ]; then SUDO=(); else SUDO=(sudo); fi
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" </dev/null
+fi
+
+# axe-core, the accessibility checker the browser tests run in the page (from npm, kept
+# in .axe-core/, which git ignores).
+if [ ! -f .axe-core/node_modules/axe-core/axe.min.js ]; then
+  echo "== installing axe-core (for the accessibility tests)"
+  npm install --prefix .axe-core --no-audit --no-fund --no-save axe-core@4 </dev/null
 fi
 
 echo "== cargo fmt --check"

@@ -9,7 +9,7 @@
 use mancala_core::Side;
 use mancala_session::{Session, Stop};
 
-use crate::clock::{FLAG_EVERY, claim_at, deadline, running};
+use crate::clock::{FLAG_EVERY, claim_at, deadline, running, stop_clock};
 use crate::games::Games;
 use crate::row::{GameError, against_computer, started};
 use crate::state::{Offer, OfferKind, PlayState};
@@ -294,8 +294,10 @@ impl Games {
     }
 
     /// Stops the game: a resignation, an abort, an agreed draw, a flag fall, a claim.
+    /// The clock that ran stops with the time left now.
     async fn stop_game(&self, s: &Seated, stop: Stop) -> Result<GameView, GameError> {
         let mut play = s.row.play.clone();
+        stop_clock(&mut play, &s.session, self.now_ms());
         play.set_stop(stop);
         let view = self.store_change(s, play, None, None, Next::Nobody).await?;
         self.forget_thinking(&s.row.id);

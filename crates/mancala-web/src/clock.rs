@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use mancala_core::Side;
-use mancala_session::Session;
+use mancala_session::{Session, Stop};
 use serde::Deserialize;
 
 use crate::row::{GameError, started};
@@ -127,14 +127,26 @@ pub fn deadline(state: &PlayState, session: &Session) -> Option<i64> {
     running(state, session).map(|s| state.turn_started_ms + state.clocks_ms[s.index()])
 }
 
-/// Each seat's time left at `now_ms`, player 1 first (never below zero).
+/// Each seat's time left at `now_ms`, player 1 first (never below zero, and zero for
+/// a player whose flag fell, whatever the clock held when the timer noticed).
 #[must_use]
 pub fn remaining(state: &PlayState, session: &Session, now_ms: i64) -> [i64; 2] {
     let mut left = state.clocks_ms;
     if let Some(side) = running(state, session) {
         left[side.index()] -= now_ms - state.turn_started_ms;
     }
+    if let Some(Stop::OutOfTime(side)) = state.stop() {
+        left[side.index()] = 0;
+    }
     left.map(|ms| ms.max(0))
+}
+
+/// Stops the running clock of the game of `state` and `session` at `now_ms`: it keeps
+/// the time left then (a game that ends shows the time each player had at its end).
+pub fn stop_clock(state: &mut PlayState, session: &Session, now_ms: i64) {
+    if let Some(side) = running(state, session) {
+        state.clocks_ms[side.index()] = remaining(state, session, now_ms)[side.index()];
+    }
 }
 
 /// The player whose time ran out.

@@ -126,6 +126,10 @@ pub struct StreamLimits {
     pub per_client: usize,
     /// At most this many open at once in all.
     pub total: usize,
+    /// How long after a game's end its streams stay open for a rematch: a stream of a
+    /// finished game ends once it has carried the view naming the rematch, or when
+    /// this has passed since the end without one.
+    pub rematch_wait: Duration,
 }
 
 impl Default for StreamLimits {
@@ -133,6 +137,7 @@ impl Default for StreamLimits {
         StreamLimits {
             per_client: 32,
             total: 1000,
+            rematch_wait: Duration::from_secs(15 * 60),
         }
     }
 }

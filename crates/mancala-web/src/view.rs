@@ -49,6 +49,9 @@ pub struct GameView {
     pub end: Option<EndView>,
     /// The id of the rematch, once someone starts one.
     pub rematch: Option<String>,
+    /// The seat (1 or 2) of this game whose player started the rematch (they sit as
+    /// player 1 there); the other player joins it by asking for a rematch too.
+    pub rematch_by: Option<u8>,
     /// Whether both seats are held so that moves may be played: at once against the
     /// computer, when the friend joins otherwise. Until then `legal_moves` is empty.
     pub started: bool,
@@ -303,6 +306,7 @@ impl GameView {
             repetition: stop.is_none() && game.ended_by_repetition(),
             end: end_view(session),
             rematch: row.rematch.clone(),
+            rematch_by: row.rematch.as_ref().and(row.rematch_by),
             started,
             expires_at: expiry.deadline_ms(row).div_euclid(1000),
             version: row.version,

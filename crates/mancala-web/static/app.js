@@ -1,8 +1,9 @@
 // The browser UI of `mancala serve`: a home page to start a game and a game page that
-// follows the game live (one WebSocket per tab, closed by the server when the game is
-// over), animates each sowing from the steps the server sends, and plays moves with the
-// seat token kept in localStorage. A friend joins with the invite link (the game's
-// address with `#invite=SECRET`); the plain address only watches.
+// follows the game live (one WebSocket per tab, closed by the server once a finished
+// game's rematch has come or a while after the end), animates each sowing from the
+// steps the server sends, and plays moves with the seat token kept in localStorage. A
+// friend joins with the invite link (the game's address with `#invite=SECRET`); the
+// plain address only watches.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -53,7 +54,9 @@ async function api(method, path, body, token) {
 const speedSelect = $("speed");
 speedSelect.value = localStorage.getItem("mancala:speed") ?? speedSelect.value;
 speedSelect.addEventListener("change", () => localStorage.setItem("mancala:speed", speedSelect.value));
-const stepDelay = () => Number(speedSelect.value);
+// A system that asks for reduced motion gets no sowing animation, whatever the speed.
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+const stepDelay = () => (reducedMotion.matches ? 0 : Number(speedSelect.value));
 
 // ---------------------------------------------------------------- sound
 // A short tone when the opponent has moved, for a player waiting in another tab. Off
@@ -123,6 +126,7 @@ function showHome() {
 // ---------------------------------------------------------------- game page
 
 const letters = "abcdefghijklmnopqrstuvwxyz";
+const seeds = (n) => `${n} seed${n === 1 ? "" : "s"}`;
 
 class GamePage {
   constructor(id) {
@@ -133,6 +137,8 @@ class GamePage {
     this.queue = [];        // views waiting to be animated
     this.animating = false;
     this.sending = false;
+    this.pending = null;    // a move that could not be sent: { house, ply }
+    this.online = true;     // whether the live connection is up
   }
 
   start() {
@@ -154,36 +160,83 @@ class GamePage {
   }
 
   // Follows the game over one WebSocket. The server closes it after the game's last
-  // view; any other close (a restart, a lost network) is retried after a pause. A
+  // view (the one that brings the rematch, or none after a while); any other close (a
+  // restart, a lost network) is retried after a pause, under a banner that says so. A
   // browser that cannot open WebSockets here (a proxy in the way) uses server-sent
   // events instead. Either way the tab holds one connection at most, and none once the
-  // game is over: browsers allow a site only six open event streams over HTTP/1.1,
+  // server has ended it: browsers allow a site only six open event streams over HTTP/1.1,
   // shared by all its tabs, which a page per game would soon use up.
   connect(attempt = 0) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/api/games/${this.id}/ws`);
     let opened = false;
     this.setLive("connecting");
-    socket.onopen = () => { opened = true; this.setLive("open"); };
+    socket.onopen = () => { opened = true; this.setLive("open"); this.setOnline(true); };
     socket.onmessage = (e) => this.receive(JSON.parse(e.data));
-    socket.onclose = (e) => {
+    socket.onclose = async (e) => {
       this.setLive("closed");
       document.body.dataset.liveEnd = `${e.code} ${e.reason}`;
       if (this.shown && this.shown.over) return;
+      // A socket refused before it opened says nothing of why: ask the same of the
+      // event stream, whose refusal does (the per-client cap, a game gone).
+      if (!opened && await this.refused()) return;
+      this.setOnline(false);
       if (!opened && attempt >= 1) { this.connectEvents(); return; }
       this.reconnect(() => this.connect(opened ? 0 : attempt + 1));
     };
   }
 
+  // Whether the server refuses this page a live stream; if so the page says why in
+  // plain words and asks again later. A stream it grants is closed at once.
+  async refused() {
+    const stop = new AbortController();
+    let res;
+    try {
+      res = await fetch(`/api/games/${this.id}/live`, { signal: stop.signal });
+    } catch {
+      return false; // No answer at all: the connection is lost.
+    }
+    stop.abort();
+    if (res.status === 404) { this.fatal("There is no such game (any more)."); return true; }
+    if (res.status !== 429 && res.status !== 503) return false;
+    const wait = Number(res.headers.get("Retry-After")) || 10;
+    this.showBanner("Live updates are paused: this browser follows too many games at once. " +
+      "Close some game tabs; this page tries again by itself.", "refused");
+    await sleep(wait * 1000);
+    this.connect();
+    return true;
+  }
+
+  // The banner over the game: `text`, or none. Its kind is kept on the body for tests.
+  showBanner(text, kind) {
+    $("conn-banner").textContent = text || "";
+    $("conn-banner").hidden = !text;
+    document.body.dataset.banner = text ? kind : "";
+  }
+
+  // The connection lost (a banner; moves are kept until it is back) or back again
+  // (the banner goes, a kept move is sent).
+  setOnline(online) {
+    const back = online && !this.online;
+    this.online = online;
+    if (!online) this.showBanner("Connection lost. Reconnecting…", "offline");
+    else if (document.body.dataset.banner) this.showBanner(null);
+    if (back && this.pending) this.sendPending();
+  }
+
   connectEvents() {
     const source = new EventSource(`/api/games/${this.id}/live`);
-    this.setLive("open");
+    this.setLive("connecting");
+    source.onopen = () => { this.setLive("open"); this.setOnline(true); };
     source.addEventListener("game", (e) => {
       const view = JSON.parse(e.data);
       this.receive(view);
-      if (view.over) { source.close(); this.setLive("closed"); }
+      // A finished game's stream stays open for its rematch, then ends.
+      if (view.over && view.rematch) { source.close(); this.setLive("closed"); }
     });
     source.onerror = () => {
+      if (this.shown && this.shown.over) { source.close(); return; }
+      this.setOnline(false);
       if (source.readyState === EventSource.CLOSED) {
         this.setLive("closed");
         this.reconnect(() => this.connectEvents());
@@ -228,7 +281,7 @@ class GamePage {
       }
       this.render(view);
       if (moved && this.mySeat() !== null && prev.to_move !== this.mySeat()) chime();
-      // What the move did, animated or not; and the end, however it came.
+      // What the move did, animated or not (the end has its own panel).
       if (moved || (view.over && !(prev && prev.over))) $("message").textContent = Play.moveNotes(view);
     }
     this.animating = false;
@@ -261,6 +314,12 @@ class GamePage {
 
   verb(view, seat, you, other) { return this.nameOf(view, seat) === "You" ? you : other; }
 
+  // Whose a pit is, for screen readers: "your", "Ann's", "Medium bot's".
+  ownerOf(view, seat) {
+    const name = this.nameOf(view, seat);
+    return name === "You" ? "your" : `${name}'s`;
+  }
+
   // ------------------------------------------------------------ drawing
 
   // Pits as the board shows them: the viewer's row at the bottom (player 1 for
@@ -286,6 +345,8 @@ class GamePage {
     const board = $("board");
     const { me, them, h, top, bottom } = this.layout(view);
     board.style.setProperty("--houses", h);
+    // The board's column is as wide as the board, the players' panels with it.
+    $("game").style.setProperty("--houses", h);
     board.innerHTML = "";
     const storeName = view.variant === "kalah" ? "store" : "captured";
     const store = (seat, cls) => {
@@ -294,7 +355,8 @@ class GamePage {
       el.id = `s${seat}`;
       el.dataset.seat = seat;
       el.setAttribute("role", "img");
-      el.innerHTML = `<span class="who">${seat === me && this.mySeat() ? "your" : `player ${seat}`} ${storeName}</span><span class="count"></span><span class="seeds" aria-hidden="true"></span>`;
+      // The label (set in render) says all; the parts drawn are not read out again.
+      el.innerHTML = `<span class="who" aria-hidden="true">${seat === me && this.mySeat() ? "your" : `player ${seat}`} ${storeName}</span><span class="count" aria-hidden="true"></span><span class="seeds" aria-hidden="true"></span>`;
       return el;
     };
     const house = (seat, n, row) => {
@@ -305,7 +367,10 @@ class GamePage {
       b.dataset.seat = seat;
       b.dataset.house = n;
       const { number, letter } = this.pitLabel(view, seat, n);
-      b.innerHTML = `<span class="label">${number}<small>${letter}</small></span><span class="count"></span><span class="seeds" aria-hidden="true"></span>`;
+      // The button's label (set in render) names it for screen readers. Of what is
+      // drawn only the house's number is text (which the label contains, as speech
+      // input needs); its letter and count are drawn by the style sheet.
+      b.innerHTML = `<span class="label" aria-hidden="true">${number}<small data-letter="${letter}"></small></span><span class="count" aria-hidden="true"></span><span class="seeds" aria-hidden="true"></span>`;
       b.addEventListener("click", () => this.play(n));
       return b;
     };
@@ -341,7 +406,7 @@ class GamePage {
   setCount(pitId, n) {
     const el = $(pitId);
     if (!el) return;
-    el.querySelector(".count").textContent = n;
+    el.querySelector(".count").dataset.n = n;
     const dots = el.querySelector(".seeds");
     const shown = Math.min(n, 24);
     if (dots.childElementCount !== shown) {
@@ -372,12 +437,12 @@ class GamePage {
         b.disabled = !legal;
         b.classList.toggle("legal", legal);
         b.classList.toggle("to-move", !view.over && view.to_move === seat);
-        const owner = seat === mine ? "your" : `player ${seat}'s`;
-        b.setAttribute("aria-label", `${owner} house ${n}, ${count} seed${count === 1 ? "" : "s"}${legal ? ", playable" : ""}`);
+        b.setAttribute("aria-label", `${this.ownerOf(view, seat)} house ${n}, ${seeds(count)}`);
+        b.classList.toggle("pending", !!this.pending && seat === mine && this.pending.house === n);
       }
       const s = $(`s${seat}`);
       s.querySelector(".who").replaceChildren(...this.storeLabel(view, seat).childNodes);
-      s.setAttribute("aria-label", `${seat === mine ? "your" : `player ${seat}'s`} ${view.variant === "kalah" ? "store" : "captures"}: ${view.stores[seat - 1]}`);
+      s.setAttribute("aria-label", `${this.ownerOf(view, seat)} ${view.variant === "kalah" ? "store" : "captures"}, ${seeds(view.stores[seat - 1])}`);
     }
     this.renderStatus(view, myTurn);
     this.renderHistory(view);
@@ -395,7 +460,8 @@ class GamePage {
     $("share-box").hidden = !(mine === 1 && open && this.seat.invite);
     $("join-box").hidden = !(mine === null && open && this.invite);
     let text;
-    if (view.over) text = "Game over.";
+    // The end is said once, in the game-over panel.
+    if (view.over) text = "";
     else if (open) {
       if (mine === 1) text = this.seat.invite ? "Waiting for your friend to join: send them the invite link below." : "Waiting for the other player to join the rematch.";
       else text = `Waiting for ${view.players[1].name}.`;
@@ -403,7 +469,8 @@ class GamePage {
     else if (myTurn) text = "Your turn: choose a house.";
     else if (view.players[view.to_move - 1].kind === "computer") text = `${this.nameOf(view, view.to_move)} is thinking…`;
     else text = mine === null ? `${this.nameOf(view, view.to_move)} to move.` : `Waiting for ${this.nameOf(view, view.to_move)}.`;
-    if (mine === null && !this.invite) text = `Watching. ${text}`;
+    if (mine === null && !this.invite && text) text = `Watching. ${text}`;
+    if (this.pending && !view.over) text = `Your move (house ${this.pending.house}) is waiting for the connection.`;
     $("status").textContent = text;
   }
 
@@ -488,12 +555,28 @@ class GamePage {
     }
     $("result").textContent = text;
     $("end-reason").textContent = view.end.text;
+    // The score as a record writes it, over the result in words.
+    const w = view.result ? view.result.winner : undefined;
+    $("end-score").textContent = w === undefined ? "" : w === 1 ? "1-0" : w === 2 ? "0-1" : "½-½";
+    $("end-replay").href = `/g/${this.id}/replay`;
+    $("end-replay").hidden = document.body.classList.contains("replaying");
+    this.renderRematch(view);
+  }
+
+  // The rematch: a player starts it or follows the other into it; the other player
+  // and spectators are told as soon as it is offered.
+  renderRematch(view) {
     const mine = this.mySeat();
+    const ours = view.rematch && loadSeat(view.rematch);
+    const by = Play.rematchBy(view);
+    const offered = !!(view.rematch && by && !ours) && !document.body.classList.contains("replaying");
     $("rematch").hidden = mine === null;
     // Asking again is harmless (the server gives the same seat), but say where it goes.
-    $("rematch").textContent = !view.rematch ? "Rematch" : loadSeat(view.rematch) ? "Go to the rematch" : "Join the rematch";
+    $("rematch").textContent = !view.rematch ? "Rematch" : ours ? "Go to the rematch" : offered ? "Join" : "Join the rematch";
     $("rematch-link").hidden = !(view.rematch && mine === null);
     if (view.rematch) $("rematch-link").href = `/g/${view.rematch}`;
+    $("rematch-offer").hidden = !offered;
+    if (offered) $("rematch-offer").textContent = `${view.players[by - 1].name} wants a rematch${mine === null ? "." : ":"}`;
   }
 
   // Makes the board unplayable until the next render: while a move is on its way to
@@ -539,15 +622,33 @@ class GamePage {
 
   async play(house) {
     const view = this.shown;
-    if (!view || this.sending || !this.seat) return;
+    if (!view || this.sending || !this.seat || this.pending) return;
     if (view.over || view.to_move !== this.seat.seat || !view.legal_moves.includes(house)) return;
+    await this.send({ house, ply: view.ply });
+  }
+
+  // Sends a move. One that cannot reach the server is kept, said so on the page, and
+  // sent when the connection is back (the ply makes sure it still fits the game).
+  async send(move) {
     this.sending = true;
     this.lock("Sowing…");
     $("message").textContent = "";
     try {
-      const next = await api("POST", `/api/games/${this.id}/moves`, { house, ply: view.ply }, this.seat.token);
+      const next = await api("POST", `/api/games/${this.id}/moves`, move, this.seat.token);
+      this.pending = null;
       this.receive(next);
     } catch (err) {
+      this.sending = false;
+      if (err.status === undefined) {
+        this.pending = move;
+        $("message").textContent = `Your move (house ${move.house}) could not be sent: it will be sent when the connection is back.`;
+        // The live connection may not have noticed yet; if it has not, ask again soon.
+        if (document.body.dataset.live === "open") setTimeout(() => this.sendPending(), 3000);
+        else this.setOnline(false);
+        this.render(this.shown);
+        return;
+      }
+      this.pending = null;
       if (err.status === 409) this.receive(await api("GET", `/api/games/${this.id}`));
       else {
         $("message").textContent = err.message;
@@ -556,6 +657,19 @@ class GamePage {
     } finally {
       this.sending = false;
     }
+  }
+
+  // The connection is back: the kept move goes, if the game is still where it was.
+  sendPending() {
+    const move = this.pending;
+    if (!move || this.sending) return;
+    if (this.shown && this.shown.ply !== move.ply) {
+      this.pending = null;
+      $("message").textContent = `Your move (house ${move.house}) was not sent: the game moved on meanwhile.`;
+      this.render(this.shown);
+      return;
+    }
+    this.send(move);
   }
 
   async join() {

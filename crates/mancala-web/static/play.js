@@ -1,7 +1,9 @@
 // Playing a game beyond moves (issue 25): the player's name (kept in localStorage for
 // next time), who moves first and the time control on the home page; on the game
-// page the players' names, both clocks ticking, the buttons to resign, abort, offer
-// a draw, ask for a takeback, answer an offer or claim a game whose opponent left;
+// page the players' panels above and below the board (name, computer level, seeds
+// captured, a large clock), the buttons to resign or abort (each confirmed by a second
+// click), offer a draw, ask for a takeback, answer an offer or claim a game whose
+// opponent left;
 // what each move did in words (whether or not the sowing is animated); and at the
 // end the seeds left in the houses going to their owners. Names are only ever set
 // as text (textContent), never as markup. app.js calls in through `Play`.
@@ -50,11 +52,43 @@ const Play = (() => {
   let clockBase = null;     // { remaining: [a, b], running, at } of the last view
   let claimTimer = null;
 
+  // Resign and abort act on a second click: the first turns the button into its
+  // confirmation (with a Cancel beside it) for a few seconds.
+  const CONFIRM_MS = 5000;
+  const confirmLabels = { resign: "Confirm resignation", abort: "Confirm abort" };
+  let confirming = null;
+  let confirmTimer = null;
+
+  function confirmed(id, run) {
+    return () => {
+      if (confirming === id) { endConfirm(); run(); return; }
+      endConfirm();
+      confirming = id;
+      const button = $(id);
+      button.dataset.label = button.textContent;
+      button.textContent = confirmLabels[id];
+      button.classList.add("confirming");
+      $("cancel-confirm").hidden = false;
+      confirmTimer = setTimeout(endConfirm, CONFIRM_MS);
+    };
+  }
+
+  function endConfirm() {
+    clearTimeout(confirmTimer);
+    if (!confirming) return;
+    const button = $(confirming);
+    button.textContent = button.dataset.label;
+    button.classList.remove("confirming");
+    $("cancel-confirm").hidden = true;
+    confirming = null;
+  }
+
   function setupGame(gamePage) {
     page = gamePage;
     const actions = {
-      "resign": () => act("resign"),
-      "abort": () => act("abort"),
+      "resign": confirmed("resign", () => act("resign")),
+      "abort": confirmed("abort", () => act("abort")),
+      "cancel-confirm": endConfirm,
       "offer-draw": () => act("offer", { kind: "draw" }),
       "offer-takeback": () => act("offer", { kind: "takeback" }),
       "accept": () => act("accept"),
@@ -97,16 +131,20 @@ const Play = (() => {
       el.textContent = formatClock(left);
       el.classList.toggle("running", clockBase.running === seat);
       el.classList.toggle("low", left < 20000);
+      el.classList.toggle("flagged", clockBase.flagged === seat);
     }
   }
 
   function renderClocks(view) {
-    $("clocks").hidden = !view.clocks;
+    for (const seat of [1, 2]) $(`clock-${seat}`).hidden = !view.clocks;
     clearInterval(clockTimer);
     clockBase = null;
     if (!view.clocks) return;
-    clockBase = { remaining: view.clocks.remaining_ms, running: view.over ? null : view.clocks.running, at: Date.now() };
-    for (const seat of [1, 2]) $(`clock-name-${seat}`).textContent = nameOf(view, seat);
+    // A player whose time ran out has none left, whatever the clock said last.
+    const flagged = view.over && view.end && view.end.reason === "out-of-time" ? view.end.player : null;
+    const remaining = view.clocks.remaining_ms.map((ms, i) => (flagged === i + 1 ? 0 : ms));
+    clockBase = { remaining, running: view.over ? null : view.clocks.running, at: Date.now(), flagged };
+    for (const seat of [1, 2]) $(`clock-${seat}`).setAttribute("aria-label", `${nameOf(view, seat) === "You" ? "Your" : `${view.players[seat - 1].name}'s`} clock`);
     tickClocks();
     if (clockBase.running) clockTimer = setInterval(tickClocks, 200);
   }
@@ -117,23 +155,54 @@ const Play = (() => {
       ` · ${view.players[first - 1].name} ${view.ply > 0 ? "moved" : "moves"} first`;
   }
 
+  // The seeds each seat captured up to the position shown.
+  function captures(view) {
+    const taken = [0, 0];
+    for (const m of view.history.slice(0, view.ply)) taken[m.seat - 1] += m.captured;
+    return taken;
+  }
+
+  // The players' panels: the viewer's seat below the board (player 1's for spectators),
+  // the opponent's above; who they are, what they captured, whose turn it is.
+  function renderPanels(view) {
+    const below = page.layout(view).me;
+    const taken = captures(view);
+    for (const seat of [1, 2]) {
+      const p = view.players[seat - 1];
+      const you = nameOf(view, seat) === "You";
+      const panel = $(`panel-${seat}`);
+      panel.classList.toggle("below", seat === below);
+      panel.classList.toggle("to-move", view.started && !view.over && view.to_move === seat);
+      $(`name-${seat}`).textContent = p.name;
+      let tag = "";
+      if (p.kind === "computer") tag = `computer, level ${p.computer || p.name}`;
+      else if (!p.joined) tag = "not here yet";
+      else if (you) tag = "you";
+      $(`tag-${seat}`).textContent = tag;
+      $(`captured-${seat}`).textContent = `${taken[seat - 1]} captured`;
+      panel.setAttribute("aria-label", `Player ${seat}: ${p.name}${tag ? ` (${tag})` : ""}`);
+    }
+  }
+
   function renderControls(view) {
     const mine = page.mySeat();
-    const on = mine !== null && !view.over;
+    // Nothing is played in the replay viewer, even by a player of the game.
+    const on = mine !== null && !view.over && !document.body.classList.contains("replaying");
     $("play-controls").hidden = !on;
     const offer = view.offer;
     const offerBox = $("offer-box");
     offerBox.hidden = !(offer && !view.over);
     if (offer && !view.over) {
-      const what = offer.kind === "draw" ? "a draw" : "to take back their last move";
+      const who = nameOf(view, offer.seat);
+      const toYou = mine === null ? "" : " you";
       $("offer-text").textContent = offer.seat === mine
         ? `You offered ${offer.kind === "draw" ? "a draw" : "to take back your last move"}: waiting for the answer.`
-        : `${nameOf(view, offer.seat)} ${mine === null ? "offers" : "asks you for"} ${what}.`;
+        : offer.kind === "draw" ? `${who} offers${toYou} a draw.` : `${who} asks to take back their last move.`;
       $("accept").hidden = mine === null || offer.seat === mine;
       $("decline").hidden = mine === null;
       $("decline").textContent = offer.seat === mine ? "Withdraw" : "Decline";
     }
-    if (!on) return;
+    if (!on) { endConfirm(); return; }
     const moved = (seat) => view.history.some((m) => m.seat === seat);
     const computer = view.players[1].kind === "computer";
     $("abort").hidden = moved(1) && moved(2);
@@ -148,7 +217,8 @@ const Play = (() => {
     if (waiting && wait > 0 && wait < 2 ** 31 - 1) claimTimer = setTimeout(() => renderControls(page.shown), wait + 500);
   }
 
-  // What the last move did, in words: captures, another turn, feeding, the end.
+  // What the last move did, in words: captures, another turn, feeding (the end is
+  // the game-over panel's to say).
   function moveNotes(view) {
     const notes = [];
     const lm = view.last_move;
@@ -166,7 +236,6 @@ const Play = (() => {
         notes.push(`${empty} ${empty === "You" ? "have" : "has"} no seeds: ${mover === "You" ? "you" : mover} must give ${empty === "You" ? "you" : "them"} some.`);
       }
     }
-    if (view.over && view.end) notes.push(`Game over: ${view.end.text}`);
     return notes.join(" ");
   }
 
@@ -192,10 +261,14 @@ const Play = (() => {
   // Everything of this file on the game page, after app.js drew the board.
   function render(view, delay) {
     renderPlayers(view);
+    renderPanels(view);
     renderClocks(view);
     renderControls(view);
     sweep(view, delay);
   }
 
-  return { setupHome, newGameOptions, joinOptions, setupGame, render, moveNotes };
+  // The seat that asked for the rematch of finished game `view`, if the server says.
+  const rematchBy = (view) => (view.rematch_by ?? null);
+
+  return { setupHome, newGameOptions, joinOptions, setupGame, render, moveNotes, rematchBy };
 })();

@@ -29,7 +29,8 @@ on_both_backends!(
     joining_needs_the_invite_and_watching_does_not,
     the_creator_cannot_move_before_the_opponent_joins,
     a_game_says_when_it_expires,
-    the_live_stream_ends_after_the_game_is_over,
+    a_rematch_reaches_the_live_stream_of_the_finished_game,
+    a_finished_games_stream_ends_when_the_rematch_wait_is_over,
     an_internal_error_says_nothing_of_its_cause,
     a_stored_opponent_past_the_bounds_is_clamped_after_a_restart,
     games_nobody_plays_expire_and_their_streams_end,
@@ -406,29 +407,156 @@ async fn a_game_says_when_it_expires(db: TestDb) {
 
 // ------------------------------------------------------------ 5. live streams
 
-async fn the_live_stream_ends_after_the_game_is_over(db: TestDb) {
+/// A live stream's events as they come, one game view at a time.
+struct Events {
+    body: Body,
+    pending: String,
+}
+
+impl Events {
+    /// Opens game `id`'s event stream, after the event `last_seen` if given.
+    async fn open(router: &Router, id: &str, last_seen: Option<u64>) -> (StatusCode, Events) {
+        let mut req = request("GET", &format!("/api/games/{id}/live"), None, None);
+        if let Some(seen) = last_seen {
+            req.headers_mut()
+                .insert("last-event-id", seen.to_string().parse().unwrap());
+        }
+        let response = router.clone().oneshot(req).await.unwrap();
+        let status = response.status();
+        let events = Events {
+            body: response.into_body(),
+            pending: String::new(),
+        };
+        (status, events)
+    }
+
+    /// The next event's game view and id, or `None` once the stream has ended; waits
+    /// at most 10 s (a keep-alive comment comes every 15 s, never an event).
+    async fn next(&mut self) -> Option<(Value, u64)> {
+        loop {
+            if let Some(end) = self.pending.find("\n\n") {
+                let event: String = self.pending.drain(..end + 2).collect();
+                let field = |name: &str| {
+                    event
+                        .lines()
+                        .find_map(|l| l.strip_prefix(name))
+                        .map(str::to_owned)
+                };
+                let (Some(data), Some(id)) = (field("data: "), field("id: ")) else {
+                    continue;
+                };
+                return Some((serde_json::from_str(&data).unwrap(), id.parse().unwrap()));
+            }
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.body.frame())
+                .await
+                .expect("an event or the stream's end within 10 s");
+            let data = frame?.unwrap().into_data().unwrap_or_default();
+            self.pending.push_str(std::str::from_utf8(&data).unwrap());
+        }
+    }
+
+    /// The views until the stream ends (within 10 s of each other).
+    async fn rest(mut self) -> Vec<Value> {
+        let mut views = Vec::new();
+        while let Some((view, _)) = self.next().await {
+            views.push(view);
+        }
+        views
+    }
+}
+
+/// The router over `db` whose finished games' streams wait `wait` for a rematch, at
+/// most `per_client` streams open at once per client.
+async fn router_waiting(db: &TestDb, wait: Duration, per_client: usize) -> Router {
+    let mut limits = mancala_web::Limits::default();
+    limits.streams.rematch_wait = wait;
+    limits.streams.per_client = per_client;
+    app(Games::with_limits(db.store().await, limits))
+}
+
+/// A rematch started after the end reaches whoever follows the game live (opponent and
+/// spectators alike), saying who asked; the stream ends after it.
+async fn a_rematch_reaches_the_live_stream_of_the_finished_game(db: TestDb) {
     let r = router_on(&db).await;
     let (id, t1, t2) =
         two_player_game(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
-    let response = r
-        .clone()
-        .oneshot(request("GET", &format!("/api/games/{id}/live"), None, None))
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let reader =
-        tokio::spawn(async move { response.into_body().collect().await.map(|c| c.to_bytes()) });
+    let (status, mut events) = Events::open(&r, &id, None).await;
+    assert_eq!(status, StatusCode::OK);
     finish_kalah_2_1(&r, &id, &t1, &t2).await;
-    let body = tokio::time::timeout(Duration::from_secs(5), reader)
-        .await
-        .expect("the stream ended within 5 s of the game's end")
-        .unwrap()
-        .unwrap();
-    let text = String::from_utf8(body.to_vec()).unwrap();
+    let (over, over_id) = loop {
+        let (view, event_id) = events.next().await.expect("the stream lasts to the end");
+        if view["over"] == true {
+            break (view, event_id);
+        }
+    };
+    assert_eq!(over["rematch"], Value::Null, "{over}");
+    assert_eq!(over["rematch_by"], Value::Null, "{over}");
+    // Player 2 asks: the stream still open carries the offer.
+    let (status, grant) = call(
+        &r,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        Some(&t2),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{grant}");
+    let (offer, offer_id) = events.next().await.expect("the rematch arrives live");
+    assert_eq!(offer["rematch"], grant["id"], "{offer}");
+    assert_eq!(offer["rematch_by"], 2, "{offer}");
     assert!(
-        text.contains(r#""over":true"#),
-        "the last event is the end: {text}"
+        offer_id > over_id,
+        "a new event id: {offer_id} after {over_id}"
     );
+    assert_eq!(
+        events.rest().await,
+        Vec::<Value>::new(),
+        "it ends after the rematch"
+    );
+    // The same in the game as read.
+    let v = view(&r, &id).await;
+    assert_eq!((&v["rematch"], &v["rematch_by"]), (&grant["id"], &json!(2)));
+    // An EventSource that saw it all is told to stop; one that missed it gets it.
+    assert_eq!(
+        Events::open(&r, &id, Some(offer_id)).await.0,
+        StatusCode::NO_CONTENT
+    );
+    let (status, missed) = Events::open(&r, &id, Some(over_id)).await;
+    assert_eq!(status, StatusCode::OK);
+    let views = missed.rest().await;
+    assert_eq!(views.len(), 1, "{views:?}");
+    assert_eq!(views[0]["rematch"], grant["id"]);
+}
+
+/// A finished game's stream waits for a rematch only so long: it ends when the wait is
+/// over, an `EventSource` coming back after that is told to stop, and meanwhile it
+/// holds its place among the client's open streams.
+async fn a_finished_games_stream_ends_when_the_rematch_wait_is_over(db: TestDb) {
+    let r = router_waiting(&db, Duration::from_millis(600), 1).await;
+    let (id, t1, t2) =
+        two_player_game(&r, json!({"variant": "kalah", "houses": 2, "seeds": 1})).await;
+    let (status, events) = Events::open(&r, &id, None).await;
+    assert_eq!(status, StatusCode::OK);
+    finish_kalah_2_1(&r, &id, &t1, &t2).await;
+    // One stream per client: the waiting stream holds the client's place.
+    let (status, _) = Events::open(&r, &id, None).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    let views = events.rest().await;
+    let last = views.last().expect("views");
+    assert_eq!(
+        (&last["over"], &last["rematch"]),
+        (&json!(true), &Value::Null)
+    );
+    let seen = last["version"].as_u64().unwrap();
+    // Its place is free again; coming back after the wait stops an EventSource, and
+    // a new reader gets the finished game and the end of the stream.
+    assert_eq!(
+        Events::open(&r, &id, Some(seen)).await.0,
+        StatusCode::NO_CONTENT
+    );
+    let (status, again) = Events::open(&r, &id, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(again.rest().await.len(), 1);
 }
 
 // ------------------------------------------------------------ 6. headers and edges

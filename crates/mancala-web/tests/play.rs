@@ -32,7 +32,8 @@ on_both_backends!(
     a_limit_per_move_ends_the_game_on_time,
     a_move_after_the_flag_fell_loses_on_time,
     a_player_who_left_is_claimed_against_after_the_stated_time,
-    the_live_stream_carries_takebacks_and_ends_with_a_resignation,
+    a_fallen_flag_reads_zero_and_an_ended_game_keeps_its_times,
+    the_live_stream_carries_takebacks_and_ends_with_the_rematch,
 );
 
 /// The injected clocks' starting time (a round number of milliseconds since the
@@ -516,6 +517,46 @@ async fn a_move_after_the_flag_fell_loses_on_time(db: TestDb) {
     assert_eq!(v["end"]["player"], 1);
 }
 
+/// A fallen flag reads 0:00, whether the timer or a late move noticed it; a game
+/// that ends otherwise keeps the time each player had at its end.
+async fn a_fallen_flag_reads_zero_and_an_ended_game_keeps_its_times(db: TestDb) {
+    /// A game of 10 s each where player 1's clock has just started: (id, token 1).
+    async fn start(s: &Site) -> (String, String) {
+        let timed = json!({"variant": "kalah", "time_control": {"initial_s": 10}});
+        let (id, t1, t2) = joined(s, timed, None).await;
+        played(s, &id, &t1, QUIET[0], 0).await;
+        played(s, &id, &t2, QUIET[1], 1).await;
+        (id, t1)
+    }
+    let s = site(&db).await;
+    // The timer: player 1's clock runs out, with 2.5 s more before the timer looks.
+    let (id, _) = start(&s).await;
+    s.clock.advance(Duration::from_millis(12_500));
+    let v = view_when(&s, &id, |v| v["over"] == true).await;
+    assert_eq!(v["end"]["reason"], "out-of-time");
+    assert_eq!(
+        v["clocks"],
+        json!({"remaining_ms": [0, 10_000], "running": null})
+    );
+    // A move after the fall (unless the timer noticed first).
+    let (id, t1) = start(&s).await;
+    s.clock.advance(Duration::from_secs(11));
+    let (status, _) = play(&s, &id, &t1, QUIET[2], 2).await;
+    assert_ne!(status, StatusCode::OK);
+    let v = view(&s, &id).await;
+    assert_eq!(v["clocks"]["remaining_ms"], json!([0, 10_000]), "{v}");
+    // A resignation 4 s into player 1's turn: 6 s left, then and later.
+    let (id, t1) = start(&s).await;
+    s.clock.advance(Duration::from_secs(4));
+    assert_eq!(act(&s, &id, &t1, "resign").await.0, StatusCode::OK);
+    s.clock.advance(Duration::from_secs(60));
+    let v = view(&s, &id).await;
+    assert_eq!(
+        v["clocks"],
+        json!({"remaining_ms": [6_000, 10_000], "running": null})
+    );
+}
+
 async fn a_player_who_left_is_claimed_against_after_the_stated_time(db: TestDb) {
     let s = site(&db).await;
     let (id, t1, t2) = joined(&s, kalah(), None).await;
@@ -624,7 +665,9 @@ async fn instances_end_a_game_on_time_once() {
     }
 }
 
-async fn the_live_stream_carries_takebacks_and_ends_with_a_resignation(db: TestDb) {
+/// The stream carries every change, a takeback included, to the resignation and then
+/// the rematch, after which it ends.
+async fn the_live_stream_carries_takebacks_and_ends_with_the_rematch(db: TestDb) {
     let s = site(&db).await;
     let (id, t1, t2) = joined(&s, kalah(), None).await;
     let request = Request::builder()
@@ -639,9 +682,11 @@ async fn the_live_stream_carries_takebacks_and_ends_with_a_resignation(db: TestD
     act(&s, &id, &t1, "offer-takeback").await;
     act(&s, &id, &t2, "accept").await;
     act(&s, &id, &t1, "resign").await;
+    let (status, rematch) = act(&s, &id, &t1, "rematch").await;
+    assert_eq!(status, StatusCode::CREATED, "{rematch}");
     let body = tokio::time::timeout(Duration::from_secs(5), reader)
         .await
-        .expect("the stream ends with the game")
+        .expect("the stream ends with the rematch")
         .unwrap()
         .unwrap();
     let views: Vec<Value> = String::from_utf8(body.to_vec())
@@ -655,8 +700,16 @@ async fn the_live_stream_carries_takebacks_and_ends_with_a_resignation(db: TestD
         plies.windows(2).any(|w| w == [1, 0]),
         "the takeback is sent though it has fewer plies: {plies:?}"
     );
-    let last = views.last().unwrap();
+    let [.., resigned, last] = &views[..] else {
+        panic!("{views:?}")
+    };
+    assert_eq!(resigned["end"]["reason"], "resigned");
+    assert_eq!(resigned["rematch"], Value::Null);
     assert_eq!(last["end"]["reason"], "resigned");
+    assert_eq!(
+        (&last["rematch"], &last["rematch_by"]),
+        (&rematch["id"], &json!(1))
+    );
     assert!(
         views
             .windows(2)

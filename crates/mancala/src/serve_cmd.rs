@@ -118,6 +118,11 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N", default_value_t = StreamLimits::default().total)]
     max_streams: usize,
 
+    /// Keep a finished game's live streams open this long after its end, so that a
+    /// rematch reaches the opponent and the spectators (they end once it has)
+    #[arg(long, value_name = "DURATION", default_value = "15m", value_parser = parse_duration)]
+    rematch_wait: std::time::Duration,
+
     /// Delete a game where no move was played this long after it was created or joined
     #[arg(long, value_name = "DURATION", default_value = "1d", value_parser = parse_duration)]
     expire_unstarted: std::time::Duration,
@@ -167,6 +172,7 @@ impl LimitArgs {
             streams: StreamLimits {
                 per_client: self.max_streams_per_client,
                 total: self.max_streams,
+                rematch_wait: self.rematch_wait,
             },
             expiry: Expiry {
                 unstarted: self.expire_unstarted,

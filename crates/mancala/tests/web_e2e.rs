@@ -121,8 +121,13 @@ struct Harness {
 
 impl Harness {
     async fn start(path: &str, db: TestDb, n: usize) -> Harness {
+        Harness::start_with(path, db, n, &[]).await
+    }
+
+    /// [`Harness::start`], with more arguments to `mancala serve`.
+    async fn start_with(path: &str, db: TestDb, n: usize, args: &[&str]) -> Harness {
         let dir = tempfile::tempdir().unwrap();
-        let server = Server::start(&db);
+        let server = Server::start_with(&db, args);
         let driver = start_driver(path);
         let mut browsers = Vec::new();
         for i in 0..n {
@@ -265,6 +270,9 @@ on_both_backends_async!(
     messages_without_animation_and_the_end_sweeps_the_houses,
     feeding_is_said_without_animation,
     a_chosen_sound_plays_on_the_opponent_s_move,
+    a_lost_connection_shows_a_banner_and_keeps_the_move,
+    a_refused_live_stream_is_said_plainly,
+    a_flagged_clock_reads_zero,
 );
 
 async fn two_people_play_a_whole_game_in_two_browsers(db: TestDb) {
@@ -380,12 +388,15 @@ async fn two_people_play_a_whole_game_in_two_browsers(db: TestDb) {
     .await;
     let new_id = new_id.as_str().unwrap().to_owned();
     assert_ne!(new_id, id);
+    // Player 1's page hears of it live (its stream stays open for the rematch).
     wait_for(
         a,
-        "document.getElementById('rematch').textContent === 'Join the rematch'",
+        "!document.getElementById('rematch-offer').hidden && \
+         document.getElementById('rematch').textContent === 'Join'",
         "the rematch offer",
     )
     .await;
+    assert_eq!(text(a, "rematch-offer").await, "Player 2 wants a rematch:");
     click(a, "rematch").await;
     wait_for(
         a,
@@ -445,6 +456,29 @@ async fn one_person_plays_the_computer_while_someone_watches(db: TestDb) {
     .await;
     let seen = w.find_all(Locator::Css("#history li")).await.unwrap().len();
     assert_eq!(seen, view["moves"].as_array().unwrap().len());
+    // The player asks for a rematch: the spectator is told, with a link to watch it.
+    click_when_ready(a, "rematch").await;
+    let rematch = wait_for(
+        a,
+        &format!("location.pathname !== '/g/{id}' && location.pathname"),
+        "the rematch page",
+    )
+    .await;
+    wait_for(
+        w,
+        "!document.getElementById('rematch-offer').hidden && !document.getElementById('rematch-link').hidden",
+        "the spectator told of the rematch",
+    )
+    .await;
+    assert_eq!(text(w, "rematch-offer").await, "Player 1 wants a rematch.");
+    let link = w
+        .execute(
+            "return document.getElementById('rematch-link').getAttribute('href');",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(link, rematch);
     // Player 2's moves, in their column of the numbered turns, are the computer's.
     let seat_2 = w
         .execute(
@@ -499,10 +533,11 @@ async fn eight_tabs_each_follow_their_game(db: TestDb) {
     h.close().await;
 }
 
-/// A finished game's page lets go of its live connection, and does not open another.
+/// A finished game's page keeps its live connection while a rematch may come, lets go
+/// of it when none has, and does not open another.
 async fn the_live_connection_ends_with_the_game(db: TestDb) {
     let Some(path) = chromedriver() else { return };
-    let h = Harness::start(path, db, 1).await;
+    let h = Harness::start_with(path, db, 1, &["--rematch-wait", "3s"]).await;
     let (c, server) = (&h.browsers[0], &h.server);
     let id = new_game(c, &server.base, 2, 1, Some("greedy")).await;
     wait_for(
@@ -627,6 +662,10 @@ async fn players_named_as_text_take_back_offer_a_draw_and_resign(db: TestDb) {
         "the takeback request",
     )
     .await;
+    assert_eq!(
+        text(b, "offer-text").await,
+        format!("{markup} asks to take back their last move.")
+    );
     click_when_ready(b, "accept").await;
     wait_for(
         a,
@@ -646,6 +685,10 @@ async fn players_named_as_text_take_back_offer_a_draw_and_resign(db: TestDb) {
         "the draw offer",
     )
     .await;
+    assert_eq!(
+        text(b, "offer-text").await,
+        format!("{markup} offers you a draw.")
+    );
     click_when_ready(b, "decline").await;
     wait_for(
         a,
@@ -656,7 +699,18 @@ async fn players_named_as_text_take_back_offer_a_draw_and_resign(db: TestDb) {
     // Until each side has moved once the page offers an abort instead of resigning.
     assert!(shown(b, "abort").await && !shown(b, "resign").await);
     click_when_ready(b, "h2-1").await;
+    // Resigning takes a second click: the first only asks for it.
     click_when_ready(b, "resign").await;
+    wait_for(
+        b,
+        "document.getElementById('resign').textContent === 'Confirm resignation' && \
+         !document.getElementById('cancel-confirm').hidden",
+        "the resignation to be confirmed",
+    )
+    .await;
+    let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(view["over"], false, "one click resigned");
+    click(b, "resign").await;
     for c in [a, b] {
         wait_for(c, "!document.getElementById('end-box').hidden", "the end").await;
         assert_eq!(text(c, "end-reason").await, "Bob resigned.");
@@ -687,12 +741,20 @@ async fn the_computer_moves_first_and_the_clocks_tick(db: TestDb) {
         view["time_control"],
         json!({"initial_s": 180, "increment_s": 2})
     );
-    assert!(shown(c, "clocks").await);
+    assert!(shown(c, "clock-1").await && shown(c, "clock-2").await);
     assert_eq!(text(c, "clock-1").await, "3:00");
     assert!(
         shown(c, "abort").await,
         "nobody's clock runs yet: abort instead"
     );
+    // Aborting takes a second click; Cancel takes the first back.
+    click(c, "abort").await;
+    assert_eq!(text(c, "abort").await, "Confirm abort");
+    click(c, "cancel-confirm").await;
+    assert_eq!(text(c, "abort").await, "Abort");
+    assert!(!shown(c, "cancel-confirm").await);
+    let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(view["over"], false, "one click aborted");
     let first = c
         .execute(
             "return document.querySelector('#history li[data-seat]').title;",
@@ -779,8 +841,20 @@ async fn messages_without_animation_and_the_end_sweeps_the_houses(db: TestDb) {
         .await
         .unwrap();
     assert_eq!(left, json!(0), "Kalah leaves no seed in the houses");
-    let message = text(c, "message").await;
-    assert!(message.starts_with("Game over: "), "{message}");
+    // The end is said once, in the game-over panel: not again in the status line or
+    // the move's message.
+    let said = c
+        .execute(
+            "return document.body.innerText.split(arguments[0]).length - 1;",
+            vec![view["end"]["text"].clone()],
+        )
+        .await
+        .unwrap();
+    assert_eq!(said, json!(1), "the end's words, on the page");
+    assert_eq!(
+        text(c, "end-reason").await,
+        view["end"]["text"].as_str().unwrap()
+    );
     h.close().await;
 }
 
@@ -861,5 +935,143 @@ async fn a_chosen_sound_plays_on_the_opponent_s_move(db: TestDb) {
     }
     let stored = "return localStorage.getItem('mancala:sound');";
     assert_eq!(c.execute(stored, vec![]).await.unwrap(), json!("on"));
+    h.close().await;
+}
+
+/// With the server gone the page says it is reconnecting; a move played meanwhile is
+/// said not to have been sent, and is sent once the server is back.
+async fn a_lost_connection_shows_a_banner_and_keeps_the_move(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let h = Harness::start(path, db, 1).await;
+    let (c, server) = (&h.browsers[0], &h.server);
+    let id = new_game(c, &server.base, 6, 4, Some("greedy")).await;
+    set_speed(c, 0).await;
+    wait_status(c, "Your turn").await;
+    wait_for(
+        c,
+        "document.body.dataset.live === 'open'",
+        "the live connection",
+    )
+    .await;
+    assert!(!shown(c, "conn-banner").await);
+    server.kill();
+    wait_for(
+        c,
+        "!document.getElementById('conn-banner').hidden && \
+         document.getElementById('conn-banner').textContent === 'Connection lost. Reconnecting…'",
+        "the reconnecting banner",
+    )
+    .await;
+    // House 1 of Kalah(6,4) ends in a house: the computer answers once it is sent.
+    click_when_ready(c, "h1-1").await;
+    wait_for(
+        c,
+        "document.getElementById('message').textContent === \
+         'Your move (house 1) could not be sent: it will be sent when the connection is back.'",
+        "the move said not sent",
+    )
+    .await;
+    let page = c
+        .execute("return document.body.innerText;", vec![])
+        .await
+        .unwrap();
+    assert!(
+        !page.as_str().unwrap().contains("Failed to fetch"),
+        "{page}"
+    );
+    let back = Server::restart(&h._db, server);
+    wait_for(
+        c,
+        "document.getElementById('conn-banner').hidden",
+        "the banner gone",
+    )
+    .await;
+    wait_for(
+        c,
+        "[...document.querySelectorAll('#history li')].some(li => li.title.startsWith('Greedy bot'))",
+        "the kept move sent and answered",
+    )
+    .await;
+    let (_, view) = back.call("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(view["history"][0]["house"], 1, "{view}");
+    h.close().await;
+}
+
+/// At the per-client cap of live streams the page says so in words, not an empty bar.
+async fn a_refused_live_stream_is_said_plainly(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start_with(&db, &["--max-streams-per-client", "1"]);
+    let driver = start_driver(path);
+    let c = browser(&driver, &dir.path().join("profile")).await;
+    let first = new_game(&c, &server.base, 6, 4, Some("greedy")).await;
+    wait_for(
+        &c,
+        "document.body.dataset.live === 'open'",
+        "the first stream",
+    )
+    .await;
+    let window = c.new_window(true).await.unwrap();
+    c.switch_to_window(window.handle).await.unwrap();
+    let second = new_game(&c, &server.base, 6, 4, Some("greedy")).await;
+    assert_ne!(first, second);
+    let banner = wait_for(
+        &c,
+        "document.body.dataset.banner === 'refused' && document.getElementById('conn-banner').textContent",
+        "the refusal said",
+    )
+    .await;
+    assert_eq!(
+        banner,
+        json!(
+            "Live updates are paused: this browser follows too many games at once. \
+             Close some game tabs; this page tries again by itself."
+        )
+    );
+    c.close().await.unwrap();
+}
+
+/// A player whose time ran out has a clock that reads 0:00.
+async fn a_flagged_clock_reads_zero(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let h = Harness::start(path, db, 1).await;
+    let (c, server) = (&h.browsers[0], &h.server);
+    let body = json!({"variant": "kalah", "time_control": {"initial_s": 10, "increment_s": 0}});
+    let (status, g) = server.call("POST", "/api/games", None, Some(body));
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap();
+    let join = json!({"invite": g["invite"]});
+    let (_, j) = server.call("POST", &format!("/api/games/{id}/join"), None, Some(join));
+    let tokens = [g["token"].as_str().unwrap(), j["token"].as_str().unwrap()];
+    // Player 1's second move (into their store) leaves them to move again: their clock
+    // runs from that move on, and runs out.
+    for (ply, (seat, house)) in [(0, 1), (1, 1), (0, 2)].into_iter().enumerate() {
+        let body = json!({"house": house, "ply": ply});
+        let (status, v) = server.call(
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(tokens[seat]),
+            Some(body),
+        );
+        assert_eq!(status, 200, "{v}");
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+        if view["over"] == true {
+            assert_eq!(view["end"]["reason"], "out-of-time", "{view}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the clock did not run out: {view}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    c.goto(&format!("{}/g/{id}", server.base)).await.unwrap();
+    wait_for(c, "!document.getElementById('end-box').hidden", "the end").await;
+    let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+    let flagged = view["end"]["player"].as_u64().unwrap();
+    assert_eq!(text(c, &format!("clock-{flagged}")).await, "0:00");
     h.close().await;
 }

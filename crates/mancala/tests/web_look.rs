@@ -6,15 +6,16 @@
 //! (crates/mancala-web/tests/records_lobby.rs); these run on SQLite.
 //!
 //! `MANCALA_SCREENSHOTS=DIR cargo test -p mancala --test web_look -- --ignored
-//! screenshots` writes the README's screenshots to DIR.
+//! screenshots` writes the README's screenshots to DIR (an absolute path: the test runs
+//! in crates/mancala).
 
 mod browser;
 mod server;
 
 use std::time::{Duration, Instant};
 
-use browser::{Driver, chromedriver, start_driver};
-use fantoccini::{Client, ClientBuilder, Locator};
+use browser::{Driver, Look, chromedriver, session, start_driver};
+use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use server::{Server, TestDb};
 
@@ -26,48 +27,11 @@ async fn browser(
     size: (u32, u32),
     dark: bool,
 ) -> Client {
-    let mut args = vec![
-        "--headless=new".to_owned(),
-        "--no-sandbox".into(),
-        "--disable-gpu".into(),
-        "--disable-dev-shm-usage".into(),
-        "--no-first-run".into(),
-        "--disable-background-networking".into(),
-        "--disable-component-update".into(),
-        "--disable-sync".into(),
-        "--hide-scrollbars".into(),
-        format!("--window-size={},{}", size.0, size.1),
-        format!("--user-data-dir={}", profile.display()),
-    ];
-    if dark {
-        args.push("--blink-settings=preferredColorScheme=0".into());
-    }
-    let mut options = json!({"binary": "/usr/bin/chromium", "args": args});
-    if size.0 < 500 {
-        // Chromium's windows are at least 500 px wide: a phone's width is emulated.
-        options["mobileEmulation"] = json!({
-            "deviceMetrics": {"width": size.0, "height": size.1, "pixelRatio": 1.0, "touch": true, "mobile": true}
-        });
-    }
-    let mut caps = serde_json::Map::new();
-    caps.insert("goog:chromeOptions".into(), options);
-    let url = format!("http://127.0.0.1:{}", driver.1);
-    let mut attempts = 0;
-    loop {
-        attempts += 1;
-        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps.clone())
-            .connect(&url)
-            .await
-        {
-            Ok(client) => return client,
-            Err(e) if attempts < 3 => {
-                eprintln!("WebDriver session attempt {attempts} failed: {e}; retrying");
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
-            Err(e) => panic!("a WebDriver session: {e}"),
-        }
-    }
+    let look = Look {
+        dark,
+        ..Look::new(size)
+    };
+    session(driver, profile, look).await
 }
 
 /// Evaluates `expr` in the page until it is truthy; returns its value.
@@ -631,6 +595,58 @@ async fn pages_fit_a_phone_and_a_laptop() {
     h.close().await;
 }
 
+/// What does not fit a phone's game page as it should: a count or a house's label on
+/// more than one line, houses of unequal height, a store's name cut short, a header on
+/// more than one line; and how far the page scrolls sideways.
+const CRAMPED: &str = "const tall = (el) => el.getBoundingClientRect().height > 1.7 * parseFloat(getComputedStyle(el).fontSize); \
+    const broken = (el) => { const t = el.firstChild; if (!t || t.nodeType !== 3) return false; \
+      return [...t.textContent.matchAll(/\\S+/g)].some(m => { const r = document.createRange(); \
+        r.setStart(t, m.index); r.setEnd(t, m.index + m[0].length); \
+        return new Set([...r.getClientRects()].map(q => Math.round(q.top))).size > 1; }); }; \
+    const found = []; \
+    for (const c of document.querySelectorAll('#board .count')) if (tall(c)) found.push(`count ${c.parentElement.id}`); \
+    for (const l of document.querySelectorAll('#board .label')) if (tall(l)) found.push(`label ${l.parentElement.id}`); \
+    const heights = new Set([...document.querySelectorAll('#board .house')].map(h => Math.round(h.getBoundingClientRect().height))); \
+    if (heights.size > 1) found.push(`house heights ${[...heights]}`); \
+    for (const b of document.querySelectorAll('#board .store .who b')) \
+      if (b.scrollWidth > b.clientWidth || broken(b) || getComputedStyle(b).textOverflow === 'ellipsis') found.push(`store name ${b.textContent}`); \
+    const top = document.querySelector('header.top'); \
+    const parts = [...top.querySelectorAll('a, select, input, label:not(:has(select))')]; \
+    const middles = parts.map(e => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; }); \
+    if (Math.max(...middles) - Math.min(...middles) > 4 || parts.some(e => e.matches('a, label') && tall(e))) found.push('header wraps'); \
+    const sideways = document.documentElement.scrollWidth - window.innerWidth; \
+    if (sideways > 0) found.push(`scrolls sideways ${sideways}`); \
+    const wrap = document.getElementById('board-wrap'); \
+    if (wrap.scrollWidth > wrap.clientWidth) found.push('the board scrolls'); \
+    return found;";
+
+/// Phones 390 and 360 px wide: a count of 10 on one line, house labels on one line
+/// and houses of one height, "Medium bot" whole in its store, the header on one line,
+/// and nothing to scroll sideways, the board included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_shows_counts_labels_names_and_header_whole() {
+    let Some(h) = Harness::start(&[(390, 844), PHONE]).await else {
+        return;
+    };
+    let settings = "document.getElementById('seeds').value = '10'; document.getElementById('level').value = 'medium';";
+    for c in &h.browsers {
+        start_game(c, &h.server.base, settings, "quick-computer").await;
+        wait_for(
+            c,
+            "document.querySelector('#board button.house.legal')",
+            "the board",
+        )
+        .await;
+        assert_eq!(
+            js(c, "return document.getElementById('h1-1').dataset.count;").await,
+            json!("10")
+        );
+        let width = js(c, "return window.innerWidth;").await;
+        assert_eq!(js(c, CRAMPED).await, json!([]), "at {width} px");
+    }
+    h.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dark_mode_follows_the_system() {
     let Some(h) = Harness::start_in(&[LAPTOP], true).await else {
@@ -719,5 +735,20 @@ async fn screenshots() {
         .await;
         std::fs::write(shot("replay"), c.screenshot().await.unwrap()).unwrap();
     }
+    h.close().await;
+    // A game in the dark theme, on a laptop.
+    let Some(h) = Harness::start_in(&[LAPTOP], true).await else {
+        return;
+    };
+    let (c, server) = (&h.browsers[0], &h.server);
+    let settings = "document.getElementById('level').value = 'greedy'; document.getElementById('seeds').value = '4';";
+    let id = start_game(c, &server.base, settings, "quick-computer").await;
+    play_until(c, server, &id, 7).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    std::fs::write(
+        dir.join("dark-game-laptop.png"),
+        c.screenshot().await.unwrap(),
+    )
+    .unwrap();
     h.close().await;
 }

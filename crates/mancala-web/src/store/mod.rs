@@ -113,7 +113,8 @@ pub struct GameRow {
     pub finished_ms: Option<i64>,
     /// Names, first mover, stop, offer and clocks (the `play` column, V4).
     pub play: PlayState,
-    /// How many times the game has changed (each move, offer, answer, stop, takeback):
+    /// How many times the game has changed (each move, offer, answer, stop, takeback,
+    /// the start of its rematch):
     /// a change decided on one version is stored only if the game is still at it.
     pub version: u64,
     /// When the running clock falls, if one runs (milliseconds since the Unix epoch).
@@ -270,9 +271,9 @@ pub enum ComputerCommit {
 
 /// How far a game has come: compared field by field, of two states of a game the
 /// later is the greater. Every move and change of state raises the version (a
-/// takeback lowers the plies but raises the version); a join and a rematch, which
-/// leave the version, raise their own flags. Expiry is a game's last change, later
-/// than any other.
+/// takeback lowers the plies but raises the version), and so does the start of a
+/// rematch; the taking of seat 2 and the rematch also raise their own flags. Expiry is
+/// a game's last change, later than any other.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Progress {
     /// The game has expired and is deleted (its live streams end).

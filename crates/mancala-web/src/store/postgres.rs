@@ -370,7 +370,9 @@ async fn rematch(
         row.activity_ms = now_ms();
         insert_game(tx, &row).await?;
         tx.execute(
-            "UPDATE games SET rematch = $2, rematch_by = $3 WHERE id = $1",
+            // A change of the game: its streams carry it (see GameRow::version).
+            "UPDATE games SET rematch = $2, rematch_by = $3, version = version + 1
+             WHERE id = $1",
             &[&id, &row.id, &i16::from(asker)],
         )
         .await?;

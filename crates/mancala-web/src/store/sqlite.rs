@@ -440,7 +440,9 @@ fn rematch(
             row.activity_ms = now_ms();
             insert_game(&tx, &row)?;
             tx.execute(
-                "UPDATE games SET rematch = ?2, rematch_by = ?3 WHERE id = ?1",
+                // A change of the game: its streams carry it (see GameRow::version).
+                "UPDATE games SET rematch = ?2, rematch_by = ?3, version = version + 1
+                 WHERE id = ?1",
                 params![id, row.id, asker],
             )?;
             RematchSeat {

@@ -1,8 +1,14 @@
 //! What the browser tests share: finding chromium and its driver (never skipped under
-//! CI), and starting chromedriver on a free loopback port.
+//! CI), starting chromedriver on a free loopback port, and opening a headless session
+//! of a given size and colour scheme.
+
+#![allow(dead_code)]
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder};
+use serde_json::json;
 
 /// The chromedriver binary, or `None` (a failure under `CI=true`, a skip elsewhere).
 pub fn chromedriver() -> Option<&'static str> {
@@ -59,4 +65,79 @@ pub fn start_driver(path: &str) -> Driver {
         }
     }
     panic!("chromedriver exited three times instead of listening");
+}
+
+/// How a browser session looks at pages: its size in pixels, the colour scheme, and
+/// whether it asks for reduced motion.
+#[derive(Clone, Copy, Debug)]
+pub struct Look {
+    /// Width and height in CSS pixels.
+    pub size: (u32, u32),
+    /// The dark colour scheme rather than the light one.
+    pub dark: bool,
+    /// `prefers-reduced-motion: reduce`.
+    pub reduced_motion: bool,
+}
+
+impl Look {
+    /// A light session of `size`, with motion.
+    pub fn new(size: (u32, u32)) -> Look {
+        Look {
+            size,
+            dark: false,
+            reduced_motion: false,
+        }
+    }
+}
+
+/// A headless Chromium session with its own profile (`profile`), looking as `look` says.
+pub async fn session(driver: &Driver, profile: &std::path::Path, look: Look) -> Client {
+    let (width, height) = look.size;
+    let mut args = vec![
+        "--headless=new".to_owned(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-dev-shm-usage".into(),
+        "--no-first-run".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--hide-scrollbars".into(),
+        format!("--window-size={width},{height}"),
+        format!("--user-data-dir={}", profile.display()),
+    ];
+    if look.dark {
+        args.push("--blink-settings=preferredColorScheme=0".into());
+    }
+    if look.reduced_motion {
+        args.push("--force-prefers-reduced-motion".into());
+    }
+    let mut options = json!({"binary": "/usr/bin/chromium", "args": args});
+    if width < 500 {
+        // Chromium's windows are at least 500 px wide: a phone's width is emulated.
+        options["mobileEmulation"] = json!({
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "touch": true, "mobile": true}
+        });
+    }
+    let mut caps = serde_json::Map::new();
+    caps.insert("goog:chromeOptions".into(), options);
+    // A session request can find the driver's connection reset while it is still
+    // starting up: ask again, a few times, before giving up.
+    let url = format!("http://127.0.0.1:{}", driver.1);
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&url)
+            .await
+        {
+            Ok(client) => return client,
+            Err(e) if attempts < 3 => {
+                eprintln!("WebDriver session attempt {attempts} failed: {e}; retrying");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            Err(e) => panic!("a WebDriver session: {e}"),
+        }
+    }
 }

@@ -87,7 +87,16 @@ impl Server {
         let mut command = Command::new(env!("CARGO_BIN_EXE_mancala"));
         command.arg("serve").arg("--db").arg(db.arg()).args(args);
         command.env_remove("DATABASE_URL");
-        Server::spawn(command)
+        Server::spawn(command, "127.0.0.1:0")
+    }
+
+    /// Starts the binary again on the address of `gone` (a server killed before), with
+    /// the database `db`: as a restarted service comes back where its pages left it.
+    pub fn restart(db: &TestDb, gone: &Server) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mancala"));
+        command.arg("serve").arg("--db").arg(db.arg());
+        command.env_remove("DATABASE_URL");
+        Server::spawn(command, gone.base.trim_start_matches("http://"))
     }
 
     /// Starts the binary with the database in `DATABASE_URL` rather than `--db`.
@@ -97,12 +106,12 @@ impl Server {
             .arg("serve")
             .args(args)
             .env("DATABASE_URL", db.arg());
-        Server::spawn(command)
+        Server::spawn(command, "127.0.0.1:0")
     }
 
-    fn spawn(mut command: Command) -> Server {
+    fn spawn(mut command: Command, addr: &str) -> Server {
         let mut child = command
-            .args(["--addr", "127.0.0.1:0"])
+            .args(["--addr", addr])
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
