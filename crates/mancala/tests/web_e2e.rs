@@ -121,8 +121,13 @@ struct Harness {
 
 impl Harness {
     async fn start(path: &str, db: TestDb, n: usize) -> Harness {
+        Harness::start_with(path, db, n, &[]).await
+    }
+
+    /// [`Harness::start`], with more arguments to `mancala serve`.
+    async fn start_with(path: &str, db: TestDb, n: usize, args: &[&str]) -> Harness {
         let dir = tempfile::tempdir().unwrap();
-        let server = Server::start(&db);
+        let server = Server::start_with(&db, args);
         let driver = start_driver(path);
         let mut browsers = Vec::new();
         for i in 0..n {
@@ -259,7 +264,7 @@ on_both_backends_async!(
     two_people_play_a_whole_game_in_two_browsers,
     one_person_plays_the_computer_while_someone_watches,
     eight_tabs_each_follow_their_game,
-    the_live_connection_ends_with_the_game,
+    the_live_connection_ends_with_the_wait_for_a_rematch,
     players_named_as_text_take_back_offer_a_draw_and_resign,
     the_computer_moves_first_and_the_clocks_tick,
     messages_without_animation_and_the_end_sweeps_the_houses,
@@ -499,10 +504,11 @@ async fn eight_tabs_each_follow_their_game(db: TestDb) {
     h.close().await;
 }
 
-/// A finished game's page lets go of its live connection, and does not open another.
-async fn the_live_connection_ends_with_the_game(db: TestDb) {
+/// A finished game's page keeps its live connection while the server waits for a
+/// rematch, then lets go of it, and does not open another.
+async fn the_live_connection_ends_with_the_wait_for_a_rematch(db: TestDb) {
     let Some(path) = chromedriver() else { return };
-    let h = Harness::start(path, db, 1).await;
+    let h = Harness::start_with(path, db, 1, &["--rematch-wait", "6s"]).await;
     let (c, server) = (&h.browsers[0], &h.server);
     let id = new_game(c, &server.base, 2, 1, Some("greedy")).await;
     wait_for(
@@ -519,6 +525,13 @@ async fn the_live_connection_ends_with_the_game(db: TestDb) {
     }
     let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
     assert_eq!(view["over"], true);
+    assert_eq!(
+        c.execute("return document.body.dataset.live;", vec![])
+            .await
+            .unwrap(),
+        json!("open"),
+        "open for a rematch"
+    );
     wait_for(
         c,
         "document.body.dataset.live === 'closed'",
