@@ -43,7 +43,7 @@ pub use record::{
     RESIGNATION, Record, RecordEditError, RecordError, RecordErrorKind, RecordFormat, RecordResult,
     SyntaxError, TIME_FORFEIT, TagProblem, UNTERMINATED, parse_records, write_records,
 };
-pub use setup::{RuleChoice, SetupError, default_name};
+pub use setup::{RuleChoice, SetupError, default_name, is_computer_name};
 
 /// The examples of `docs/records.md` (the position notation and game records), run as
 /// doctests.
