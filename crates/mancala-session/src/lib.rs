@@ -43,7 +43,9 @@ pub use record::{
     RESIGNATION, Record, RecordEditError, RecordError, RecordErrorKind, RecordFormat, RecordResult,
     SyntaxError, TIME_FORFEIT, TagProblem, UNTERMINATED, parse_records, write_records,
 };
-pub use setup::{KalahOption, RuleChoice, SetupError, default_name, name_or_default};
+pub use setup::{
+    KalahOption, RuleChoice, SetupError, default_name, is_computer_name, name_or_default,
+};
 
 /// The examples of `docs/records.md` (the position notation and game records), run as
 /// doctests.

@@ -3,6 +3,8 @@
 
 use mancala_core::{EndRule, RuleOptions, Rules, RulesError, Side, Variant};
 
+use mancala_engine::PlayerSpec;
+
 use crate::Seat;
 
 /// The name of the player in `seat` on `side` when they give none: `Player 1` or
@@ -23,7 +25,7 @@ pub fn default_name(side: Side, seat: &Seat) -> String {
     };
     let mut chars = spec.name().chars();
     let Some(first) = chars.next() else {
-        return "Computer".to_owned();
+        return COMPUTER.to_owned();
     };
     let name = format!("{}{}", first.to_uppercase(), chars.as_str());
     if spec.name() == "robot" {
@@ -103,6 +105,37 @@ pub fn name_or_default(given: &str, side: Side, seat: &Seat) -> String {
         name => name.to_owned(),
     }
 }
+
+/// Whether `name` is a computer player's name ([`default_name`] of a computer seat:
+/// `Medium bot`, `Robot`, ...), whatever its case and spacing. A person may not take
+/// one: they would look like the computer.
+///
+/// ```
+/// use mancala_session::is_computer_name;
+/// assert!(is_computer_name("Medium bot"));
+/// assert!(is_computer_name("  medium   BOT "));
+/// assert!(is_computer_name("Robot"));
+/// assert!(!is_computer_name("Ann"));
+/// assert!(!is_computer_name("Medium"));
+/// ```
+#[must_use]
+pub fn is_computer_name(name: &str) -> bool {
+    let plain = |n: &str| {
+        n.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let name = plain(name);
+    name == plain(COMPUTER)
+        || PlayerSpec::KNOWN
+            .iter()
+            .filter_map(|known| known.parse::<PlayerSpec>().ok())
+            .any(|spec| plain(&default_name(Side::North, &Seat::Computer(spec))) == name)
+}
+
+/// The name of a computer player whose spec has no name.
+const COMPUTER: &str = "Computer";
 
 /// Why a chosen board and options make no game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -19,7 +19,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use governor::middleware::NoOpMiddleware;
-use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
 use tokio::sync::broadcast;
 use tokio_stream::{Stream, StreamExt};
@@ -32,6 +31,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 use crate::actions::OfferRequest;
+use crate::body::parse_body;
 use crate::client::{ClientKey, ClientKeyExtractor};
 use crate::games::{Games, JoinRequest, MoveRequest, NewGame, StreamSlot};
 use crate::limits::Rate;
@@ -280,6 +280,7 @@ impl IntoResponse for ApiError {
             GameError::NotYourTurn | GameError::Forbidden(_) => (StatusCode::FORBIDDEN, None),
             GameError::BadRequest(_) => (StatusCode::BAD_REQUEST, None),
             GameError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, None),
+            GameError::UnsupportedMediaType(_) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, None),
             GameError::Conflict(_) => (StatusCode::CONFLICT, None),
             GameError::Unprocessable(_) => (StatusCode::UNPROCESSABLE_ENTITY, None),
             GameError::TooMany { retry_after, .. } => {
@@ -321,25 +322,6 @@ fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response<Body> {
     ApiError(GameError::Internal(format!("handler panicked: {detail}"))).into_response()
 }
 
-/// The JSON object of a request body, or the error to answer with (400, or 413 past
-/// the limit). The body must be an object: serde would also read a struct from an
-/// array of its fields, a form the API does not document.
-fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, GameError> {
-    let bytes = body.map_err(|r| {
-        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            GameError::TooLarge
-        } else {
-            GameError::BadRequest(r.body_text())
-        }
-    })?;
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(GameError::BadRequest(
-            "the body must be a JSON object (see docs/api.md)".into(),
-        ));
-    }
-    serde_json::from_slice(&bytes).map_err(|e| GameError::BadRequest(format!("bad JSON body: {e}")))
-}
-
 /// The token of an `Authorization: Bearer <token>` header.
 fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers
@@ -352,9 +334,10 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 
 async fn create_game(
     State(games): State<Games>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let request: NewGame = parse_body(body)?;
+    let request: NewGame = parse_body(&headers, body)?;
     let grant = games.create(request).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
@@ -395,9 +378,10 @@ async fn positions(
 async fn import_game(
     State(games): State<Games>,
     Client(client): Client,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let request: ImportRequest = parse_body(body)?;
+    let request: ImportRequest = parse_body(&headers, body)?;
     let grant = games.import(request, client).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
@@ -413,12 +397,13 @@ async fn watch(State(games): State<Games>) -> Result<Response, ApiError> {
 async fn join_game(
     State(games): State<Games>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     // No body at all: no invite (403), as from clients older than invites.
     let request = match &body {
         Ok(b) if b.iter().all(u8::is_ascii_whitespace) => Ok(JoinRequest::default()),
-        _ => parse_body::<JoinRequest>(body),
+        _ => parse_body::<JoinRequest>(&headers, body),
     };
     Ok(Json(games.join(&id, request).await?).into_response())
 }
@@ -430,7 +415,7 @@ async fn play(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let request = parse_body::<MoveRequest>(body);
+    let request = parse_body::<MoveRequest>(&headers, body);
     Ok(Json(games.play(&id, bearer(&headers), request, client).await?).into_response())
 }
 
@@ -456,7 +441,7 @@ async fn offer(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let request = parse_body::<OfferRequest>(body);
+    let request = parse_body::<OfferRequest>(&headers, body);
     Ok(Json(games.offer(&id, bearer(&headers), request).await?).into_response())
 }
 
@@ -709,31 +694,69 @@ fn asset_version() -> &'static str {
     })
 }
 
-/// An HTML page with the asset version filled in.
-fn html(status: StatusCode, template: &'static str) -> Response {
-    static PAGES: OnceLock<[String; 2]> = OnceLock::new();
-    let pages = PAGES.get_or_init(|| {
-        [
-            include_str!("../static/index.html"),
-            include_str!("../static/not_found.html"),
-        ]
-        .map(|t| t.replace("ASSET_VERSION", asset_version()))
-    });
-    let body = if template == "index" {
-        &pages[0]
-    } else {
-        &pages[1]
-    };
+/// The HTML pages served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Page {
+    /// The home page, a game and its replay (`index.html`; the scripts tell them apart
+    /// by the address).
+    Index,
+    /// `/g/<id>` of a game that does not exist (or has expired).
+    NoSuchGame,
+    /// Any other address with nothing there.
+    NotFound,
+}
+
+impl Page {
+    /// The words of a "not found" page: title, heading, text, link home.
+    fn not_found_words(self) -> [&'static str; 4] {
+        match self {
+            Page::NoSuchGame => [
+                "no such game",
+                "No such game",
+                "There is no game at this address: the link may be mistyped, or the game \
+                 has expired (games nobody plays are deleted after a while).",
+                "Start a new game",
+            ],
+            Page::Index | Page::NotFound => [
+                "page not found",
+                "Page not found",
+                "There is nothing at this address: the link may be mistyped.",
+                "Go to the home page to play or watch a game",
+            ],
+        }
+    }
+
+    /// The page's HTML, with the asset version (and its words) filled in.
+    fn text(self) -> String {
+        let template = if self == Page::Index {
+            include_str!("../static/index.html").to_owned()
+        } else {
+            let [title, heading, text, link] = self.not_found_words();
+            include_str!("../static/not_found.html")
+                .replace("NOT_FOUND_TITLE", title)
+                .replace("NOT_FOUND_HEADING", heading)
+                .replace("NOT_FOUND_TEXT", text)
+                .replace("NOT_FOUND_LINK", link)
+        };
+        template.replace("ASSET_VERSION", asset_version())
+    }
+}
+
+/// An HTML page, as `status`.
+fn html(status: StatusCode, page: Page) -> Response {
+    static PAGES: OnceLock<[String; 3]> = OnceLock::new();
+    let pages =
+        PAGES.get_or_init(|| [Page::Index, Page::NoSuchGame, Page::NotFound].map(Page::text));
     (
         status,
         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        body.clone(),
+        pages[page as usize].clone(),
     )
         .into_response()
 }
 
 async fn home() -> Response {
-    html(StatusCode::OK, "index")
+    html(StatusCode::OK, Page::Index)
 }
 
 /// A game's page, or 404 with a way home when there is no such game.
@@ -742,17 +765,18 @@ async fn game_page(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     Ok(if games.exists(&id).await? {
-        html(StatusCode::OK, "index")
+        html(StatusCode::OK, Page::Index)
     } else {
-        html(StatusCode::NOT_FOUND, "not found")
+        html(StatusCode::NOT_FOUND, Page::NoSuchGame)
     })
 }
 
+/// Any other address: the API's JSON 404 under `/api/`, else a page with a way home.
 async fn page_not_found(uri: Uri) -> Response {
     if uri.path().starts_with("/api/") {
         return no_endpoint().await.into_response();
     }
-    html(StatusCode::NOT_FOUND, "not found")
+    html(StatusCode::NOT_FOUND, Page::NotFound)
 }
 
 fn asset(content_type: &'static str, body: &'static [u8]) -> Response {

@@ -62,7 +62,7 @@ pub struct NewGame {
 
 /// Who moves first, as `POST /api/games` takes it: a seat number or `"random"`.
 #[derive(Clone, Copy, Debug, serde::Deserialize)]
-#[serde(untagged)]
+#[serde(untagged, expecting = "must be 1, 2 or \"random\"")]
 pub enum FirstMover {
     /// Seat 1 or 2.
     Seat(u8),
@@ -110,6 +110,7 @@ fn given_name(name: Option<&str>) -> Result<Option<String>, GameError> {
 pub struct MoveRequest {
     /// The house to sow, 1..=H as the mover sees it (any size is read, so that the
     /// answer names the house as sent).
+    #[serde(deserialize_with = "crate::body::any_whole_number")]
     pub house: u128,
     /// The game's current ply.
     pub ply: u64,
@@ -433,21 +434,29 @@ impl Games {
     /// opponent, one past the server's bounds (the message names the bound), a bad
     /// name, first mover or time control.
     pub async fn create(&self, req: NewGame) -> Result<SeatGrant, GameError> {
-        let (row, grant) = self.create_row(req).await?;
+        let (row, grant) = self.create_row(req, None).await?;
         self.computer_first(&row).await?;
         Ok(grant)
     }
 
     /// Creates a game as [`Games::create`] does, but leaves a computer that moves
-    /// first waiting (an import appends the record's moves first).
-    pub(crate) async fn create_row(&self, req: NewGame) -> Result<(GameRow, SeatGrant), GameError> {
+    /// first waiting (an import appends the record's moves first); a friend's seat is
+    /// named `friend` until someone joins (an import's record names them).
+    pub(crate) async fn create_row(
+        &self,
+        req: NewGame,
+        friend: Option<String>,
+    ) -> Result<(GameRow, SeatGrant), GameError> {
         let (rules, seat) = self.checked_setup(&req)?;
         let time_control = req
             .time_control
             .map(TimeControlRequest::check)
             .transpose()?;
         let play = PlayState {
-            names: [given_name(req.name.as_deref())?, None],
+            names: [
+                given_name(req.name.as_deref())?,
+                friend.filter(|_| seat.is_human()),
+            ],
             first: req
                 .first
                 .map(FirstMover::seat)

@@ -13,6 +13,7 @@
 //! think.rs   computer players within the server's bounds: time, size, memory
 //! limits.rs  every limit of the server and its default
 //! client.rs  who a client is (peer address, or a trusted proxy's X-Forwarded-For)
+//! body.rs    request bodies: JSON only, errors that name the field
 //! view.rs    the JSON shape of a game
 //! records.rs game records: download, import, the positions of a game ply by ply
 //! lobby.rs   the public games: waiting for an opponent (the lobby), being played
@@ -32,6 +33,7 @@
 
 mod actions;
 mod api;
+mod body;
 mod client;
 mod clock;
 mod games;

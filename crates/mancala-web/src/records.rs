@@ -3,12 +3,13 @@
 //! a game's positions ply by ply for the replay viewer.
 
 use mancala_core::{EndRule, Game, Position, Rules, Side, Variant};
-use mancala_session::{Record, RecordFormat, parse_records};
+use mancala_session::{Record, RecordFormat, Seat, default_name, parse_records};
 use serde::{Deserialize, Serialize};
 
 use crate::client::ClientKey;
 use crate::games::{FirstMover, Games, NewGame, SeatGrant};
 use crate::row::{GameError, session_of, start_of};
+use crate::state::check_name;
 use crate::store::{GameRow, GameStore, NewMove, Next, StoreError};
 
 /// The largest record `POST /api/games/import` takes (the rest of the API takes
@@ -173,8 +174,31 @@ fn first_for(seat: Option<u8>) -> Result<Option<FirstMover>, GameError> {
     }
 }
 
-/// The settings of a new game with a record's rules, private.
-fn new_game_for(rules: Rules, opponent: String, first: Option<FirstMover>) -> NewGame {
+/// The names a record gives its players, in the web game's seats (exchanged when the
+/// importer takes on the record's player 2): those a player could give (a default
+/// `Player 1`, or a computer's name, is left to the web game).
+fn names_for(record: &Record, seat: Option<u8>) -> [Option<String>; 2] {
+    let given = |side: Side| {
+        let name = &record.names()[side.index()];
+        let default = default_name(side, &Seat::Human);
+        check_name(name).ok().filter(|n| *n != default)
+    };
+    let [first, second] = [given(Side::South), given(Side::North)];
+    if seat == Some(2) {
+        [second, first]
+    } else {
+        [first, second]
+    }
+}
+
+/// The settings of a new game with a record's rules, private, the importer named
+/// `name`.
+fn new_game_for(
+    rules: Rules,
+    opponent: String,
+    first: Option<FirstMover>,
+    name: Option<String>,
+) -> NewGame {
     let kalah = rules.variant() == Variant::Kalah;
     let options = rules.options();
     NewGame {
@@ -185,14 +209,14 @@ fn new_game_for(rules: Rules, opponent: String, first: Option<FirstMover>) -> Ne
         end_rule: kalah.then_some::<EndRule>(options.end_rule),
         opponent: Some(opponent),
         public: None,
-        name: None,
+        name,
         first,
         time_control: None,
     }
 }
 
 /// The one game of `request` to import, checked.
-fn game_to_import(request: &ImportRequest) -> Result<Game, GameError> {
+fn game_to_import(request: &ImportRequest) -> Result<Record, GameError> {
     let bad = |m: String| GameError::Unprocessable(m);
     // Rules tags left out of the record are the home page's defaults.
     let mut games = parse_records(&request.record, Rules::kalah(6, 4))
@@ -213,7 +237,7 @@ fn game_to_import(request: &ImportRequest) -> Result<Game, GameError> {
                 .into(),
         ));
     }
-    Ok(record.game().clone())
+    Ok(record)
 }
 
 impl Games {
@@ -223,7 +247,8 @@ impl Games {
     /// move, it moves. A finished game is there to review.
     ///
     /// Only what the rules decide comes along: a resignation or a time forfeit in the
-    /// record leaves an unfinished game, the names are the web game's.
+    /// record leaves an unfinished game. The record's names name the importer and a
+    /// friend's seat until someone joins (a computer is named by its level).
     ///
     /// # Errors
     /// [`GameError::Unprocessable`] for a record that does not read (the message is
@@ -235,17 +260,19 @@ impl Games {
         request: ImportRequest,
         client: ClientKey,
     ) -> Result<SeatGrant, GameError> {
-        let game = game_to_import(&request)?;
+        let record = game_to_import(&request)?;
+        let game = record.game();
         let first = first_for(request.seat)?;
+        let [name, friend] = names_for(&record, request.seat);
         let opponent = request
             .opponent
             .unwrap_or_else(|| DEFAULT_OPPONENT.to_owned());
         // Listed only once its moves are in; a computer that moves first waits for
         // them too.
         let (row, grant) = self
-            .create_row(new_game_for(game.rules(), opponent, first))
+            .create_row(new_game_for(game.rules(), opponent, first, name), friend)
             .await?;
-        let next = self.append_imported_moves(&row, &game).await?;
+        let next = self.append_imported_moves(&row, game).await?;
         if request.public == Some(true) {
             self.store().list_publicly(&row.id).await?;
         }

@@ -32,6 +32,9 @@ pub enum GameError {
     /// 400: the request body is not the expected JSON.
     #[error("{0}")]
     BadRequest(String),
+    /// 415: the request body is not sent as JSON (`Content-Type: application/json`).
+    #[error("{0}")]
+    UnsupportedMediaType(String),
     /// 413: the request body is too large.
     #[error("request body too large")]
     TooLarge,

@@ -140,10 +140,15 @@ pub enum NameError {
     /// Holds a control or format character (a line break, a bidi override, ...).
     #[error("a name holds printable characters only")]
     NotPrintable,
+    /// A computer player's name (`Medium bot`): a person taking it would look like
+    /// the computer.
+    #[error("{0:?} is the name of a computer player: choose another name")]
+    Reserved(String),
 }
 
 /// A player's name as given, checked: trimmed, 1 to [`NAME_MAX_CHARS`] characters,
-/// no control or invisible formatting characters. Markup is just text: every page
+/// no control or invisible formatting characters, not a computer player's name
+/// ([`mancala_session::is_computer_name`]). Markup is just text: every page
 /// shows names escaped.
 ///
 /// # Errors
@@ -163,6 +168,9 @@ pub fn check_name(name: &str) -> Result<String, NameError> {
     };
     if name.chars().any(hidden) {
         return Err(NameError::NotPrintable);
+    }
+    if mancala_session::is_computer_name(name) {
+        return Err(NameError::Reserved(name.to_owned()));
     }
     Ok(name.to_owned())
 }
@@ -226,6 +234,10 @@ mod tests {
         assert_eq!(check_name(&"é".repeat(32)), Ok("é".repeat(32)));
         assert_eq!(check_name("a\nb"), Err(NameError::NotPrintable));
         assert_eq!(check_name("a\u{202E}b"), Err(NameError::NotPrintable));
+        assert_eq!(
+            check_name(" medium bot"),
+            Err(NameError::Reserved("medium bot".into()))
+        );
     }
 
     #[test]

@@ -457,8 +457,16 @@ class GamePage {
     const mine = this.mySeat();
     const p2 = view.players[1];
     const open = p2.kind === "human" && !p2.joined;
+    // [webapi D9] An invite whose seat is taken is spent: say so, and drop it from the
+    // address. A public game's seat is anyone's: offer it without an invite.
+    if (this.invite && !open) this.inviteSpent();
+    if (mine === null && open && !this.invite && this.listed === undefined) this.checkListed();
+    const joinable = mine === null && open && (this.invite || this.listed);
+    $("join-box").querySelector("p").textContent = this.invite
+      ? "You have been invited: player 2's seat is yours to take."
+      : "This game is open: anyone may take player 2's seat.";
     $("share-box").hidden = !(mine === 1 && open && this.seat.invite);
-    $("join-box").hidden = !(mine === null && open && this.invite);
+    $("join-box").hidden = !joinable;
     let text;
     // The end is said once, in the game-over panel.
     if (view.over) text = "";
@@ -470,8 +478,27 @@ class GamePage {
     else if (view.players[view.to_move - 1].kind === "computer") text = `${this.nameOf(view, view.to_move)} is thinking…`;
     else text = mine === null ? `${this.nameOf(view, view.to_move)} to move.` : `Waiting for ${this.nameOf(view, view.to_move)}.`;
     if (mine === null && !this.invite && text) text = `Watching. ${text}`;
+    if (mine === null && this.spent) text = `This invite was already used. ${text}`.trim();
     if (this.pending && !view.over) text = `Your move (house ${this.pending.house}) is waiting for the connection.`;
     $("status").textContent = text;
+  }
+
+  // [webapi D9] The invite of the address has been used (seat 2 is taken).
+  inviteSpent() {
+    this.invite = null;
+    this.spent = true;
+    history.replaceState(null, "", location.pathname);
+  }
+
+  // [webapi D9] Whether the lobby lists this game (then anyone may join it); the page
+  // is drawn again once known.
+  async checkListed() {
+    this.listed = false;
+    try {
+      const { games } = await api("GET", "/api/lobby");
+      this.listed = games.some((g) => g.id === this.id);
+    } catch { /* not offered: the page still watches */ }
+    if (this.listed && this.shown) this.renderStatus(this.shown, false);
   }
 
   // The tab says when it is your turn, in its title and its icon, so that a game in a

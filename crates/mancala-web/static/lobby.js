@@ -68,7 +68,8 @@ async function refreshLobby() {
 async function joinListed(game, button) {
   button.disabled = true;
   try {
-    const grant = await api("POST", game.join, {});
+    // The name kept in this browser, as the invite link's Join sends it.
+    const grant = await api("POST", game.join, Play.joinOptions());
     saveSeat(game.id, grant.seat, grant.token);
     location.assign(`/g/${game.id}`);
   } catch (err) {
@@ -98,6 +99,14 @@ function mySeats() {
   return seats.sort((a, b) => (b.at || 0) - (a.at || 0)).slice(0, MY_GAMES_SHOWN);
 }
 
+// How a finished game went for `seat`. An aborted game has no result (`result` is
+// null): it was called off.
+function outcomeFor(view, seat) {
+  if (!view.result) return view.end && view.end.reason === "aborted" ? "aborted" : "over";
+  const winner = view.result.winner;
+  return winner === null ? "a draw" : winner === seat ? "you won" : "you lost";
+}
+
 async function refreshMyGames() {
   const found = await Promise.all(mySeats().map(async (seat) => {
     try {
@@ -111,7 +120,7 @@ async function refreshMyGames() {
   const games = found.filter(Boolean).map(({ seat, view }) => {
     const mine = !view.over && view.started && view.to_move === seat.seat;
     let state;
-    if (view.over) state = view.result.winner === null ? "a draw" : view.result.winner === seat.seat ? "you won" : "you lost";
+    if (view.over) state = outcomeFor(view, seat.seat);
     else if (!view.started) state = "waiting for an opponent";
     else state = mine ? "your turn" : "their turn";
     return { seat, view, mine, rank: view.over ? 2 : mine ? 0 : 1, state };

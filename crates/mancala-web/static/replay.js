@@ -52,9 +52,33 @@ class ReplayPage extends GamePage {
       if (li) this.goTo(Number(li.dataset.ply));
     });
     document.addEventListener("keydown", (e) => this.onKey(e));
-    const asked = location.hash.match(/^#ply=(\d+)$/);
-    this.goTo(asked ? Number(asked[1]) : this.positions.length - 1);
+    // The address names the position shown: one edited or followed (a link to
+    // #ply=N on this page) moves the viewer there.
+    window.addEventListener("hashchange", () => {
+      const ply = this.askedPly();
+      if (ply !== null && ply !== this.at) this.goTo(ply);
+    });
+    const asked = this.askedPly();
+    this.goTo(asked ?? this.positions.length - 1);
     document.body.dataset.replay = "ready";
+  }
+
+  // The ply the address asks for (#ply=N), if any.
+  askedPly() {
+    const asked = location.hash.match(/^#ply=(\d+)$/);
+    return asked ? Number(asked[1]) : null;
+  }
+
+  // The turn a ply belongs to, numbered as the move list numbers them: a turn starts
+  // with player 1's move (after player 2's), so a Kalah extra move stays in its turn.
+  turnOf(ply) {
+    let turn = 0;
+    let previous = 2;
+    this.final.history.slice(0, ply).forEach((m, i) => {
+      if (i === 0 || (m.seat === 1 && previous === 2)) turn += 1;
+      previous = m.seat;
+    });
+    return turn;
   }
 
   // The game as it stood after `ply` moves, in the shape of the API's game view.
@@ -82,7 +106,9 @@ class ReplayPage extends GamePage {
     this.at = Math.max(0, Math.min(n, ply));
     this.render(this.viewAt(this.at));
     $("replay-ply").value = String(this.at);
-    $("replay-where").textContent = this.at === 0 ? `Start (${n} moves)` : `Move ${this.at} of ${n}`;
+    const turns = this.turnOf(n);
+    const whose = this.at === 0 ? "" : ` (${this.final.players[this.final.history[this.at - 1].seat - 1].name})`;
+    $("replay-where").textContent = this.at === 0 ? `Start (${turns} moves)` : `Move ${this.turnOf(this.at)} of ${turns}${whose}`;
     $("replay-first").disabled = $("replay-prev").disabled = this.at === 0;
     $("replay-next").disabled = $("replay-last").disabled = this.at === n;
     $("position-line").hidden = false;

@@ -25,6 +25,10 @@ on_both_backends!(
     rematch_seats_both_players_in_a_new_game,
     the_ui_is_served,
     the_end_of_a_game_says_why_and_where_the_seeds_went,
+    a_body_not_sent_as_json_is_refused_with_415,
+    a_wrong_field_is_named_with_what_it_must_be,
+    a_person_cannot_take_a_computer_player_s_name,
+    an_unknown_page_is_not_found_and_an_unknown_game_is_no_such_game,
 );
 
 async fn call(
@@ -456,4 +460,215 @@ async fn the_master_level_plays_on_the_web(db: TestDb) {
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     panic!("master did not move");
+}
+
+/// Sends `body` as `content_type` (none: no header); the status and the error.
+async fn send_as(
+    router: &Router,
+    uri: &str,
+    content_type: Option<&str>,
+    body: &str,
+) -> (StatusCode, String) {
+    let mut req = Request::builder().method("POST").uri(uri);
+    if let Some(t) = content_type {
+        req = req.header(header::CONTENT_TYPE, t);
+    }
+    let response = router
+        .clone()
+        .oneshot(req.body(Body::from(body.to_owned())).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (
+        status,
+        value["error"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+/// JSON comes as `application/json`: a `text/plain` or form body (what another site's
+/// page may send without asking) gets 415 saying what to send, and changes nothing.
+async fn a_body_not_sent_as_json_is_refused_with_415(db: TestDb) {
+    let r = router(&db).await;
+    let new_game = r#"{"variant":"kalah"}"#;
+    for content_type in [
+        Some("text/plain"),
+        Some("text/plain;charset=UTF-8"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let (status, error) = send_as(&r, "/api/games", content_type, new_game).await;
+        assert_eq!(
+            status,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "{content_type:?}"
+        );
+        assert!(
+            error.contains("Content-Type: application/json"),
+            "{content_type:?}: {error}"
+        );
+    }
+    let (id, t1, _) = create_joined(&r, json!({"variant": "kalah"})).await;
+    let req = Request::builder()
+        .method("POST")
+        .uri(format!("/api/games/{id}/moves"))
+        .header(header::CONTENT_TYPE, "text/plain")
+        .header(header::AUTHORIZATION, format!("Bearer {t1}"));
+    let response = r
+        .clone()
+        .oneshot(req.body(Body::from(r#"{"house":3,"ply":0}"#)).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let (_, view) = call(&r, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(view["ply"], 0, "nothing played");
+    // JSON with a charset, and other JSON types, are JSON.
+    for content_type in [
+        "application/json; charset=utf-8",
+        "application/merge-patch+json",
+    ] {
+        let (status, error) = send_as(&r, "/api/games", Some(content_type), new_game).await;
+        assert_eq!(status, StatusCode::CREATED, "{content_type}: {error}");
+    }
+}
+
+/// A body of the wrong shape gets 400 naming the field and what it must be, not
+/// where a parser stopped.
+async fn a_wrong_field_is_named_with_what_it_must_be(db: TestDb) {
+    let r = router(&db).await;
+    let (id, t1, _) = create_joined(&r, json!({"variant": "kalah"})).await;
+    let moves = format!("/api/games/{id}/moves");
+    for (uri, body, error) in [
+        (
+            moves.as_str(),
+            r#"{"house":"3","ply":0}"#,
+            r#"house must be a whole number, 0 or more, not the string "3""#,
+        ),
+        (
+            &moves,
+            r#"{"house":3,"ply":-1}"#,
+            "ply must be a whole number, 0 or more, not -1",
+        ),
+        (&moves, r#"{"house":3}"#, "missing field `ply`"),
+        (
+            "/api/games",
+            r#"{"variant":"kalah","houses":"6"}"#,
+            r#"houses must be a whole number from 0 to 255, not the string "6""#,
+        ),
+        (
+            "/api/games",
+            r#"{"variant":"kalah","public":"yes"}"#,
+            r#"public must be true or false, not the string "yes""#,
+        ),
+        (
+            "/api/games",
+            r#"{"variant":"kalah","first":"me"}"#,
+            r#"first must be 1, 2 or "random""#,
+        ),
+        (
+            "/api/games",
+            r#"{"variant":"chess"}"#,
+            "variant: unknown variant `chess`, expected one of `kalah`, `oware`, \
+             `oware-simplified`",
+        ),
+        (
+            "/api/games",
+            r#"{"variant":"kalah","time_control":{"initial_s":"3m"}}"#,
+            r#"time_control.initial_s must be a whole number, 0 or more, not the string "3m""#,
+        ),
+    ] {
+        let (status, e) = call(&r, "POST", uri, Some(&t1), Some(body.into())).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {e}");
+        assert_eq!(e["error"], error, "{body}");
+    }
+    // Broken JSON says where it breaks.
+    let (status, e) = call(&r, "POST", &moves, Some(&t1), Some(r#"{"house":3,"#.into())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let error = e["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("the body is not valid JSON: ") && error.contains("line 1 column"),
+        "{error}"
+    );
+}
+
+/// Computer players' names are theirs: a person may not take one, in any case, when
+/// creating or joining a game.
+async fn a_person_cannot_take_a_computer_player_s_name(db: TestDb) {
+    let r = router(&db).await;
+    for name in [
+        "Medium bot",
+        "medium BOT",
+        " Robot ",
+        "Perfect  bot",
+        "Computer",
+    ] {
+        let body = json!({"variant": "kalah", "name": name}).to_string();
+        let (status, e) = call(&r, "POST", "/api/games", None, Some(body)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{name}: {e}");
+        assert!(
+            e["error"]
+                .as_str()
+                .unwrap()
+                .contains("is the name of a computer player"),
+            "{e}"
+        );
+    }
+    let g = create_grant(&r, json!({"variant": "kalah"})).await;
+    let id = g["id"].as_str().unwrap();
+    let join = json!({"invite": g["invite"], "name": "Easy bot"}).to_string();
+    let uri = format!("/api/games/{id}/join");
+    let (status, _) = call(&r, "POST", &uri, None, Some(join)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    // Names that merely look alike are a person's.
+    for name in ["Medium", "Bot", "Robota", "Medium bot 2"] {
+        let body = json!({"variant": "kalah", "name": name}).to_string();
+        let (status, e) = call(&r, "POST", "/api/games", None, Some(body)).await;
+        assert_eq!(status, StatusCode::CREATED, "{name}: {e}");
+    }
+}
+
+/// An address with nothing there is "page not found" (404, a page with a way home);
+/// a game address without a game is "no such game".
+async fn an_unknown_page_is_not_found_and_an_unknown_game_is_no_such_game(db: TestDb) {
+    let r = router(&db).await;
+    let page = |uri: &'static str| {
+        let r = r.clone();
+        async move {
+            let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
+            let response = r.oneshot(req).await.unwrap();
+            let status = response.status();
+            let html = response.headers()[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html");
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            assert!(html, "{uri}");
+            (status, String::from_utf8(bytes.to_vec()).unwrap())
+        }
+    };
+    for uri in [
+        "/wp-admin",
+        "/g",
+        "/g/",
+        "/static/nothing.js",
+        "/index.php?x=1",
+    ] {
+        let (status, text) = page(uri).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+        assert!(text.contains("<h1>Page not found</h1>"), "{uri}: {text}");
+        assert!(!text.contains("No such game"), "{uri}");
+        assert!(text.contains(r#"href="/""#), "{uri}");
+    }
+    for uri in ["/g/nosuchgame", "/g/nosuchgame/replay"] {
+        let (status, text) = page(uri).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+        assert!(text.contains("<h1>No such game</h1>"), "{uri}: {text}");
+    }
+    // The API's own 404s stay JSON.
+    let (status, e) = call(&r, "GET", "/api/wp-admin", None, None).await;
+    assert_eq!(
+        (status, &e["error"]),
+        (StatusCode::NOT_FOUND, &json!("no such endpoint"))
+    );
 }

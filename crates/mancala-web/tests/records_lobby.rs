@@ -28,6 +28,7 @@ on_both_backends!(
     an_expired_public_game_leaves_its_lists,
     the_viewer_and_its_scripts_are_served,
     a_resigned_game_s_record_names_the_players_and_the_resignation,
+    an_imported_record_keeps_its_players_names,
 );
 
 /// A request's answer: status, headers and the body as text.
@@ -666,4 +667,38 @@ async fn a_resigned_game_s_record_names_the_players_and_the_resignation(db: Test
     assert!(text.contains("[Result \"1-0\"]"), "{text}");
     let games = parse_records(&text, Rules::kalah(4, 3)).unwrap();
     assert_eq!(games[0].names(), &["Ann", "Bob"]);
+}
+
+/// An imported record's players keep their names (in the web game's seats), to review
+/// or play on; a computer is named by its level, and a name no player could give (a
+/// computer's) is left to the web game.
+async fn an_imported_record_keeps_its_players_names(db: TestDb) {
+    /// Imports `body`; the new game's view.
+    async fn import(r: &Router, body: Value) -> Value {
+        let a = post(r, "/api/games/import", body).await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+        let id = a.json()["id"].as_str().unwrap().to_owned();
+        get(r, &format!("/api/games/{id}")).await.json()
+    }
+    let r = app(db.games().await);
+    let record = "[Variant \"kalah\"]\n[Player1 \"Ann\"]\n[Player2 \"Bob\"]\n\n1. 3+ 1 *\n";
+    let names =
+        |view: &Value| [0, 1].map(|i| view["players"][i]["name"].as_str().unwrap().to_owned());
+    // To review, or play on with a friend (who names themself when they join).
+    let view = import(&r, json!({"record": record, "opponent": "human"})).await;
+    assert_eq!(names(&view), ["Ann", "Bob"]);
+    // Taking on the record's player 2 exchanges the seats, and their names.
+    let view = import(
+        &r,
+        json!({"record": record, "opponent": "human", "seat": 2}),
+    )
+    .await;
+    assert_eq!(names(&view), ["Bob", "Ann"]);
+    // Against the computer: the computer is named by its level.
+    let view = import(&r, json!({"record": record, "opponent": "greedy"})).await;
+    assert_eq!(names(&view), ["Ann", "Greedy bot"]);
+    // A record whose player is named as a computer is: the default name.
+    let robot = record.replace("Bob", "Medium bot");
+    let view = import(&r, json!({"record": robot, "opponent": "human"})).await;
+    assert_eq!(names(&view), ["Ann", "Player 2"]);
 }

@@ -532,9 +532,10 @@ async fn progress_says_how_far_games_have_come(db: TestDb) {
     s.rematch("h", 1, &game("h2", "human"), tokens_of(1))
         .await
         .unwrap();
+    // The move and the start of the rematch each raise the version.
     assert_eq!(
         s.progress(&ids(&["h"])).await.unwrap(),
-        [("h".into(), at(1, 1, true, true))]
+        [("h".into(), at(2, 1, true, true))]
     );
     assert!(
         at(1, 1, false, false) > at(0, 0, true, true),

@@ -264,7 +264,7 @@ on_both_backends_async!(
     two_people_play_a_whole_game_in_two_browsers,
     one_person_plays_the_computer_while_someone_watches,
     eight_tabs_each_follow_their_game,
-    the_live_connection_ends_with_the_game,
+    the_live_connection_ends_with_the_wait_for_a_rematch,
     players_named_as_text_take_back_offer_a_draw_and_resign,
     the_computer_moves_first_and_the_clocks_tick,
     messages_without_animation_and_the_end_sweeps_the_houses,
@@ -533,11 +533,11 @@ async fn eight_tabs_each_follow_their_game(db: TestDb) {
     h.close().await;
 }
 
-/// A finished game's page keeps its live connection while a rematch may come, lets go
-/// of it when none has, and does not open another.
-async fn the_live_connection_ends_with_the_game(db: TestDb) {
+/// A finished game's page keeps its live connection while the server waits for a
+/// rematch, then lets go of it, and does not open another.
+async fn the_live_connection_ends_with_the_wait_for_a_rematch(db: TestDb) {
     let Some(path) = chromedriver() else { return };
-    let h = Harness::start_with(path, db, 1, &["--rematch-wait", "3s"]).await;
+    let h = Harness::start_with(path, db, 1, &["--rematch-wait", "6s"]).await;
     let (c, server) = (&h.browsers[0], &h.server);
     let id = new_game(c, &server.base, 2, 1, Some("greedy")).await;
     wait_for(
@@ -554,6 +554,13 @@ async fn the_live_connection_ends_with_the_game(db: TestDb) {
     }
     let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
     assert_eq!(view["over"], true);
+    assert_eq!(
+        c.execute("return document.body.dataset.live;", vec![])
+            .await
+            .unwrap(),
+        json!("open"),
+        "open for a rematch"
+    );
     wait_for(
         c,
         "document.body.dataset.live === 'closed'",
