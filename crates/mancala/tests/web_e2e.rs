@@ -7,44 +7,14 @@ mod server;
 
 use std::time::{Duration, Instant};
 
-use browser::{Driver, chromedriver, start_driver};
-use fantoccini::{Client, ClientBuilder, Locator};
+use browser::{Driver, Look, chromedriver, session, start_driver};
+use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use server::{Server, TestDb};
 
+/// A light laptop-sized Chromium session of its own profile.
 async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": "/usr/bin/chromium",
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--window-size=1100,900",
-                format!("--user-data-dir={}", profile.display()),
-            ]
-        }),
-    );
-    // A session request can find the driver's connection reset while it is still
-    // starting up (seen once in CI): ask again, a few times, before giving up.
-    let url = format!("http://127.0.0.1:{}", driver.1);
-    let mut attempts = 0;
-    loop {
-        attempts += 1;
-        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps.clone())
-            .connect(&url)
-            .await
-        {
-            Ok(client) => return client,
-            Err(e) if attempts < 3 => {
-                eprintln!("WebDriver session attempt {attempts} failed: {e}; retrying");
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
-            Err(e) => panic!("a WebDriver session: {e}"),
-        }
-    }
+    session(driver, profile, Look::new((1100, 900))).await
 }
 
 /// Evaluates `expr` in the page until it is truthy; returns its value.
@@ -236,30 +206,7 @@ async fn game_over(c: &Client) -> bool {
         == json!(true)
 }
 
-/// Each browser test on SQLite and on PostgreSQL.
-macro_rules! on_both_backends_async {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    super::$name(super::TestDb::sqlite()).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    if let Some(db) = super::TestDb::postgres(stringify!($name)) {
-                        super::$name(db).await;
-                    }
-                }
-            )*
-        }
-    };
-}
-
+// Each browser test on SQLite and on PostgreSQL.
 on_both_backends_async!(
     two_people_play_a_whole_game_in_two_browsers,
     one_person_plays_the_computer_while_someone_watches,

@@ -6,46 +6,10 @@ mod server;
 
 use std::time::{Duration, Instant};
 
-use browser::{Driver, chromedriver, start_driver};
-use fantoccini::{Client, ClientBuilder, Locator};
+use browser::{Driver, Look, chromedriver, session, start_driver};
+use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use server::{Server, TestDb};
-
-/// A headless Chromium of its own profile, `width` pixels wide.
-async fn browser(driver: &Driver, profile: &std::path::Path, width: u32) -> Client {
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": "/usr/bin/chromium",
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                format!("--window-size={width},900"),
-                format!("--user-data-dir={}", profile.display()),
-            ]
-        }),
-    );
-    let url = format!("http://127.0.0.1:{}", driver.1);
-    let mut attempts = 0;
-    loop {
-        attempts += 1;
-        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps.clone())
-            .connect(&url)
-            .await
-        {
-            Ok(client) => return client,
-            // The driver may still be starting: ask again, a few times.
-            Err(e) if attempts < 3 => {
-                eprintln!("WebDriver session attempt {attempts} failed: {e}; retrying");
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
-            Err(e) => panic!("a WebDriver session: {e}"),
-        }
-    }
-}
 
 /// The server, the driver and one browser; the browser closes with [`Flow::close`].
 struct Flow {
@@ -61,7 +25,7 @@ impl Flow {
         let dir = tempfile::tempdir().unwrap();
         let server = Server::start(&db);
         let driver = start_driver(path);
-        let c = browser(&driver, &dir.path().join("profile"), 1366).await;
+        let c = session(&driver, &dir.path().join("profile"), Look::new((1366, 900))).await;
         Flow {
             _dir: dir,
             _db: db,
@@ -123,29 +87,6 @@ impl Flow {
     async fn close(self) {
         self.c.close().await.unwrap();
     }
-}
-
-macro_rules! on_both_backends_async {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    super::$name(super::TestDb::sqlite()).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    if let Some(db) = super::TestDb::postgres(stringify!($name)) {
-                        super::$name(db).await;
-                    }
-                }
-            )*
-        }
-    };
 }
 
 on_both_backends_async!(

@@ -225,9 +225,31 @@ async fn load_record(c: &Client, base: &str, record: &str, how: &str, seat: &str
     path.as_str().unwrap().to_owned()
 }
 
+/// The move (a player 1 move and player 2's answer, as the move list numbers them) that
+/// ply `ply` of the game `view` belongs to, and the name of its mover: what the replay
+/// viewer says at that ply ("Move 3 of 5 (Ann)").
+fn move_of_ply(view: &Value, ply: usize) -> (usize, String) {
+    let history = view["history"].as_array().unwrap();
+    let seat = |i: usize| history[i]["seat"].as_u64().unwrap();
+    let number = (0..ply)
+        .filter(|&i| i == 0 || (seat(i) == 1 && seat(i - 1) == 2))
+        .count();
+    let name = view["players"][seat(ply - 1) as usize - 1]["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    (number, name)
+}
+
 /// Steps through game `id`'s replay: the start, one move on, a clicked move, the end
-/// (which shows `last`, a game of `plies` moves).
+/// (which shows `last`, a game of `plies` plies).
 async fn step_through_replay(c: &Client, server: &Server, id: &str, last: &Value, plies: u64) {
+    let (_, view) = server.call("GET", &format!("/api/games/{id}"), None, None);
+    let where_at = |ply: usize| {
+        let (number, name) = move_of_ply(&view, ply);
+        let (moves, _) = move_of_ply(&view, plies as usize);
+        format!("Move {number} of {moves} ({name})")
+    };
     c.goto(&format!("{}/g/{id}/replay", server.base))
         .await
         .unwrap();
@@ -247,15 +269,13 @@ async fn step_through_replay(c: &Client, server: &Server, id: &str, last: &Value
         let expected = if pit.starts_with('s') { "0" } else { "3" };
         assert_eq!(n, expected, "{pit} at the start");
     }
+    let moves = move_of_ply(&view, plies as usize).0;
     assert_eq!(
         text_of(c, "replay-where").await,
-        json!(format!("Start ({plies} moves)"))
+        json!(format!("Start ({moves} moves)"))
     );
     press(c, RIGHT_KEY).await;
-    assert_eq!(
-        text_of(c, "replay-where").await,
-        json!(format!("Move 1 of {plies}"))
-    );
+    assert_eq!(text_of(c, "replay-where").await, json!(where_at(1)));
     let current = js(
         c,
         "return document.querySelector('#history li.current').dataset.ply;",
@@ -270,10 +290,7 @@ async fn step_through_replay(c: &Client, server: &Server, id: &str, last: &Value
         .await
         .unwrap();
     third.click().await.unwrap();
-    assert_eq!(
-        text_of(c, "replay-where").await,
-        json!(format!("Move 3 of {plies}"))
-    );
+    assert_eq!(text_of(c, "replay-where").await, json!(where_at(3)));
     let (_, positions) = server.call("GET", &format!("/api/games/{id}/positions"), None, None);
     assert_eq!(
         text_of(c, "position-line").await,
@@ -315,9 +332,12 @@ async fn a_record_saves_and_loads_back_to_the_same_game() {
     let path = load_record(c, &server.base, &record, "review", "1").await;
     assert!(path.ends_with("/replay"), "{path}");
     wait_for(c, "document.body.dataset.replay === 'ready'", "the review").await;
+    let review = path.trim_start_matches("/g/").trim_end_matches("/replay");
+    let (_, view) = server.call("GET", &format!("/api/games/{review}"), None, None);
+    let (last, mover) = move_of_ply(&view, plies as usize);
     assert_eq!(
         text_of(c, "replay-where").await,
-        json!(format!("Move {plies} of {plies}"))
+        json!(format!("Move {last} of {last} ({mover})"))
     );
     assert_eq!(board_counts(c).await, counts);
     assert_eq!(move_list(c).await, moves);

@@ -68,6 +68,32 @@ macro_rules! on_both_backends {
     };
 }
 
+/// The same for async tests: for each `async fn NAME(db: TestDb)` listed, the tokio
+/// tests `sqlite::NAME` and `postgres::NAME`.
+#[macro_export]
+macro_rules! on_both_backends_async {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(super::server::TestDb::sqlite()).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    if let Some(db) = super::server::TestDb::postgres(stringify!($name)) {
+                        super::$name(db).await;
+                    }
+                }
+            )*
+        }
+    };
+}
+
 /// A running server, killed (SIGKILL) when dropped.
 pub struct Server {
     child: Mutex<Child>,
