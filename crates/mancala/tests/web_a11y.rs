@@ -13,37 +13,13 @@ mod server;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use browser::{Driver, Look, chromedriver, session, start_driver};
+use browser::{Driver, Look, chromedriver, js, session, start_driver, wait_for};
 use fantoccini::Client;
 use serde_json::{Value, json};
 use server::{Server, TestDb};
 
 const LAPTOP: (u32, u32) = (1366, 768);
 const PHONE: (u32, u32) = (390, 844);
-
-/// Evaluates `expr` in the page until it is truthy; returns its value.
-async fn wait_for(c: &Client, expr: &str, what: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let v = js(c, &format!("return ({expr});")).await;
-        if !(v.is_null() || v == json!(false) || v == json!("")) {
-            return v;
-        }
-        if Instant::now() > deadline {
-            let page = js(
-                c,
-                "return {url: location.href, status: document.getElementById('status')?.textContent};",
-            )
-            .await;
-            panic!("timed out waiting for {what}; page: {page}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn js(c: &Client, script: &str) -> Value {
-    c.execute(script, vec![]).await.unwrap_or(Value::Null)
-}
 
 /// axe-core's script: `MANCALA_AXE`, else where `scripts/test.sh` installs it. `None`
 /// when it is not there: a failure under `CI=true`, a loud skip elsewhere.

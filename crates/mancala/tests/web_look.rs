@@ -14,7 +14,7 @@ mod server;
 
 use std::time::{Duration, Instant};
 
-use browser::{Driver, Look, chromedriver, session, start_driver};
+use browser::{Driver, Look, chromedriver, js, session, start_driver, wait_for};
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use server::{Server, TestDb};
@@ -32,27 +32,6 @@ async fn browser(
         ..Look::new(size)
     };
     session(driver, profile, look).await
-}
-
-/// Evaluates `expr` in the page until it is truthy; returns its value.
-async fn wait_for(c: &Client, expr: &str, what: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let v = js(c, &format!("return ({expr});")).await;
-        if !(v.is_null() || v == json!(false) || v == json!("")) {
-            return v;
-        }
-        if Instant::now() > deadline {
-            let page = js(c, "return {url: location.href, status: document.getElementById('status')?.textContent, \
-                              error: (document.getElementById('form-error') || {}).textContent};").await;
-            panic!("timed out waiting for {what}; page: {page}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn js(c: &Client, script: &str) -> Value {
-    c.execute(script, vec![]).await.unwrap_or(Value::Null)
 }
 
 /// Waits until the page's status line starts with `prefix`.

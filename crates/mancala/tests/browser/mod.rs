@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// The chromedriver binary, or `None` (a failure under `CI=true`, a skip elsewhere).
 pub fn chromedriver() -> Option<&'static str> {
@@ -139,5 +139,32 @@ pub async fn session(driver: &Driver, profile: &std::path::Path, look: Look) -> 
             }
             Err(e) => panic!("a WebDriver session: {e}"),
         }
+    }
+}
+
+/// Runs `script` in the page; its value (null when it fails).
+pub async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.unwrap_or(Value::Null)
+}
+
+/// Evaluates `expr` in the page until it is truthy; returns its value. After 20 s it
+/// fails with `what` and where the page is (address, status line, form error).
+pub async fn wait_for(c: &Client, expr: &str, what: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let v = js(c, &format!("return ({expr});")).await;
+        if !(v.is_null() || v == json!(false) || v == json!("")) {
+            return v;
+        }
+        if Instant::now() > deadline {
+            let page = js(
+                c,
+                "return {url: location.href, status: document.getElementById('status')?.textContent, \
+                 error: (document.getElementById('form-error') || {}).textContent};",
+            )
+            .await;
+            panic!("timed out waiting for {what}; page: {page}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
