@@ -42,6 +42,10 @@ pub enum Kind {
     Oware,
     /// The simplified Oware of the Bern course.
     SimplifiedOware,
+    /// Togyz Kumalak, Kazakhstan's national game: a sowing of two seeds or more starts
+    /// in the house it empties, and each player may claim one house of the opponent's
+    /// row (a tuzdyk) whose seeds go to them.
+    TogyzKumalak,
 }
 
 /// A place a seed can be in.
@@ -49,7 +53,8 @@ pub enum Kind {
 enum Spot {
     /// Player `.0`'s house `.1`, counted from 1 in that player's sowing order.
     House(usize, usize),
-    /// Player `.0`'s store (Kalah only).
+    /// Player `.0`'s store (Kalah only: Togyz Kumalak's stores are off the sowing path,
+    /// and a seed sown into a tuzdyk is added to its owner's store directly).
     Store(usize),
 }
 
@@ -60,9 +65,9 @@ pub enum Ending {
     NoSeedsToMove(usize),
     /// Kalah, either-side-empty: this player's houses are all empty.
     SideEmpty(usize),
-    /// Oware: this player has captured more than half of all seeds.
+    /// Oware, Togyz Kumalak: this player has captured more than half of all seeds.
     MoreThanHalf(usize),
-    /// Oware: each player has captured exactly half.
+    /// Oware, Togyz Kumalak: each player has captured exactly half.
     HalfEach,
     /// Oware: the player to move cannot give the opponent (who has nothing) any seeds.
     CannotFeed(usize),
@@ -100,7 +105,10 @@ impl Finish {
     }
 }
 
-/// The board: every house, the two stores (Kalah) or captures (Oware), and who moves.
+/// The board: every house, the two stores (Kalah) or captures (Oware, Togyz Kumalak),
+/// the tuzdyks (Togyz Kumalak) and who moves.
+///
+/// The fields are public, so a test can set up any position from its parts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Table {
     /// The game.
@@ -109,8 +117,12 @@ pub struct Table {
     pub houses: usize,
     /// `rows[p][k - 1]`: seeds in player `p`'s house `k`.
     pub rows: [Vec<u32>; 2],
-    /// Kalah: seeds in each store. Oware: seeds each player has captured.
+    /// Kalah: seeds in each store. Oware, Togyz Kumalak: seeds each player has captured.
     pub banked: [u32; 2],
+    /// Togyz Kumalak: `tuzdyks[p]`: the house of the opponent's row that player `p`
+    /// owns as their tuzdyk, numbered as the opponent numbers it, or `None`. A tuzdyk
+    /// always holds no seeds. `[None, None]` in the other games.
+    pub tuzdyks: [Option<usize>; 2],
     /// The player to move, 0 or 1.
     pub to_move: usize,
 }
@@ -118,7 +130,8 @@ pub struct Table {
 /// What one move does, as the move chooser of a test sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Effect {
-    /// Seeds it captures.
+    /// Seeds it captures (in Togyz Kumalak, with the seeds it sows into the mover's
+    /// tuzdyk).
     pub captured: u32,
     /// Oware: it would capture the opponent's whole row, so it captures nothing.
     pub grand_slam: bool,
@@ -135,6 +148,7 @@ impl Table {
             houses,
             rows: [vec![seeds; houses], vec![seeds; houses]],
             banked: [0, 0],
+            tuzdyks: [None, None],
             to_move: 0,
         }
     }
@@ -153,6 +167,14 @@ impl Table {
         match spot {
             Spot::House(p, k) => &mut self.rows[p][k - 1],
             Spot::Store(p) => &mut self.banked[p],
+        }
+    }
+
+    /// Togyz Kumalak: the player who owns `spot` as their tuzdyk, if anyone does.
+    fn tuzdyk_owner(&self, spot: Spot) -> Option<usize> {
+        match spot {
+            Spot::House(p, k) if self.tuzdyks[1 - p] == Some(k) => Some(1 - p),
+            _ => None,
         }
     }
 
@@ -197,6 +219,12 @@ impl Table {
         let origin = Spot::House(me, k);
         let mut hand = std::mem::take(self.seeds_at(origin));
         let mut spot = origin;
+        if self.kind == Kind::TogyzKumalak && hand > 1 {
+            // Togyz Kumalak: the first of two seeds or more goes back where it came from
+            // (a single seed goes on to the next house).
+            *self.seeds_at(origin) += 1;
+            hand -= 1;
+        }
         while hand > 0 {
             spot = self.next(spot);
             if spot == Spot::Store(1 - me) {
@@ -205,7 +233,11 @@ impl Table {
             if self.kind == Kind::Oware && spot == origin {
                 continue; // Abapa: a long sowing skips the house it started from
             }
-            *self.seeds_at(spot) += 1;
+            if let Some(owner) = self.tuzdyk_owner(spot) {
+                self.banked[owner] += 1; // Togyz Kumalak: a tuzdyk's seeds go to its owner
+            } else {
+                *self.seeds_at(spot) += 1;
+            }
             hand -= 1;
             if self.kind == Kind::SimplifiedOware {
                 if let Spot::House(p, j) = spot {
@@ -270,6 +302,36 @@ impl Table {
                 }
                 false
             }
+            Kind::TogyzKumalak => {
+                self.togyz_capture(me, last);
+                self.to_move = 1 - me;
+                false
+            }
+        }
+    }
+
+    /// Togyz Kumalak's capture after the last seed landed at `last`: on the opponent's
+    /// row, not in a tuzdyk, an even number of seeds is captured, and exactly 3 make the
+    /// house the mover's tuzdyk (its 3 seeds captured) unless the mover has one already,
+    /// the house is the opponent's last, or it has the number of the opponent's tuzdyk.
+    fn togyz_capture(&mut self, me: usize, last: Spot) {
+        let Spot::House(p, j) = last else {
+            return;
+        };
+        if p == me || self.tuzdyk_owner(last).is_some() {
+            return;
+        }
+        let seeds = self.rows[p][j - 1];
+        let tuzdyk = seeds == 3
+            && self.tuzdyks[me].is_none()
+            && j != self.houses
+            && self.tuzdyks[p] != Some(j);
+        if seeds % 2 == 0 || tuzdyk {
+            self.rows[p][j - 1] = 0;
+            self.banked[me] += seeds;
+        }
+        if tuzdyk {
+            self.tuzdyks[me] = Some(j);
         }
     }
 
@@ -343,6 +405,17 @@ impl Table {
                     return None;
                 }
             }
+            Kind::TogyzKumalak => {
+                if let Some(p) = (0..2).find(|&p| 2 * self.banked[p] > total) {
+                    Ending::MoreThanHalf(p)
+                } else if 2 * self.banked[0] == total && 2 * self.banked[1] == total {
+                    Ending::HalfEach
+                } else if self.row_total(me) == 0 {
+                    Ending::NoSeedsToMove(me)
+                } else {
+                    return None;
+                }
+            }
         };
         Some(self.share(ending))
     }
@@ -351,11 +424,13 @@ impl Table {
     fn share(&self, ending: Ending) -> Finish {
         let left = [self.row_total(0), self.row_total(1)];
         // Who gets the seeds still on the board: in Kalah always their owner; in Oware
-        // their owner unless a player won (or both drew) by captures; in simplified
-        // Oware nobody.
+        // and Togyz Kumalak their owner unless a player won (or both drew) by captures;
+        // in simplified Oware nobody.
         let owners_take = match self.kind {
             Kind::Kalah { .. } => true,
-            Kind::Oware => !matches!(ending, Ending::MoreThanHalf(_) | Ending::HalfEach),
+            Kind::Oware | Kind::TogyzKumalak => {
+                !matches!(ending, Ending::MoreThanHalf(_) | Ending::HalfEach)
+            }
             Kind::SimplifiedOware => false,
         };
         let taken_from_rows = if owners_take { left } else { [0, 0] };
@@ -404,6 +479,33 @@ impl Referee {
         self.finish
     }
 
+    /// Togyz Kumalak: for player 1 (index 0), the house of player 2's row they own as
+    /// their tuzdyk, numbered as player 2 numbers it, or `None`; then the same for
+    /// player 2. `[None, None]` in the other games.
+    ///
+    /// ```
+    /// use mancala_referee::{Kind, Referee};
+    /// let mut game = Referee::new(Kind::TogyzKumalak, 9, 9);
+    /// // Player 1's house 1, player 2's house 3, then player 1's house 2, capturing the
+    /// // 2 it leaves in player 2's house 3 (a sowing of two seeds or more puts its first
+    /// // seed back into the house it empties).
+    /// for k in [1, 3, 2] {
+    ///     game.play(k);
+    /// }
+    /// assert_eq!(game.table().rows[0], [2, 1, 11, 11, 11, 11, 11, 11, 11]);
+    /// assert_eq!(game.tuzdyks(), [None, None]);
+    /// // Player 2's house 1 (10 seeds): back into it, into their houses 2 to 9, and the
+    /// // last into player 1's house 1, making 3: it becomes player 2's tuzdyk.
+    /// game.play(1);
+    /// assert_eq!(game.table().rows[0], [0, 1, 11, 11, 11, 11, 11, 11, 11]);
+    /// assert_eq!(game.table().banked, [2, 3]);
+    /// assert_eq!(game.tuzdyks(), [None, Some(1)]);
+    /// ```
+    #[must_use]
+    pub fn tuzdyks(&self) -> [Option<usize>; 2] {
+        self.table.tuzdyks
+    }
+
     /// The legal moves; none once the game is over.
     #[must_use]
     pub fn moves(&self) -> Vec<usize> {
@@ -422,8 +524,10 @@ impl Referee {
         let banked_before = self.table.banked;
         self.table.play(k);
         self.finish = self.table.finish();
-        // Kalah has no repetition rule (and no position of it can come round again).
-        if self.finish.is_some() || matches!(self.table.kind, Kind::Kalah { .. }) {
+        // Kalah has no repetition rule (and no position of it can come round again), nor
+        // has Togyz Kumalak (whose positions can).
+        let kind = self.table.kind;
+        if self.finish.is_some() || matches!(kind, Kind::Kalah { .. } | Kind::TogyzKumalak) {
             return;
         }
         if self.table.banked != banked_before {
