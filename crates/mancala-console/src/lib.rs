@@ -33,7 +33,7 @@ mod board;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
-use mancala_core::{IllegalMove, Move, Outcome, Side, Variant};
+use mancala_core::{IllegalMove, Move, Outcome, Side};
 use mancala_engine::{MAX_PLIES, Player, PlayerError};
 use mancala_session::{HouseError, Record, Session, parse_house_number};
 
@@ -119,9 +119,11 @@ impl Console {
             build(Side::South, seed)?,
             build(Side::North, seed.wrapping_add(1))?,
         ];
-        let layout = match rules.variant() {
-            Variant::Kalah => Layout::Kalah,
-            Variant::Oware | Variant::OwareSimplified => Layout::Oware,
+        // The Kalah transcripts draw stores on the board; the Oware rows draw captures.
+        let layout = if rules.variant().info().stores {
+            Layout::Kalah
+        } else {
+            Layout::Oware
         };
         Ok(Console {
             start: session,

@@ -1,4 +1,5 @@
-//! The rules of Kalah and Oware: positions, moves, rule sets, outcomes and perft.
+//! The rules of Kalah, Oware and Togyz Kumalak: positions, moves, rule sets, outcomes
+//! and perft.
 //!
 //! This crate is pure: no I/O, no threads, no allocation on the hot paths. Everything
 //! else in the mancala suite (computer players, the consoles, the terminal and web
@@ -29,6 +30,11 @@
 //! - [`Variant::Oware`]: Abapa tournament rules. See [`variants::Oware`].
 //! - [`Variant::OwareSimplified`]: the Bern course assignment. See
 //!   [`variants::OwareSimplified`].
+//! - [`Variant::TogyzKumalak`]: the federation's rules, with tuzdyks. See
+//!   [`variants::TogyzKumalak`].
+//!
+//! What each variant *is* beyond its moves (display name, rules text, defaults,
+//! options) is [`Variant::info`]; front ends ask it instead of matching on variants.
 //!
 //! # Notation
 //!
@@ -65,7 +71,7 @@ pub use perft::perft;
 pub use position::{IllegalMove, MoveReport, Position, SetupError};
 pub use rules::{EndRule, RuleOptions, Rules, RulesError, Variant};
 pub use side::Side;
-pub use sowing::{Pit, SowStep};
+pub use sowing::{NoSteps, Pit, SowStep, StepSink};
 pub use view::{ResultView, StateView};
 
 /// The most houses per side any variant supports.

@@ -42,7 +42,7 @@
 use std::fmt;
 
 use crate::{
-    EndRule, MAX_HOUSES, Position, RuleOptions, Rules, RulesError, SetupError, Side, Variant,
+    EndRule, MAX_HOUSES, Move, Position, RuleOptions, Rules, RulesError, SetupError, Side, Variant,
 };
 
 /// The part of a notation line an error is in.
@@ -218,7 +218,7 @@ fn parse_rules_field(span: Span<'_>) -> Result<(Variant, RuleOptions), NotationE
     let (mut capture_given, mut end_given) = (false, false);
     for opt in parts {
         let err = |kind| NotationError::new(NotationField::Rules, opt.column, kind);
-        if variant != Variant::Kalah {
+        if variant.info().options.is_empty() {
             return Err(err(NotationErrorKind::KalahOnlyOption(variant)));
         }
         let given = if opt.text == "empty-capture" {
@@ -262,11 +262,7 @@ fn parse_rules(rules: Span<'_>, size: Span<'_>) -> Result<Rules, NotationError> 
 }
 
 /// One player's houses and store from `houses,.../store`.
-fn parse_row(
-    span: Span<'_>,
-    side: Side,
-    rules: Rules,
-) -> Result<([u16; MAX_HOUSES], u16), NotationError> {
+fn parse_row(span: Span<'_>, side: Side, rules: Rules) -> Result<Row, NotationError> {
     let Some((row, store)) = span.text.split_once('/') else {
         return Err(NotationError::new(
             NotationField::Houses(side),
@@ -283,11 +279,16 @@ fn parse_row(
         column: span.column + row.text.chars().count() + 1,
     };
     let mut houses = [0; MAX_HOUSES];
+    let mut tuzdyk = None;
     let mut found = 0;
     for cell in row.split(',') {
-        let n = seeds(cell, NotationField::Houses(side), rules)?;
-        if let Some(slot) = houses.get_mut(found) {
-            *slot = n;
+        if cell.text == "x" && rules.variant().info().tuzdyks && tuzdyk.is_none() {
+            tuzdyk = Move::new(found as u8 + 1);
+        } else {
+            let n = seeds(cell, NotationField::Houses(side), rules)?;
+            if let Some(slot) = houses.get_mut(found) {
+                *slot = n;
+            }
         }
         found += 1;
     }
@@ -302,7 +303,19 @@ fn parse_row(
             }),
         ));
     }
-    Ok((houses, seeds(store, NotationField::Store(side), rules)?))
+    Ok(Row {
+        houses,
+        store: seeds(store, NotationField::Store(side), rules)?,
+        tuzdyk,
+    })
+}
+
+/// One player's side as written: houses, store, and the house marked `x` (the
+/// opponent's tuzdyk), if any.
+struct Row {
+    houses: [u16; MAX_HOUSES],
+    store: u16,
+    tuzdyk: Option<Move>,
 }
 
 /// A count of seeds: digits, at most the seeds of the whole game.
@@ -370,22 +383,28 @@ impl Position {
             return Err(NotationError::new(NotationField::End, extra.column, kind));
         }
         let rules = parse_rules(fields[0], fields[1])?;
-        let (south, south_store) = parse_row(fields[2], Side::South, rules)?;
-        let (north, north_store) = parse_row(fields[3], Side::North, rules)?;
+        let south = parse_row(fields[2], Side::South, rules)?;
+        let north = parse_row(fields[3], Side::North, rules)?;
         let to_move = parse_side(fields[4])?;
         let h = rules.houses();
         Position::from_parts(
             rules,
-            [&south[..h], &north[..h]],
-            [south_store, north_store],
+            [&south.houses[..h], &north.houses[..h]],
+            [south.store, north.store],
             to_move,
         )
+        // A house marked `x` on one player's row is the other player's tuzdyk.
+        .and_then(|p| p.with_tuzdyks([north.tuzdyk, south.tuzdyk]))
         .map_err(|e| {
             let (field, at) = match e {
                 SetupError::SeedsNotConserved { .. } => (NotationField::Board, 2),
                 SetupError::MoverSkipped(_) => (NotationField::ToMove, 4),
                 SetupError::RowLength { side, .. } => {
                     (NotationField::Houses(side), 2 + side.index())
+                }
+                SetupError::Tuzdyk { side, .. } => {
+                    let row = side.opponent();
+                    (NotationField::Houses(row), 2 + row.index())
                 }
             };
             NotationError::new(field, fields[at].column, NotationErrorKind::Setup(e))
@@ -410,7 +429,7 @@ impl Position {
     pub fn to_notation(&self) -> String {
         let rules = self.rules();
         let mut line = rules.variant().name().to_owned();
-        if rules.variant() == Variant::Kalah {
+        if rules.variant().info().takes_option("empty-capture") {
             let options = rules.options();
             if options.empty_capture {
                 line.push_str("+empty-capture");
@@ -422,7 +441,13 @@ impl Position {
         }
         line.push_str(&format!(" {}x{}", rules.houses(), rules.seeds()));
         for side in Side::BOTH {
-            let row: Vec<String> = self.houses(side).iter().map(u16::to_string).collect();
+            let marked = self.tuzdyk(side.opponent()).map(Move::index);
+            let row: Vec<String> = (self.houses(side).iter().enumerate())
+                .map(|(i, n)| match marked {
+                    Some(t) if t == i => "x".to_owned(),
+                    _ => n.to_string(),
+                })
+                .collect();
             line.push_str(&format!(" {}/{}", row.join(","), self.store(side)));
         }
         line.push_str(&format!(" {}", self.to_move().number()));

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use crate::variants::{Kalah, Oware, OwareSimplified, RuleSet};
+use crate::sowing::{NoSteps, StepSink};
+use crate::variants::RuleSet;
 use crate::{EndReason, GameEnd, MAX_HOUSES, Move, MoveList, Outcome, Rules, Side, Variant};
 
 /// What a move did besides sowing, for messages and move ordering.
@@ -53,6 +54,10 @@ pub struct Position {
     pub(crate) cells: [u16; 2 * MAX_HOUSES],
     /// Seeds banked by each player: the store in Kalah, captures in Oware.
     pub(crate) stores: [u16; 2],
+    /// Togyz Kumalak's tuzdyks: for each player, the house of the opponent's row it
+    /// owns, as the opponent numbers it (1..=H), or 0 for none. Always `[0, 0]` in the
+    /// other variants, so it costs them nothing but two bytes.
+    pub(crate) tuzdyks: [u8; 2],
     /// Seeds on each player's row (a function of `cells`, cached by every constructor
     /// and every move: end tests and evaluations read it instead of summing the rows).
     pub(crate) rows: [u16; 2],
@@ -116,6 +121,14 @@ pub enum SetupError {
     /// turn while the opponent has seeds.
     #[error("{0} has no seeds and would be skipped")]
     MoverSkipped(Side),
+    /// A tuzdyk that the rules do not allow (see [`Position::with_tuzdyks`]).
+    #[error("{side}'s tuzdyk: {why}")]
+    Tuzdyk {
+        /// The player whose tuzdyk it is.
+        side: Side,
+        /// Which rule it breaks.
+        why: &'static str,
+    },
 }
 
 impl Position {
@@ -136,6 +149,7 @@ impl Position {
         let mut p = Position {
             cells,
             stores: [0; 2],
+            tuzdyks: [0; 2],
             rows: [0; 2],
             rules,
             to_move: Side::South,
@@ -191,6 +205,7 @@ impl Position {
         let mut p = Position {
             cells,
             stores,
+            tuzdyks: [0; 2],
             rows: [0; 2],
             rules,
             to_move,
@@ -198,9 +213,7 @@ impl Position {
         };
         p.recount_rows();
         p.over = p.compute_over();
-        if rules.variant() == Variant::OwareSimplified && !p.over && p.row_sum(to_move) == 0 {
-            return Err(SetupError::MoverSkipped(to_move));
-        }
+        p.check_setup()?;
         Ok(p)
     }
 
@@ -257,6 +270,68 @@ impl Position {
         self.stores
     }
 
+    /// The house of the opponent's row that `side` owns as its tuzdyk (Togyz Kumalak),
+    /// numbered as the opponent numbers it; `None` in the other variants and before
+    /// `side` has claimed one.
+    ///
+    /// ```
+    /// use mancala_core::{Move, Position, Side};
+    /// let p = Position::from_notation("togyzkumalak 3x3 0,3,3/3 3,x,3/3 1").unwrap();
+    /// assert_eq!(p.tuzdyk(Side::South), Move::new(2));
+    /// assert_eq!(p.tuzdyk(Side::North), None);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn tuzdyk(&self, side: Side) -> Option<Move> {
+        Move::new(self.tuzdyks[side.index()])
+    }
+
+    /// Both tuzdyks, player 1's first (see [`Position::tuzdyk`]).
+    #[inline]
+    #[must_use]
+    pub fn tuzdyks(&self) -> [Option<Move>; 2] {
+        Side::BOTH.map(|s| self.tuzdyk(s))
+    }
+
+    /// The same position with these tuzdyks, checked by the variant: only Togyz
+    /// Kumalak has them, a tuzdyk holds no seeds, is not the opponent's last house, and
+    /// the two players' tuzdyks do not have the same number.
+    ///
+    /// # Errors
+    /// [`SetupError::Tuzdyk`] saying which rule a tuzdyk breaks.
+    ///
+    /// ```
+    /// use mancala_core::{Move, Position, Rules, Side};
+    /// let p = Position::from_notation("togyzkumalak 3x3 0,3,3/3 3,0,3/3 1").unwrap();
+    /// let q = p.with_tuzdyks([Move::new(2), None]).unwrap();
+    /// assert_eq!(q.to_notation(), "togyzkumalak 3x3 0,3,3/3 3,x,3/3 1");
+    /// assert!(p.with_tuzdyks([Move::new(3), None]).is_err()); // the last house
+    /// ```
+    pub fn with_tuzdyks(self, tuzdyks: [Option<Move>; 2]) -> Result<Position, SetupError> {
+        let mut p = self;
+        p.tuzdyks = tuzdyks.map(|t| t.map_or(0, Move::house));
+        p.over = p.compute_over();
+        p.check_setup()?;
+        Ok(p)
+    }
+
+    /// The checks of a position set up from parts beyond seeds adding up: tuzdyks only
+    /// where the variant has them, then the variant's own.
+    fn check_setup(&self) -> Result<(), SetupError> {
+        if !self.rules.variant().info().tuzdyks {
+            if let Some(side) = Side::BOTH
+                .into_iter()
+                .find(|s| self.tuzdyks[s.index()] != 0)
+            {
+                return Err(SetupError::Tuzdyk {
+                    side,
+                    why: "only Togyz Kumalak has tuzdyks",
+                });
+            }
+        }
+        crate::with_rule_set!(self.rules.variant(), R => R::check_setup(self))
+    }
+
     /// Seeds in `side`'s houses.
     #[inline]
     #[must_use]
@@ -294,11 +369,7 @@ impl Position {
         if self.over {
             return MoveList::new();
         }
-        match self.rules.variant() {
-            Variant::Kalah => Kalah::legal_moves(self),
-            Variant::Oware => Oware::legal_moves(self),
-            Variant::OwareSimplified => OwareSimplified::legal_moves(self),
-        }
+        crate::with_rule_set!(self.rules.variant(), R => R::legal_moves(self))
     }
 
     /// Whether `mv` can be played, and why not if it cannot.
@@ -361,12 +432,15 @@ impl Position {
     /// a house beyond the board); debug builds assert legality.
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) -> MoveReport {
+        self.play_into(mv, &mut NoSteps)
+    }
+
+    /// Plays `mv` in place, reporting its steps to `steps`: the one path every move
+    /// takes, recorded or not.
+    #[inline]
+    pub(crate) fn play_into<S: StepSink>(&mut self, mv: Move, steps: &mut S) -> MoveReport {
         debug_assert!(self.check(mv).is_ok(), "illegal move {mv} in\n{self}");
-        match self.rules.variant() {
-            Variant::Kalah => Kalah::play(self, mv),
-            Variant::Oware => Oware::play(self, mv),
-            Variant::OwareSimplified => OwareSimplified::play(self, mv),
-        }
+        crate::with_rule_set!(self.rules.variant(), R => R::sow(self, mv, steps))
     }
 
     /// The final scores and winner once the game is over, `None` before.
@@ -401,11 +475,7 @@ impl Position {
         if !self.over {
             return None;
         }
-        let reason = match self.rules.variant() {
-            Variant::Kalah => Kalah::end_reason(self),
-            Variant::Oware => Oware::end_reason(self),
-            Variant::OwareSimplified => OwareSimplified::end_reason(self),
-        };
+        let reason = crate::with_rule_set!(self.rules.variant(), R => R::end_reason(self));
         Some(GameEnd::new(self, reason, self.final_scores()))
     }
 
@@ -423,11 +493,7 @@ impl Position {
     /// ```
     #[must_use]
     pub fn end_by_repetition(&self) -> Option<GameEnd> {
-        let scores = match self.rules.variant() {
-            Variant::Kalah => Kalah::repetition_scores(self),
-            Variant::Oware => Oware::repetition_scores(self),
-            Variant::OwareSimplified => OwareSimplified::repetition_scores(self),
-        }?;
+        let scores = crate::with_rule_set!(self.rules.variant(), R => R::repetition_scores(self))?;
         Some(GameEnd::new(self, EndReason::Repetition, scores))
     }
 
@@ -464,11 +530,7 @@ impl Position {
     /// captures alone.
     #[must_use]
     pub fn final_scores(&self) -> [u16; 2] {
-        match self.rules.variant() {
-            Variant::Kalah => Kalah::final_scores(self),
-            Variant::Oware => Oware::final_scores(self),
-            Variant::OwareSimplified => OwareSimplified::final_scores(self),
-        }
+        crate::with_rule_set!(self.rules.variant(), R => R::final_scores(self))
     }
 
     /// Stores plus each player's own row: how the seeds are shared when a game ends with
@@ -490,11 +552,7 @@ impl Position {
 
     #[inline]
     fn compute_over(&self) -> bool {
-        match self.rules.variant() {
-            Variant::Kalah => Kalah::is_over(self),
-            Variant::Oware => Oware::is_over(self),
-            Variant::OwareSimplified => OwareSimplified::is_over(self),
-        }
+        crate::with_rule_set!(self.rules.variant(), R => R::is_over(self))
     }
 
     /// Recomputes the cached end flag after a move has changed the board (and the row
@@ -523,11 +581,17 @@ impl Position {
     /// a few iterations whose lengths the processor cannot predict.
     #[inline]
     #[must_use = "the row counts need the seeds sown on each row"]
-    pub(crate) fn sow_ring(&mut self, start: usize, len: usize) -> [u16; 2] {
+    pub(crate) fn sow_ring<S: StepSink>(
+        &mut self,
+        start: usize,
+        len: usize,
+        steps: &mut S,
+    ) -> [u16; 2] {
         let h = self.rules.houses();
         let ring = 2 * h;
         debug_assert!(start <= ring && len <= ring);
         let start = if start >= ring { start - ring } else { start };
+        self.record_ring(start, len, steps);
         let end = start + len;
         // The cells `start..b` and `0..c`, with no overlap since `len <= ring`.
         let (b, c) = (end.min(ring), end.saturating_sub(ring));
@@ -544,6 +608,19 @@ impl Position {
             *cell += u16::from(k >= a) & u16::from(k < b) | u16::from(k < c);
         }
         [south as u16, (len - south) as u16]
+    }
+
+    /// Records the drops of [`Position::sow_ring`] without sowing: one per cell from
+    /// `start` on, round the ring. Nothing for a sink that does not record.
+    #[inline]
+    pub(crate) fn record_ring<S: StepSink>(&self, start: usize, len: usize, steps: &mut S) {
+        if S::RECORDS {
+            let ring = 2 * self.rules.houses();
+            for k in start..start + len {
+                let cell = k % ring;
+                steps.step(crate::SowStep::Drop(self.pit_of_cell(cell)));
+            }
+        }
     }
 
     /// Recounts the cached row counts from the cells.
@@ -569,8 +646,16 @@ impl fmt::Display for Position {
     /// assert_eq!(text, &expected[1..]);
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A tuzdyk (always empty) shows as `x`, as in the notation.
         let row = |side: Side, reversed: bool| -> String {
-            let cells = self.houses(side).iter().map(|n| format!("{n:>4}"));
+            let tuzdyk = self.tuzdyk(side.opponent()).map(Move::index);
+            let cells = (self.houses(side).iter().enumerate()).map(|(i, n)| {
+                if tuzdyk == Some(i) {
+                    format!("{:>4}", "x")
+                } else {
+                    format!("{n:>4}")
+                }
+            });
             if reversed {
                 cells.rev().collect()
             } else {
@@ -599,6 +684,7 @@ impl fmt::Debug for Position {
             .field("south", &self.houses(Side::South))
             .field("north", &self.houses(Side::North))
             .field("stores", &self.stores)
+            .field("tuzdyks", &self.tuzdyks)
             .field("to_move", &self.to_move)
             .field("over", &self.over)
             .finish()

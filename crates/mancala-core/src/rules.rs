@@ -3,12 +3,14 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::variants::{RuleSet, VariantInfo};
 use crate::{MAX_HOUSES, MAX_SEEDS};
 
 /// The rule sets this crate implements.
 ///
-/// Parsed from and printed as the names front ends and files use: `kalah`, `oware`,
-/// `oware-simplified`.
+/// Parsed from and printed as the keys front ends and files use: `kalah`, `oware`,
+/// `oware-simplified`, `togyzkumalak`. Everything else about a variant (its display
+/// name, rules text, defaults, options, what its board has) is in [`Variant::info`].
 ///
 /// ```
 /// use mancala_core::Variant;
@@ -27,33 +29,64 @@ pub enum Variant {
     Oware,
     /// The simplified Oware of the Bern course assignment.
     OwareSimplified,
+    /// Togyz Kumalak: sowing starts in the origin house, even captures, tuzdyks.
+    #[cfg_attr(feature = "serde", serde(rename = "togyzkumalak"))]
+    TogyzKumalak,
 }
 
 impl Variant {
     /// Every variant, in the order front ends list them.
-    pub const ALL: [Variant; 3] = [Variant::Kalah, Variant::Oware, Variant::OwareSimplified];
+    pub const ALL: [Variant; 4] = [
+        Variant::Kalah,
+        Variant::Oware,
+        Variant::OwareSimplified,
+        Variant::TogyzKumalak,
+    ];
 
-    /// The name used on the command line and in files.
+    /// What the variant is: key, display name, rules text, defaults, options.
+    ///
+    /// ```
+    /// use mancala_core::Variant;
+    /// assert_eq!(Variant::OwareSimplified.info().name, "Simplified Oware");
+    /// ```
     #[must_use]
+    pub const fn info(self) -> &'static VariantInfo {
+        crate::with_rule_set!(self, R => &R::INFO)
+    }
+
+    /// The key used on the command line, in the API and in files (`info().key`; the
+    /// name people read is `info().name`).
+    #[must_use]
+    #[allow(
+        clippy::misnamed_getters,
+        reason = "the name of files and command lines: the key, as it always was"
+    )]
     pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Kalah => "kalah",
-            Variant::Oware => "oware",
-            Variant::OwareSimplified => "oware-simplified",
-        }
+        self.info().key
     }
 
     /// Whether a position coming round again since the last capture ends the game
     /// (both Oware variants; no Kalah position can come round again).
     #[must_use]
     pub const fn has_repetition_rule(self) -> bool {
-        matches!(self, Variant::Oware | Variant::OwareSimplified)
+        self.info().repetition
     }
 
     /// Whether the board has stores that seeds are sown into (Kalah only).
     #[must_use]
     pub const fn has_stores(self) -> bool {
-        matches!(self, Variant::Kalah)
+        self.info().stores
+    }
+
+    /// The keys of every variant, for messages: `kalah, oware, oware-simplified or
+    /// togyzkumalak`.
+    #[must_use]
+    pub fn keys_in_words() -> String {
+        let keys: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        match keys.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => keys.concat(),
+        }
     }
 }
 
@@ -122,7 +155,8 @@ impl FromStr for EndRule {
     }
 }
 
-/// The Kalah rule options found in the wild. Oware variants ignore them.
+/// The Kalah rule options found in the wild. Other variants ignore them (and say so in
+/// [`VariantInfo::options`](crate::variants::VariantInfo)).
 ///
 /// ```
 /// use mancala_core::{EndRule, RuleOptions};
@@ -165,10 +199,11 @@ impl Rules {
     /// # Errors
     /// [`RulesError::Houses`] or [`RulesError::Seeds`] when a size is out of range.
     pub fn new(variant: Variant, houses: u8, seeds: u8) -> Result<Rules, RulesError> {
-        if houses == 0 || houses as usize > MAX_HOUSES {
+        let info = variant.info();
+        if houses == 0 || houses > info.max_houses {
             return Err(RulesError::Houses(houses.into()));
         }
-        if seeds == 0 || seeds as usize > MAX_SEEDS {
+        if seeds == 0 || seeds > info.max_seeds {
             return Err(RulesError::Seeds(seeds.into()));
         }
         Ok(Rules {
@@ -204,6 +239,28 @@ impl Rules {
     #[must_use]
     pub fn oware_simplified(houses: u8, seeds: u8) -> Rules {
         Rules::new(Variant::OwareSimplified, houses, seeds).expect("board size in range")
+    }
+
+    /// Togyz Kumalak (9 houses of 9 seeds in the standard game).
+    ///
+    /// # Panics
+    /// If a size is out of range; use [`Rules::new`] for input from users.
+    #[must_use]
+    pub fn togyz_kumalak(houses: u8, seeds: u8) -> Rules {
+        Rules::new(Variant::TogyzKumalak, houses, seeds).expect("board size in range")
+    }
+
+    /// The variant's standard board with default options.
+    ///
+    /// ```
+    /// use mancala_core::{Rules, Variant};
+    /// assert_eq!(Rules::standard(Variant::TogyzKumalak).total_seeds(), 162);
+    /// ```
+    #[must_use]
+    pub fn standard(variant: Variant) -> Rules {
+        let info = variant.info();
+        Rules::new(variant, info.default_houses, info.default_seeds)
+            .expect("a variant's defaults are in range")
     }
 
     /// The same rules with other options.
@@ -252,7 +309,7 @@ impl fmt::Display for Rules {
     /// Writes e.g. `kalah(6,4)`, with the non-default options after it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}({},{})", self.variant, self.houses, self.seeds)?;
-        if self.variant == Variant::Kalah {
+        if self.variant.info().takes_option("empty-capture") {
             if self.options.empty_capture {
                 f.write_str(" empty-capture")?;
             }
@@ -268,7 +325,7 @@ impl fmt::Display for Rules {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// The variant name is not known.
-    #[error("unknown variant {0:?} (expected kalah, oware or oware-simplified)")]
+    #[error("unknown variant {0:?} (expected {keys})", keys = Variant::keys_in_words())]
     UnknownVariant(String),
     /// The end rule name is not known.
     #[error("unknown end rule {0:?} (expected mover-cannot-move or either-side-empty)")]

@@ -1,6 +1,11 @@
 //! A move seed by seed, for animation: where each seed lands and what is captured.
+//!
+//! The steps are not worked out by a second model of the rules: each variant's move
+//! code reports them as it plays ([`StepSink`]), so what the front ends animate is what
+//! the rules did. Search plays through the same code with [`NoSteps`], whose methods
+//! are empty and compile away.
 
-use crate::{IllegalMove, Move, Position, Side, Variant};
+use crate::{IllegalMove, Move, MoveReport, Position, Side};
 
 /// A place on the board that holds seeds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -14,7 +19,7 @@ pub enum Pit {
         /// The house number, 1..=H.
         house: u8,
     },
-    /// `side`'s store (Kalah), or its pile of captured seeds (Oware).
+    /// `side`'s store (Kalah), or its pile of captured seeds (the other variants).
     Store(Side),
 }
 
@@ -30,7 +35,8 @@ pub enum SowStep {
         /// Seeds lifted.
         seeds: u16,
     },
-    /// One seed dropped into a pit.
+    /// One seed dropped into a pit. A seed sown into a Togyz Kumalak tuzdyk drops
+    /// into its owner's store.
     Drop(Pit),
     /// Seeds taken from a house into the mover's store or captures.
     Capture {
@@ -41,11 +47,42 @@ pub enum SowStep {
     },
 }
 
+/// Where a variant's move code reports what it does, step by step.
+///
+/// Implemented by [`NoSteps`] (search: nothing is recorded, and the calls compile
+/// away) and by `Vec<SowStep>` (front ends: every step, in order). Variants call
+/// [`StepSink::RECORDS`]-guarded code only where recording needs the work done in a
+/// different order (sowing round a Kalah store in two pieces instead of one), never to
+/// decide anything.
+pub trait StepSink {
+    /// Whether the sink keeps steps; `false` lets the move code skip the bookkeeping.
+    const RECORDS: bool;
+    /// A step, in the order the move makes it.
+    fn step(&mut self, step: SowStep);
+}
+
+/// The sink of search and random playouts: records nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoSteps;
+
+impl StepSink for NoSteps {
+    const RECORDS: bool = false;
+    #[inline(always)]
+    fn step(&mut self, _: SowStep) {}
+}
+
+impl StepSink for Vec<SowStep> {
+    const RECORDS: bool = true;
+    fn step(&mut self, step: SowStep) {
+        self.push(step);
+    }
+}
+
 impl Position {
     /// The steps of `mv`, seed by seed, for front ends that animate sowing.
     ///
     /// Applying the steps to this position's board gives exactly the board of
-    /// [`Position::play`].
+    /// [`Position::play`]: they come from the same code.
     ///
     /// # Errors
     /// Why `mv` is illegal.
@@ -64,152 +101,44 @@ impl Position {
     /// ]);
     /// ```
     pub fn sowing(&self, mv: Move) -> Result<Vec<SowStep>, IllegalMove> {
-        let after = self.play(mv)?;
-        let me = self.to_move();
-        let variant = self.variant();
-        let origin = Pit::House {
-            side: me,
-            house: mv.house(),
-        };
-        let ring = self.ring(origin);
-        let seeds = self.seeds(me, mv);
-        let mut board = Board::of(self);
-        let mut steps = vec![SowStep::Lift { pit: origin, seeds }];
-        board.take(origin);
-        let mut last = origin;
-        for pit in ring.iter().cycle().take(usize::from(seeds)).copied() {
-            steps.push(SowStep::Drop(pit));
-            board.add(pit, 1);
-            last = pit;
-            // Simplified Oware captures on the way: an opponent's house turned into 2.
-            if variant == Variant::OwareSimplified
-                && matches!(pit, Pit::House { side, .. } if side != me)
-                && board.get(pit) == 2
-            {
-                steps.push(SowStep::Capture { pit, seeds: 2 });
-                board.take(pit);
-                board.add(Pit::Store(me), 2);
-            }
+        self.play_with_steps(mv).map(|(_, _, steps)| steps)
+    }
+
+    /// Plays `mv`, returning the position after it, what it did and its steps.
+    ///
+    /// # Errors
+    /// Why `mv` is illegal.
+    ///
+    /// ```
+    /// use mancala_core::{Move, Position, Rules};
+    /// let p = Position::new(Rules::oware(6, 4));
+    /// let (next, report, steps) = p.play_with_steps(Move::new(1).unwrap()).unwrap();
+    /// assert_eq!(next, p.play(Move::new(1).unwrap()).unwrap());
+    /// assert_eq!((report.captured, steps.len()), (0, 5));
+    /// ```
+    pub fn play_with_steps(
+        &self,
+        mv: Move,
+    ) -> Result<(Position, MoveReport, Vec<SowStep>), IllegalMove> {
+        self.check(mv)?;
+        let mut next = *self;
+        let mut steps = Vec::with_capacity(usize::from(self.seeds(self.to_move, mv)) + 4);
+        let report = next.play_into(mv, &mut steps);
+        Ok((next, report, steps))
+    }
+
+    /// The pit of a cell index (player 1's houses in `0..h`, player 2's in `h..2h`).
+    /// A tuzdyk's cell is its owner's store: a seed sown there goes to the store.
+    #[inline]
+    pub(crate) fn pit_of_cell(&self, cell: usize) -> Pit {
+        let h = self.rules.houses();
+        let side = if cell < h { Side::South } else { Side::North };
+        let house = (cell - side.index() * h) as u8 + 1;
+        let owner = side.opponent();
+        if self.tuzdyks[owner.index()] == house {
+            Pit::Store(owner)
+        } else {
+            Pit::House { side, house }
         }
-
-        self.end_captures(last, &board, &after, &mut steps);
-        Ok(steps)
-    }
-
-    /// The pits a sowing from `origin` drops seeds in, in order, starting just after
-    /// it: the mover's store in Kalah, never the origin itself in Oware.
-    fn ring(&self, origin: Pit) -> Vec<Pit> {
-        let me = self.to_move();
-        let h = self.houses_per_side();
-        let variant = self.variant();
-        let mut ring: Vec<Pit> = Vec::with_capacity(2 * h + 2);
-        for side in [me, me.opponent()] {
-            ring.extend((1..=h as u8).map(|house| Pit::House { side, house }));
-            if variant == Variant::Kalah && side == me {
-                ring.push(Pit::Store(me));
-            }
-        }
-        let start = ring
-            .iter()
-            .position(|&p| p == origin)
-            .expect("origin is on the ring");
-        ring.rotate_left(start + 1);
-        if variant == Variant::Oware {
-            ring.retain(|&p| p != origin);
-        }
-        ring
-    }
-
-    /// The captures at the end of a sowing that ended in `last`, leaving `board`:
-    /// whatever the rules took from the board to reach `after`.
-    fn end_captures(&self, last: Pit, board: &Board, after: &Position, steps: &mut Vec<SowStep>) {
-        let me = self.to_move();
-        let h = self.houses_per_side();
-        let taken =
-            |board: &Board, pit: Pit| board.get(pit).saturating_sub(after_count(after, pit));
-        match self.variant() {
-            Variant::Kalah => {
-                if let Pit::House { side, house } = last {
-                    if side == me && taken(board, last) > 0 {
-                        let facing = Pit::House {
-                            side: me.opponent(),
-                            house: h as u8 + 1 - house,
-                        };
-                        let own = board.get(last);
-                        steps.push(SowStep::Capture {
-                            pit: last,
-                            seeds: own,
-                        });
-                        let opposite = board.get(facing);
-                        if opposite > 0 {
-                            steps.push(SowStep::Capture {
-                                pit: facing,
-                                seeds: opposite,
-                            });
-                        }
-                    }
-                }
-            }
-            Variant::Oware => {
-                // The chain runs backwards from the last house along the opponent's row.
-                if let Pit::House { side, house } = last {
-                    if side != me {
-                        for n in (1..=house).rev() {
-                            let pit = Pit::House { side, house: n };
-                            let t = taken(board, pit);
-                            if t == 0 {
-                                break;
-                            }
-                            steps.push(SowStep::Capture { pit, seeds: t });
-                        }
-                    }
-                }
-            }
-            Variant::OwareSimplified => {}
-        }
-    }
-}
-
-fn after_count(p: &Position, pit: Pit) -> u16 {
-    match pit {
-        Pit::House { side, house } => p.houses(side)[usize::from(house) - 1],
-        Pit::Store(side) => p.store(side),
-    }
-}
-
-/// A scratch copy of the counts, addressed by [`Pit`].
-struct Board {
-    houses: [Vec<u16>; 2],
-    stores: [u16; 2],
-}
-
-impl Board {
-    fn of(p: &Position) -> Board {
-        Board {
-            houses: Side::BOTH.map(|s| p.houses(s).to_vec()),
-            stores: p.stores(),
-        }
-    }
-
-    fn slot(&mut self, pit: Pit) -> &mut u16 {
-        match pit {
-            Pit::House { side, house } => &mut self.houses[side.index()][usize::from(house) - 1],
-            Pit::Store(side) => &mut self.stores[side.index()],
-        }
-    }
-
-    fn get(&self, pit: Pit) -> u16 {
-        match pit {
-            Pit::House { side, house } => self.houses[side.index()][usize::from(house) - 1],
-            Pit::Store(side) => self.stores[side.index()],
-        }
-    }
-
-    fn add(&mut self, pit: Pit, n: u16) {
-        *self.slot(pit) += n;
-    }
-
-    fn take(&mut self, pit: Pit) {
-        *self.slot(pit) = 0;
     }
 }

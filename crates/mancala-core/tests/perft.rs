@@ -18,6 +18,7 @@ fn referee(rules: Rules) -> Referee {
         },
         Variant::Oware => Kind::Oware,
         Variant::OwareSimplified => Kind::SimplifiedOware,
+        Variant::TogyzKumalak => Kind::TogyzKumalak,
     };
     Referee::new(kind, rules.houses(), u32::from(rules.seeds()))
 }
@@ -105,6 +106,8 @@ fn regenerate() {
         ("oware", 2, 2, "-", 12),
         ("oware-simplified", 6, 4, "-", 8),
         ("oware-simplified", 2, 2, "-", 10),
+        ("togyzkumalak", 9, 9, "-", 6),
+        ("togyzkumalak", 3, 3, "-", 10),
     ];
     println!("# variant houses seeds options depth count  (from crates/mancala-referee)");
     for &(v, h, s, opts, max_depth) in boards {

@@ -95,7 +95,8 @@ proptest! {
         prop_assert!(!game.undo());
     }
 
-    /// Setting up a position from its parts gives back the same position.
+    /// Setting up a position from its parts (and its tuzdyks) gives back the same
+    /// position.
     #[test]
     fn from_parts_round_trips(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 0..80)) {
         let mut p = Position::new(rules);
@@ -106,7 +107,9 @@ proptest! {
             }
             p = p.play(*choice.get(&legal)).unwrap();
         }
-        let q = Position::from_parts(rules, [p.houses(Side::South), p.houses(Side::North)], p.stores(), p.to_move()).unwrap();
+        let q = Position::from_parts(rules, [p.houses(Side::South), p.houses(Side::North)], p.stores(), p.to_move())
+            .and_then(|q| q.with_tuzdyks(p.tuzdyks()))
+            .unwrap();
         prop_assert_eq!(p, q);
     }
 }

@@ -1,5 +1,5 @@
 //! The rules core against the referee (`crates/mancala-referee`), an independent naive
-//! model of the rules: thousands of random games on boards of 1 to 8 houses and 1 to 8
+//! model of the rules (every variant): thousands of random games on boards of 1 to 8 houses and 1 to 8
 //! seeds, with the moves chosen to reach the rare endings (long games, many-lap
 //! sowings, grand slams, feeding, repetitions, exact halves). Every position, the end,
 //! its reason, the winner and the final scores must agree.
@@ -78,6 +78,7 @@ fn kind_of(rules: Rules) -> Kind {
         },
         Variant::Oware => Kind::Oware,
         Variant::OwareSimplified => Kind::SimplifiedOware,
+        Variant::TogyzKumalak => Kind::TogyzKumalak,
     }
 }
 
@@ -124,6 +125,8 @@ fn compare(game: &Game, referee: &Referee, context: &dyn Fn() -> String) {
     }
     let stores = p.stores().map(u32::from);
     assert_eq!(stores, t.banked, "stores or captures: {}", context());
+    let tuzdyks = p.tuzdyks().map(|t| t.map(|m| m.index() + 1));
+    assert_eq!(tuzdyks, referee.tuzdyks(), "tuzdyks: {}", context());
     assert_eq!(
         game.is_over(),
         referee.finish().is_some(),
@@ -209,6 +212,11 @@ fn core_agrees_with_the_referee() {
         "Oware Repetition, one player at exactly half",
         "OwareSimplified TwoOrFewerLeft",
         "OwareSimplified Repetition",
+        "TogyzKumalak MoreThanHalf(0)",
+        "TogyzKumalak MoreThanHalf(1)",
+        "TogyzKumalak NoSeedsToMove(0)",
+        "TogyzKumalak NoSeedsToMove(1)",
+        "TogyzKumalak Repetition",
     ] {
         let n = tally.get(ending).copied().unwrap_or(0);
         assert!(
@@ -225,6 +233,7 @@ fn variants() -> Vec<(Variant, RuleOptions)> {
     let mut v = vec![
         (Variant::Oware, RuleOptions::default()),
         (Variant::OwareSimplified, RuleOptions::default()),
+        (Variant::TogyzKumalak, RuleOptions::default()),
     ];
     for empty_capture in [false, true] {
         for end_rule in EndRule::ALL {
@@ -238,4 +247,26 @@ fn variants() -> Vec<(Variant, RuleOptions)> {
         }
     }
     v
+}
+
+/// Togyz Kumalak on its standard board (the boards above stop at 8 houses of 8), and
+/// on a few larger ones the rules generalise to.
+#[test]
+fn togyz_kumalak_agrees_with_the_referee_on_the_standard_board() {
+    let mut rng = SmallRng::seed_from_u64(9);
+    let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+    for (houses, seeds, games) in [(9, 9, 400), (12, 5, 60), (16, 3, 60)] {
+        let rules = rules(Variant::TogyzKumalak, houses, seeds, RuleOptions::default());
+        for style in STYLES.into_iter().cycle().take(games) {
+            *tally.entry(play_both(rules, style, &mut rng)).or_default() += 1;
+        }
+    }
+    println!("endings reached: {tally:#?}");
+    for ending in [
+        "TogyzKumalak MoreThanHalf(0)",
+        "TogyzKumalak MoreThanHalf(1)",
+    ] {
+        let n = tally.get(ending).copied().unwrap_or(0);
+        assert!(n >= 3, "only {n} games ended by {ending}");
+    }
 }

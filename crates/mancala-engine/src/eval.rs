@@ -68,6 +68,13 @@ impl Weights {
                 reach: 2,
                 threat: 1,
             },
+            Variant::TogyzKumalak => Weights {
+                store: 8,
+                row: 1,
+                mobility: 2,
+                reach: 0,
+                threat: 0,
+            },
         }
     }
 

@@ -77,6 +77,8 @@ impl Master {
         match variant {
             Variant::Kalah => 24,
             Variant::Oware | Variant::OwareSimplified => 14,
+            // The solver does not play Togyz Kumalak: the search plays to the end.
+            Variant::TogyzKumalak => 0,
         }
     }
 

@@ -3,8 +3,8 @@
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-use mancala_core::variants::{Kalah, Oware, OwareSimplified, RuleSet};
-use mancala_core::{Game, Move, Outcome, Position, Side, Variant};
+use mancala_core::variants::RuleSet;
+use mancala_core::{Game, Move, Outcome, Position, Side};
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 
@@ -441,11 +441,7 @@ pub fn random_playout(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] {
 
 #[inline]
 fn playout(pos: &mut Position, rng: &mut SmallRng) -> [u16; 2] {
-    match pos.variant() {
-        Variant::Kalah => playout_with::<Kalah>(pos, rng),
-        Variant::Oware => playout_with::<Oware>(pos, rng),
-        Variant::OwareSimplified => playout_with::<OwareSimplified>(pos, rng),
-    }
+    mancala_core::with_rule_set!(pos.variant(), R => playout_with::<R>(pos, rng))
 }
 
 /// [`playout`] for a position of `R`'s variant: calling the rule set directly, once
@@ -481,11 +477,7 @@ fn unfinished_scores(pos: &Position) -> [u16; 2] {
 /// Kalah is often well before the last seed is banked.
 #[inline]
 fn playout_winner(pos: &mut Position, rng: &mut SmallRng) -> Option<Side> {
-    match pos.variant() {
-        Variant::Kalah => playout_winner_with::<Kalah>(pos, rng),
-        Variant::Oware => playout_winner_with::<Oware>(pos, rng),
-        Variant::OwareSimplified => playout_winner_with::<OwareSimplified>(pos, rng),
-    }
+    mancala_core::with_rule_set!(pos.variant(), R => playout_winner_with::<R>(pos, rng))
 }
 
 /// [`playout_winner`] for a position of `R`'s variant (see [`playout_with`]).

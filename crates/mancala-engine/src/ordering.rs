@@ -67,7 +67,7 @@ pub fn predict(pos: &Position, mv: Move) -> MoveReport {
     match pos.variant() {
         Variant::Kalah => predict_kalah(pos, mv),
         Variant::Oware => predict_oware(pos, mv).unwrap_or_else(|| played(pos, mv)),
-        Variant::OwareSimplified => played(pos, mv),
+        Variant::OwareSimplified | Variant::TogyzKumalak => played(pos, mv),
     }
 }
 

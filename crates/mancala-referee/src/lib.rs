@@ -524,10 +524,10 @@ impl Referee {
         let banked_before = self.table.banked;
         self.table.play(k);
         self.finish = self.table.finish();
-        // Kalah has no repetition rule (and no position of it can come round again), nor
-        // has Togyz Kumalak (whose positions can).
+        // Kalah has no repetition rule (and no position of it can come round again).
+        // Togyz Kumalak has the project's, as Oware has (docs/rules.md).
         let kind = self.table.kind;
-        if self.finish.is_some() || matches!(kind, Kind::Kalah { .. } | Kind::TogyzKumalak) {
+        if self.finish.is_some() || matches!(kind, Kind::Kalah { .. }) {
             return;
         }
         if self.table.banked != banked_before {

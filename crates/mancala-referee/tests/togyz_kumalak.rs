@@ -241,16 +241,20 @@ fn eighty_one_each_is_a_draw() {
 }
 
 #[test]
-fn one_house_of_two_seeds_goes_round_for_ever() {
-    // There is no repetition rule: one house of two seeds a side has one move at every
-    // turn, and the start comes back after two of them (2|2 -> 1|3 -> 2|2).
+fn one_house_of_two_seeds_ends_by_repetition() {
+    // One house of two seeds a side has one move at every turn, and the start comes
+    // back after two of them (2|2 -> 1|3 -> 2|2): the project's repetition rule ends
+    // it there, each player taking their own row.
     let mut game = Referee::new(Kind::TogyzKumalak, 1, 2);
     let start = game.table().clone();
     game.play(1);
     assert_eq!(game.table().rows, [vec![1], vec![3]]);
+    assert_eq!(game.finish(), None);
     game.play(1);
     assert_eq!(game.table(), &start);
-    assert_eq!(game.finish(), None);
+    let finish = game.finish().unwrap();
+    assert_eq!(finish.ending, Ending::Repetition);
+    assert_eq!(finish.scores, [2, 2]);
 }
 
 /// A xorshift generator: deterministic games with no dependency.

@@ -110,6 +110,7 @@ fn referee_kind(record: &Record) -> Kind {
         },
         Variant::Oware => Kind::Oware,
         Variant::OwareSimplified => Kind::SimplifiedOware,
+        Variant::TogyzKumalak => Kind::TogyzKumalak,
     }
 }
 

@@ -229,7 +229,9 @@ impl Solver {
         let (move_values, nodes) = match pos.variant() {
             Variant::Kalah => self.kalah_moves(&pos, deadline, &mut progress)?,
             Variant::Oware => self.oware_moves(game, deadline, &mut progress)?,
-            v @ Variant::OwareSimplified => return Err(SolveError::Unsupported(v)),
+            v @ (Variant::OwareSimplified | Variant::TogyzKumalak) => {
+                return Err(SolveError::Unsupported(v));
+            }
         };
         let value = if pos.to_move() == Side::South {
             move_values.iter().map(|&(_, v)| v).max()
@@ -293,7 +295,9 @@ impl Solver {
                 let s = self.solve_with_progress(game, progress)?;
                 return Ok((s.best_moves.first().copied(), s));
             }
-            v @ Variant::OwareSimplified => return Err(SolveError::Unsupported(v)),
+            v @ (Variant::OwareSimplified | Variant::TogyzKumalak) => {
+                return Err(SolveError::Unsupported(v));
+            }
         };
         Ok((
             Some(mv),

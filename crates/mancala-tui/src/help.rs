@@ -59,31 +59,9 @@ const PLAYERS: [(&str, &str); 6] = [
     ("random  most", "simple bots (and fewest)"),
 ];
 
-/// The rules of `variant` in a few sentences.
+/// The rules of `variant` in a few sentences, as the rules core words them.
 fn rules(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Kalah => {
-            "Kalah: sow the seeds of one of your houses anticlockwise, one per pit, your \
-             store included and the opponent's skipped. A last seed in your store: move \
-             again. A last seed in an empty house of yours: capture it and the seeds \
-             opposite. When a player cannot move, the seeds left go to their owners; \
-             most seeds wins."
-        }
-        Variant::Oware => {
-            "Oware (Abapa): sow anticlockwise, skipping the house sown from; no stores. \
-             A last seed that makes 2 or 3 in an opponent's house takes them, and the \
-             houses before it with 2 or 3. Leave your opponent seeds to play if you can. \
-             More than half the seeds wins."
-        }
-        Variant::OwareSimplified => {
-            "Simplified Oware: sow anticlockwise, the house sown from included; no \
-             stores. Every seed that turns a house of your opponent's from 1 into 2 \
-             takes those 2 seeds, so one move can take from several houses; nothing is \
-             taken on your own row. A player without seeds is skipped. The game ends \
-             when two seeds or fewer are left (they count for nobody), or when a \
-             position comes round again since the last capture. Most seeds taken wins."
-        }
-    }
+    variant.info().rules
 }
 
 /// Columns of the keys and of the players' names, before what they do.

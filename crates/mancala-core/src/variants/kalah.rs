@@ -1,5 +1,8 @@
-use super::RuleSet;
-use crate::{EndReason, EndRule, Move, MoveList, MoveReport, Position, Side, Variant};
+use super::{ANY_HOUSES, ANY_SEEDS, Leftover, RuleOptionInfo, RuleSet, VariantInfo};
+use crate::sowing::StepSink;
+use crate::{
+    EndReason, EndRule, Move, MoveList, MoveReport, Pit, Position, Side, SowStep, Variant,
+};
 
 /// Kalah: anticlockwise sowing into the own store (skipping the opponent's), extra turn
 /// when the last seed lands in the own store, capture from an own empty house.
@@ -25,13 +28,49 @@ pub struct Kalah;
 impl RuleSet for Kalah {
     const VARIANT: Variant = Variant::Kalah;
 
+    const INFO: VariantInfo = VariantInfo {
+        key: "kalah",
+        name: "Kalah",
+        rules: "Pick one of your houses: its seeds are sown anticlockwise, one per house, \
+                into your own store but not your opponent's. If the last seed lands in your \
+                store, you move again. If it lands in one of your empty houses, it captures \
+                itself and the seeds of the opposite house into your store. The game ends \
+                when the player to move has no seeds; each player then takes the seeds on \
+                their own row, and the fuller store wins.",
+        tip: "end in your store to move again",
+        default_houses: 6,
+        default_seeds: 4,
+        max_houses: ANY_HOUSES,
+        max_seeds: ANY_SEEDS,
+        options: &[
+            RuleOptionInfo {
+                key: "empty-capture",
+                summary: "a last seed in an own empty house captures even when the \
+                          opposite house is empty",
+                values: &["off", "on"],
+            },
+            RuleOptionInfo {
+                key: "end-rule",
+                summary: "when the game ends: the player to move has no seeds, or either \
+                          row is empty",
+                values: &["mover-cannot-move", "either-side-empty"],
+            },
+        ],
+        stores: true,
+        extra_turns: true,
+        repetition: false,
+        leftover: Leftover::OwnRow,
+        tuzdyks: false,
+        bank: "store",
+    };
+
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
         super::nonempty_houses(pos)
     }
 
     #[inline]
-    fn play(pos: &mut Position, mv: Move) -> MoveReport {
+    fn sow<S: StepSink>(pos: &mut Position, mv: Move, steps: &mut S) -> MoveReport {
         let h = pos.rules.houses();
         let me = pos.to_move;
         let (mine, theirs) = (me.index(), me.opponent().index());
@@ -40,6 +79,10 @@ impl RuleSet for Kalah {
         let i = mv.index();
         let n = pos.cells[own + i];
         pos.cells[own + i] = 0;
+        steps.step(SowStep::Lift {
+            pit: pos.pit_of_cell(own + i),
+            seeds: n,
+        });
         // The row counts and the store are updated in registers and written back once:
         // a narrow write followed by a wide read of the same bytes stalls the processor.
         let mut rows = pos.rows;
@@ -52,6 +95,11 @@ impl RuleSet for Kalah {
         let mut left = usize::from(n);
         if left >= lap {
             let full = (left / lap) as u16;
+            if S::RECORDS {
+                for _ in 0..full {
+                    record_lap(pos, own + i, steps);
+                }
+            }
             add_to_each(&mut pos.cells[..2 * h], full);
             store += full;
             let per_row = full * h as u16;
@@ -68,7 +116,17 @@ impl RuleSet for Kalah {
             // store's seed taken out when the sowing passes it.
             let passes_store = left > h - 1 - i;
             store += u16::from(passes_store);
-            let sown = pos.sow_ring(own + i + 1, left - usize::from(passes_store));
+            let sown = if S::RECORDS && passes_store {
+                // Recorded in sowing order: up to the store, the store, then on. The
+                // same cells as the one pass below.
+                let before = h - 1 - i;
+                let a = pos.sow_ring(own + i + 1, before, steps);
+                steps.step(SowStep::Drop(Pit::Store(me)));
+                let b = pos.sow_ring(own + h, left - 1 - before, steps);
+                [a[0] + b[0], a[1] + b[1]]
+            } else {
+                pos.sow_ring(own + i + 1, left - usize::from(passes_store), steps)
+            };
             rows[0] += sown[0];
             rows[1] += sown[1];
             if last >= lap {
@@ -90,6 +148,18 @@ impl RuleSet for Kalah {
             & (pos.cells[mine_at] == 1)
             & ((taken > 0) | pos.rules.options().empty_capture);
         let captured = u16::from(captures) * (taken + 1);
+        if S::RECORDS && captures {
+            steps.step(SowStep::Capture {
+                pit: pos.pit_of_cell(mine_at),
+                seeds: 1,
+            });
+            if taken > 0 {
+                steps.step(SowStep::Capture {
+                    pit: pos.pit_of_cell(facing),
+                    seeds: taken,
+                });
+            }
+        }
         store += captured;
         pos.cells[facing] -= u16::from(captures) * taken;
         pos.cells[mine_at] -= u16::from(captures);
@@ -135,6 +205,18 @@ impl RuleSet for Kalah {
     fn repetition_scores(_: &Position) -> Option<[u16; 2]> {
         None
     }
+}
+
+/// The drops of one full lap from the house at cell `origin`, in sowing order: the
+/// houses after it, the store, the opponent's row, the own houses up to the origin.
+/// Recording only; the board gets the laps from [`add_to_each`].
+fn record_lap<S: StepSink>(pos: &Position, origin: usize, steps: &mut S) {
+    let h = pos.rules.houses();
+    let own = pos.to_move.index() * h;
+    let before = own + h - 1 - origin;
+    pos.record_ring(origin + 1, before, steps);
+    steps.step(SowStep::Drop(Pit::Store(pos.to_move)));
+    pos.record_ring(own + h, 2 * h - before, steps);
 }
 
 /// Adds `n` to each cell: the full laps of a long sowing, rare enough to be kept out

@@ -1,5 +1,6 @@
-use super::RuleSet;
-use crate::{EndReason, Move, MoveList, MoveReport, Position, Side, Variant};
+use super::{ANY_HOUSES, ANY_SEEDS, Leftover, RuleSet, VariantInfo};
+use crate::sowing::StepSink;
+use crate::{EndReason, Move, MoveList, MoveReport, Position, SowStep, Variant};
 
 /// Oware under the Abapa tournament rules.
 ///
@@ -32,6 +33,31 @@ pub struct Oware;
 impl RuleSet for Oware {
     const VARIANT: Variant = Variant::Oware;
 
+    const INFO: VariantInfo = VariantInfo {
+        key: "oware",
+        name: "Oware",
+        rules: "Oware under the Abapa tournament rules. Pick one of your houses: its seeds \
+                are sown anticlockwise, one per house, skipping the house they came from. If \
+                the last seed makes a house on your opponent's row hold 2 or 3, you capture \
+                them, and the houses before it while they hold 2 or 3 (but a move that would \
+                take every seed your opponent has captures nothing). If your opponent has no \
+                seeds you must give them some. More than half of the seeds wins; when no \
+                move is possible, or a position comes round again since the last capture, \
+                each player takes the seeds on their own row.",
+        tip: "make 2 or 3 over there to capture",
+        default_houses: 6,
+        default_seeds: 4,
+        max_houses: ANY_HOUSES,
+        max_seeds: ANY_SEEDS,
+        options: &[],
+        stores: false,
+        extra_turns: false,
+        repetition: true,
+        leftover: Leftover::OwnRowUnlessDecided,
+        tuzdyks: false,
+        bank: "captured",
+    };
+
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
         let me = pos.to_move;
@@ -49,7 +75,7 @@ impl RuleSet for Oware {
     }
 
     #[inline]
-    fn play(pos: &mut Position, mv: Move) -> MoveReport {
+    fn sow<S: StepSink>(pos: &mut Position, mv: Move, steps: &mut S) -> MoveReport {
         let h = pos.rules.houses();
         let ring = 2 * h;
         let me = pos.to_move;
@@ -58,12 +84,21 @@ impl RuleSet for Oware {
         let n = usize::from(pos.cells[origin]);
         pos.cells[origin] = 0;
         pos.rows[me.index()] -= n as u16;
+        steps.step(SowStep::Lift {
+            pit: pos.pit_of_cell(origin),
+            seeds: n as u16,
+        });
 
         // Laps skip the origin: every other house gets `full`, then `rem` more seeds go
         // to the houses after the origin (never reaching it again).
         let lap = ring - 1;
         let (full, rem) = (n / lap, n % lap);
         if full > 0 {
+            if S::RECORDS {
+                for _ in 0..full {
+                    pos.record_ring(origin + 1, lap, steps);
+                }
+            }
             let full = full as u16;
             for (i, c) in pos.cells[..ring].iter_mut().enumerate() {
                 if i != origin {
@@ -73,12 +108,12 @@ impl RuleSet for Oware {
             pos.rows[me.index()] += full * (h as u16 - 1);
             pos.rows[me.opponent().index()] += full * h as u16;
         }
-        let sown = pos.sow_ring(origin + 1, rem);
+        let sown = pos.sow_ring(origin + 1, rem, steps);
         pos.rows[0] += sown[0];
         pos.rows[1] += sown[1];
         // With no partial lap the last seed is in the house just before the origin.
-        let steps = if rem == 0 { lap } else { rem };
-        let last = (origin + steps) % ring;
+        let sown_seeds = if rem == 0 { lap } else { rem };
+        let last = (origin + sown_seeds) % ring;
 
         let mut report = MoveReport::default();
         if opp.contains(&last) && (2..=3).contains(&pos.cells[last]) {
@@ -90,6 +125,15 @@ impl RuleSet for Oware {
             }
             let opponent_row = pos.rows[me.opponent().index()];
             if taken < opponent_row {
+                if S::RECORDS {
+                    for cell in (first..=last).rev() {
+                        let pit = pos.pit_of_cell(cell);
+                        steps.step(SowStep::Capture {
+                            pit,
+                            seeds: pos.cells[cell],
+                        });
+                    }
+                }
                 pos.cells[first..=last].fill(0);
                 pos.stores[me.index()] += taken;
                 pos.rows[me.opponent().index()] -= taken;
@@ -103,7 +147,7 @@ impl RuleSet for Oware {
 
     #[inline]
     fn is_over(pos: &Position) -> bool {
-        won_by_captures(pos) || {
+        super::decided_by_captures(pos) || {
             // No legal move: the mover has no seeds, or cannot feed an empty opponent.
             let me = pos.to_move;
             let h = pos.rules.houses();
@@ -119,7 +163,7 @@ impl RuleSet for Oware {
     }
 
     fn final_scores(pos: &Position) -> [u16; 2] {
-        if won_by_captures(pos) {
+        if super::decided_by_captures(pos) {
             pos.stores
         } else {
             pos.stores_plus_rows()
@@ -127,12 +171,9 @@ impl RuleSet for Oware {
     }
 
     fn end_reason(pos: &Position) -> EndReason {
-        let total = pos.rules.total_seeds();
         let me = pos.to_move;
-        if let Some(side) = Side::BOTH.into_iter().find(|s| 2 * pos.store(*s) > total) {
-            EndReason::Majority(side)
-        } else if won_by_captures(pos) {
-            EndReason::HalfEach
+        if let Some(reason) = super::end_reason_by_captures(pos) {
+            reason
         } else if pos.row_sum(me) == 0 {
             EndReason::NoSeeds(me)
         } else {
@@ -143,14 +184,4 @@ impl RuleSet for Oware {
     fn repetition_scores(pos: &Position) -> Option<[u16; 2]> {
         Some(pos.stores_plus_rows())
     }
-}
-
-/// Whether the captures alone decide the game: a player has more than half of the
-/// seeds, or each has exactly half. Then the seeds left on the board count for
-/// nobody; a single player with exactly half has not won yet.
-#[inline]
-fn won_by_captures(pos: &Position) -> bool {
-    let total = pos.rules.total_seeds();
-    let [a, b] = pos.stores;
-    2 * a > total || 2 * b > total || (2 * a == total && 2 * b == total)
 }

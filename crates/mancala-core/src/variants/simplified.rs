@@ -1,5 +1,6 @@
-use super::RuleSet;
-use crate::{EndReason, Move, MoveList, MoveReport, Position, Variant};
+use super::{ANY_HOUSES, ANY_SEEDS, Leftover, RuleSet, VariantInfo};
+use crate::sowing::StepSink;
+use crate::{EndReason, Move, MoveList, MoveReport, Position, SetupError, SowStep, Variant};
 
 /// The simplified Oware of the Bern course assignment.
 ///
@@ -35,12 +36,36 @@ pub struct OwareSimplified;
 impl RuleSet for OwareSimplified {
     const VARIANT: Variant = Variant::OwareSimplified;
 
+    const INFO: VariantInfo = VariantInfo {
+        key: "oware-simplified",
+        name: "Simplified Oware",
+        rules: "The simplified Oware of a course assignment. Pick one of your houses: its \
+                seeds are sown anticlockwise, one per house. Every seed that turns a house \
+                on your opponent's row from 1 into 2 captures both at once, so one move can \
+                capture several times. A player with no seeds is skipped. The game ends \
+                when at most two seeds are left on the board, or when a position comes \
+                round again since the last capture; seeds left on the board count for \
+                nobody, and the captures decide.",
+        tip: "turn their 1 into 2 to capture",
+        default_houses: 6,
+        default_seeds: 4,
+        max_houses: ANY_HOUSES,
+        max_seeds: ANY_SEEDS,
+        options: &[],
+        stores: false,
+        extra_turns: false,
+        repetition: true,
+        leftover: Leftover::Nobody,
+        tuzdyks: false,
+        bank: "captured",
+    };
+
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
         super::nonempty_houses(pos)
     }
 
-    fn play(pos: &mut Position, mv: Move) -> MoveReport {
+    fn sow<S: StepSink>(pos: &mut Position, mv: Move, steps: &mut S) -> MoveReport {
         let h = pos.rules.houses();
         let ring = 2 * h;
         let me = pos.to_move;
@@ -49,13 +74,22 @@ impl RuleSet for OwareSimplified {
         let n = pos.cells[at];
         pos.cells[at] = 0;
         pos.rows[me.index()] -= n;
+        steps.step(SowStep::Lift {
+            pit: pos.pit_of_cell(at),
+            seeds: n,
+        });
         let mut report = MoveReport::default();
         let mut south_drops = 0;
         for _ in 0..n {
             at = if at + 1 == ring { 0 } else { at + 1 };
             pos.cells[at] += 1;
             south_drops += u16::from(at < h);
+            steps.step(SowStep::Drop(pos.pit_of_cell(at)));
             if pos.cells[at] == 2 && opp.contains(&at) {
+                steps.step(SowStep::Capture {
+                    pit: pos.pit_of_cell(at),
+                    seeds: 2,
+                });
                 pos.cells[at] = 0;
                 pos.stores[me.index()] += 2;
                 report.captured += 2;
@@ -86,5 +120,14 @@ impl RuleSet for OwareSimplified {
 
     fn repetition_scores(pos: &Position) -> Option<[u16; 2]> {
         Some(pos.stores)
+    }
+
+    /// A player with an empty row is skipped, so it cannot be their turn while the
+    /// opponent has seeds.
+    fn check_setup(pos: &Position) -> Result<(), SetupError> {
+        if !pos.is_over() && pos.row_sum(pos.to_move) == 0 {
+            return Err(SetupError::MoverSkipped(pos.to_move));
+        }
+        Ok(())
     }
 }

@@ -4,7 +4,7 @@
 //! Player 1's row reads left to right towards their store on the right, player 2's
 //! right to left towards theirs on the left (see [`crate::layout`]).
 
-use mancala_core::{Pit, Side, Variant};
+use mancala_core::{Pit, Side};
 use ratatui::Frame;
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
@@ -194,11 +194,7 @@ fn draw_store(
     } else {
         (Style::new().fg(colour).bold(), Style::new().fg(colour))
     };
-    let word = if g.session.rules().variant() == Variant::Kalah {
-        "store"
-    } else {
-        "taken"
-    };
+    let word = g.session.rules().variant().info().bank;
     let lines = vec![
         Line::from(""),
         Line::from(Span::styled(word, Style::new().fg(DIM))).centered(),
@@ -240,16 +236,12 @@ fn middle_line(g: &GameState, board: &BoardView, width: usize) -> Line<'static> 
             Style::new().fg(ACCENT).add_modifier(Modifier::ITALIC),
         ));
     }
-    let tip = match g.session.rules().variant() {
-        Variant::Kalah => "⟲ end in your store to move again",
-        Variant::Oware => "⟲ make 2 or 3 over there to capture",
-        Variant::OwareSimplified => "⟲ turn their 1 into 2 to capture",
-    };
+    let tip = format!("⟲ {}", g.session.rules().variant().info().tip);
     // On a board too narrow for the tip, nothing: a lone arrow would say nothing.
     let shown = if tip.chars().count() <= width {
         tip
     } else {
-        ""
+        String::new()
     };
     Line::from(Span::styled(
         shown,

@@ -1,7 +1,7 @@
 //! The game screen: the title, the board in its frame, the move list, the status and
 //! message lines, the keys, and the pop-ups over the board.
 
-use mancala_core::{EndRule, Rules, Side, Variant};
+use mancala_core::{EndRule, Rules, Side};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Style, Stylize};
@@ -61,18 +61,14 @@ fn plural(n: usize) -> &'static str {
 /// "MANCALA  Kalah · 6 houses × 4 seeds", with Kalah's rule options when not the
 /// defaults.
 fn title_line(rules: Rules) -> Line<'static> {
-    let variant = match rules.variant() {
-        Variant::Kalah => "Kalah",
-        Variant::Oware => "Oware",
-        Variant::OwareSimplified => "Simplified Oware",
-    };
+    let variant = rules.variant().info().name;
     let (houses, seeds) = (rules.houses(), rules.seeds());
     let mut title = format!(
         " {variant} · {houses} house{} × {seeds} seed{} ",
         plural(houses),
         plural(usize::from(seeds))
     );
-    if rules.variant() == Variant::Kalah {
+    if rules.variant().info().takes_option("empty-capture") {
         let o = rules.options();
         if o.empty_capture {
             title.push_str("· empty capture ");

@@ -62,11 +62,7 @@ fn field_text(s: &Setup, field: Field) -> (&'static str, String, bool) {
 }
 
 fn variant_name(v: Variant) -> &'static str {
-    match v {
-        Variant::Kalah => "Kalah",
-        Variant::Oware => "Oware (Abapa)",
-        Variant::OwareSimplified => "simplified Oware",
-    }
+    v.info().name
 }
 
 fn end_rule_words(rule: EndRule) -> &'static str {
