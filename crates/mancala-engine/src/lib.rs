@@ -40,6 +40,7 @@
 #![forbid(unsafe_code)]
 
 mod alphabeta;
+mod catalogue;
 mod endgame;
 mod eval;
 mod levels;
@@ -54,6 +55,7 @@ mod simple;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
+pub use catalogue::{Cost, PlayerInfo, Plays};
 pub use endgame::default_probe_seeds;
 pub(crate) use eval::evaluate_with;
 pub use eval::{Weights, evaluate, features};

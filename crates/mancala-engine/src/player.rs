@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use crate::simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
 use crate::{
-    AlphaBeta, Limits, Master, Mcts, MctsLimits, Perfect, Weights, default_probe_seeds, level_spec,
+    AlphaBeta, Limits, Master, Mcts, MctsLimits, Perfect, PlayerInfo, Weights, default_probe_seeds,
+    level_spec,
 };
 
 /// A move chosen by a computer player, with its reason when the player gives one.
@@ -119,22 +120,16 @@ pub enum PlayerError {
 }
 
 impl PlayerSpec {
-    /// The names [`PlayerSpec::build`] knows.
-    pub const KNOWN: &'static [&'static str] = &[
-        "random",
-        "fewest",
-        "most",
-        "robot",
-        "greedy",
-        "alphabeta",
-        "mcts",
-        "easy",
-        "medium",
-        "hard",
-        "expert",
-        "master",
-        "perfect",
-    ];
+    /// The names [`PlayerSpec::build`] knows: those of [`PlayerInfo::ALL`].
+    pub const KNOWN: &'static [&'static str] = &{
+        let mut names = [""; PlayerInfo::ALL.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = PlayerInfo::ALL[i].name;
+            i += 1;
+        }
+        names
+    };
 
     /// Why the player named `name` does not play `variant`, or `None` when it does (or
     /// when no player has that name: [`PlayerSpec::build`] says so).
@@ -147,12 +142,10 @@ impl PlayerSpec {
     /// ```
     #[must_use]
     pub fn cannot_play(name: &str, variant: Variant) -> Option<&'static str> {
-        (name == "robot" && variant != Variant::Kalah)
-            .then_some("the best-move-first robot reasons about Kalah's extra moves")
+        PlayerInfo::find(name).and_then(|p| p.cannot_play(variant))
     }
 
-    /// The names of [`PlayerSpec::KNOWN`] that play `variant`, in that order: what a
-    /// front end offers once the variant is chosen.
+    /// The names of [`PlayerSpec::KNOWN`] that play `variant`, in that order.
     ///
     /// ```
     /// use mancala_core::Variant;
@@ -162,10 +155,10 @@ impl PlayerSpec {
     /// assert!(PlayerSpec::known_for(Variant::Kalah).any(|n| n == "robot"));
     /// ```
     pub fn known_for(variant: Variant) -> impl Iterator<Item = &'static str> {
-        Self::KNOWN
+        PlayerInfo::ALL
             .iter()
-            .copied()
-            .filter(move |name| Self::cannot_play(name, variant).is_none())
+            .filter(move |p| p.plays(variant))
+            .map(|p| p.name)
     }
 
     /// The player's name.
