@@ -618,7 +618,7 @@ impl Position {
             let ring = 2 * self.rules.houses();
             for k in start..start + len {
                 let cell = k % ring;
-                steps.step(crate::SowStep::Drop(self.pit_of_cell(cell)));
+                steps.record(|| crate::SowStep::Drop(self.pit_of_cell(cell)));
             }
         }
     }

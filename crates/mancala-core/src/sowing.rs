@@ -57,8 +57,9 @@ pub enum SowStep {
 pub trait StepSink {
     /// Whether the sink keeps steps; `false` lets the move code skip the bookkeeping.
     const RECORDS: bool;
-    /// A step, in the order the move makes it.
-    fn step(&mut self, step: SowStep);
+    /// A step, in the order the move makes it; `step` is called only by a sink that
+    /// records, so working out the step costs search nothing.
+    fn record(&mut self, step: impl FnOnce() -> SowStep);
 }
 
 /// The sink of search and random playouts: records nothing.
@@ -68,13 +69,13 @@ pub struct NoSteps;
 impl StepSink for NoSteps {
     const RECORDS: bool = false;
     #[inline(always)]
-    fn step(&mut self, _: SowStep) {}
+    fn record(&mut self, _: impl FnOnce() -> SowStep) {}
 }
 
 impl StepSink for Vec<SowStep> {
     const RECORDS: bool = true;
-    fn step(&mut self, step: SowStep) {
-        self.push(step);
+    fn record(&mut self, step: impl FnOnce() -> SowStep) {
+        self.push(step());
     }
 }
 

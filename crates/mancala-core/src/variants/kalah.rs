@@ -79,7 +79,7 @@ impl RuleSet for Kalah {
         let i = mv.index();
         let n = pos.cells[own + i];
         pos.cells[own + i] = 0;
-        steps.step(SowStep::Lift {
+        steps.record(|| SowStep::Lift {
             pit: pos.pit_of_cell(own + i),
             seeds: n,
         });
@@ -121,7 +121,7 @@ impl RuleSet for Kalah {
                 // same cells as the one pass below.
                 let before = h - 1 - i;
                 let a = pos.sow_ring(own + i + 1, before, steps);
-                steps.step(SowStep::Drop(Pit::Store(me)));
+                steps.record(|| SowStep::Drop(Pit::Store(me)));
                 let b = pos.sow_ring(own + h, left - 1 - before, steps);
                 [a[0] + b[0], a[1] + b[1]]
             } else {
@@ -149,12 +149,12 @@ impl RuleSet for Kalah {
             & ((taken > 0) | pos.rules.options().empty_capture);
         let captured = u16::from(captures) * (taken + 1);
         if S::RECORDS && captures {
-            steps.step(SowStep::Capture {
+            steps.record(|| SowStep::Capture {
                 pit: pos.pit_of_cell(mine_at),
                 seeds: 1,
             });
             if taken > 0 {
-                steps.step(SowStep::Capture {
+                steps.record(|| SowStep::Capture {
                     pit: pos.pit_of_cell(facing),
                     seeds: taken,
                 });
@@ -215,7 +215,7 @@ fn record_lap<S: StepSink>(pos: &Position, origin: usize, steps: &mut S) {
     let own = pos.to_move.index() * h;
     let before = own + h - 1 - origin;
     pos.record_ring(origin + 1, before, steps);
-    steps.step(SowStep::Drop(Pit::Store(pos.to_move)));
+    steps.record(|| SowStep::Drop(Pit::Store(pos.to_move)));
     pos.record_ring(own + h, 2 * h - before, steps);
 }
 

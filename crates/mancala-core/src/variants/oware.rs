@@ -84,7 +84,7 @@ impl RuleSet for Oware {
         let n = usize::from(pos.cells[origin]);
         pos.cells[origin] = 0;
         pos.rows[me.index()] -= n as u16;
-        steps.step(SowStep::Lift {
+        steps.record(|| SowStep::Lift {
             pit: pos.pit_of_cell(origin),
             seeds: n as u16,
         });
@@ -128,7 +128,7 @@ impl RuleSet for Oware {
                 if S::RECORDS {
                     for cell in (first..=last).rev() {
                         let pit = pos.pit_of_cell(cell);
-                        steps.step(SowStep::Capture {
+                        steps.record(|| SowStep::Capture {
                             pit,
                             seeds: pos.cells[cell],
                         });

@@ -74,7 +74,7 @@ impl RuleSet for OwareSimplified {
         let n = pos.cells[at];
         pos.cells[at] = 0;
         pos.rows[me.index()] -= n;
-        steps.step(SowStep::Lift {
+        steps.record(|| SowStep::Lift {
             pit: pos.pit_of_cell(at),
             seeds: n,
         });
@@ -84,9 +84,9 @@ impl RuleSet for OwareSimplified {
             at = if at + 1 == ring { 0 } else { at + 1 };
             pos.cells[at] += 1;
             south_drops += u16::from(at < h);
-            steps.step(SowStep::Drop(pos.pit_of_cell(at)));
+            steps.record(|| SowStep::Drop(pos.pit_of_cell(at)));
             if pos.cells[at] == 2 && opp.contains(&at) {
-                steps.step(SowStep::Capture {
+                steps.record(|| SowStep::Capture {
                     pit: pos.pit_of_cell(at),
                     seeds: 2,
                 });

@@ -77,7 +77,7 @@ impl RuleSet for TogyzKumalak {
         let n = pos.cells[origin];
         pos.cells[origin] = 0;
         pos.rows[me.index()] -= n;
-        steps.step(SowStep::Lift {
+        steps.record(|| SowStep::Lift {
             pit: pos.pit_of_cell(origin),
             seeds: n,
         });
@@ -184,7 +184,7 @@ fn capture<S: StepSink>(pos: &mut Position, last: usize, steps: &mut S) -> MoveR
         && usize::from(house) != h
         && house != pos.tuzdyks[them.index()];
     if (seeds > 0 && seeds % 2 == 0) || claims {
-        steps.step(SowStep::Capture {
+        steps.record(|| SowStep::Capture {
             pit: pos.pit_of_cell(last),
             seeds,
         });
