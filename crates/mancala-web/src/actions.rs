@@ -14,6 +14,7 @@ use crate::games::Games;
 use crate::row::{GameError, against_computer, started};
 use crate::state::{Offer, OfferKind, PlayState};
 use crate::store::{GameRow, GameStore, Next, StateChange, StateUpdate};
+use crate::tokens::seat_of;
 use crate::view::GameView;
 
 /// The body of `POST /api/games/{id}/offer`.
@@ -63,7 +64,7 @@ impl Seated {
 impl Games {
     async fn seated(&self, id: &str, token: Option<&str>) -> Result<Seated, GameError> {
         let row = self.row(id).await?;
-        let side = Games::seat_of(&row, token)?;
+        let side = seat_of(&row, token)?;
         let session = self.session(&row).await?;
         Ok(Seated { row, side, session })
     }

@@ -7,7 +7,8 @@ use mancala_session::{Record, RecordFormat, Seat, default_name, parse_records};
 use serde::{Deserialize, Serialize};
 
 use crate::client::ClientKey;
-use crate::games::{FirstMover, Games, NewGame, SeatGrant};
+use crate::games::Games;
+use crate::lifecycle::{FirstMover, NewGame, SeatGrant};
 use crate::row::{GameError, session_of, start_of};
 use crate::state::check_name;
 use crate::store::{GameRow, GameStore, NewMove, Next, StoreError};
