@@ -10,13 +10,13 @@
 use std::collections::hash_map::Entry;
 use std::time::Duration;
 
-use mancala_core::{Game, Move, Side};
+use mancala_core::{Game, Move};
 use mancala_engine::PlayerSpec;
 use mancala_session::Session;
 
 use crate::clock::{charge_move, deadline};
 use crate::games::Games;
-use crate::row::{GameError, against_computer};
+use crate::row::GameError;
 use crate::store::{
     Change, ComputerCommit, GameRow, GameStore, NewMove, Next, StateUpdate, now_ms,
 };
@@ -197,11 +197,11 @@ impl Games {
             // The game as it is now, not held while the computer thinks: the person's
             // requests meanwhile are answered at once.
             let session = self.session(&row).await?;
-            if !against_computer(&row) || session.to_move() != Some(Side::North) {
+            let Some((_, spec)) = session.computer_to_move() else {
                 self.store().finish_computer_turn(id).await?;
                 return Ok(());
-            }
-            let mv = match self.think(&row, session.game(), client).await {
+            };
+            let mv = match self.think(&row.id, spec, session.game(), client).await {
                 Ok(mv) => mv,
                 Err(e) => {
                     // A player that cannot be built or fails never will do better on
@@ -232,7 +232,7 @@ impl Games {
         after
             .play(mv)
             .map_err(|e| GameError::Internal(format!("the computer's move: {e}")))?;
-        let next = self.next_after(row, after.game());
+        let next = self.next_after(&after);
         let new = NewMove {
             game: row.id.clone(),
             ply: session.game().ply(),
@@ -259,16 +259,18 @@ impl Games {
         }
     }
 
-    /// The computer's choice in `game`, thought within the server's bounds by one of
-    /// the thinkers, after `client`'s earlier computer moves.
-    async fn think(&self, row: &GameRow, game: &Game, client: &str) -> Result<Move, GameError> {
-        let id = row.id.as_str();
-        let spec: PlayerSpec = row
-            .opponent
-            .parse()
-            .map_err(|e: mancala_engine::PlayerError| GameError::Internal(e.to_string()))?;
+    /// The choice of the computer player `spec` in game `id` at `game`, thought within
+    /// the server's bounds by one of the thinkers, after `client`'s earlier computer
+    /// moves.
+    async fn think(
+        &self,
+        id: &str,
+        spec: &PlayerSpec,
+        game: &Game,
+        client: &str,
+    ) -> Result<Move, GameError> {
         // A game stored under laxer bounds thinks within today's.
-        let plan = self.thinkers().limits().plan(&spec, game.rules());
+        let plan = self.thinkers().limits().plan(spec, game.rules());
         // Reproducible per game and ply, different between games.
         let seed = game.ply() as u64
             ^ id.bytes()

@@ -2,7 +2,8 @@
 //! friend joining it, and the rematch of a finished one. Moves are `moves`'s.
 //!
 //! The web seats the creator (or the first to ask for a rematch) as player 1 and the
-//! opponent, a friend or a computer, as player 2.
+//! opponent, a friend or a computer, as player 2; from then on the game's session
+//! says who is a computer and whether one is to move.
 
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ use rand::TryRngCore;
 use crate::background::resumed;
 use crate::clock::TimeControlRequest;
 use crate::games::Games;
-use crate::row::{GameError, against_computer, session_of};
+use crate::row::{GameError, session_of};
 use crate::state::{PlayState, check_name};
 use crate::store::{GameRow, GameStore, Next, RematchToken, StateChange, StateUpdate, now_ms};
 use crate::tokens::{hash_token, matches, new_token, random_hex, rematch_token, seat_of};
@@ -118,7 +119,7 @@ fn given_name(name: Option<&str>) -> Result<Option<String>, GameError> {
 }
 
 /// A new game's row: no seats taken, no moves; `opponent` sits in seat 2.
-fn new_row(rules: Rules, opponent: String) -> GameRow {
+fn new_row(rules: Rules, opponent: &Seat) -> GameRow {
     let opts = rules.options();
     GameRow {
         id: random_hex::<9>(),
@@ -127,7 +128,7 @@ fn new_row(rules: Rules, opponent: String) -> GameRow {
         seeds: rules.seeds() as u8,
         empty_capture: opts.empty_capture,
         end_rule: opts.end_rule.to_string(),
-        opponent,
+        opponent: opponent.to_string(),
         activity_ms: now_ms(),
         ..GameRow::default()
     }
@@ -182,7 +183,7 @@ impl Games {
             token_hashes: [Some(hash), None],
             invite_hash: invite.as_deref().map(hash_token),
             play,
-            ..new_row(rules, seat.to_string())
+            ..new_row(rules, &seat)
         };
         let id = row.id.clone();
         self.store().create(&row).await?;
@@ -230,9 +231,10 @@ impl Games {
         Ok((rules, seat))
     }
 
-    /// Starts the computer's turn in the new game `row` if the computer moves first.
+    /// Starts the computer's turn in the new game `row` if, as its session says, a
+    /// computer moves first.
     pub(crate) async fn computer_first(&self, row: &GameRow) -> Result<(), GameError> {
-        if !against_computer(row) || row.play.first_side() != Side::North {
+        if session_of(row)?.computer_to_move().is_none() {
             return Ok(());
         }
         let change = StateChange {
@@ -269,10 +271,9 @@ impl Games {
         let row = self.row(id).await?;
         let JoinRequest { invite, name } = request?;
         let name = given_name(name.as_deref())?;
-        if against_computer(&row) {
+        if let Some(spec) = self.session(&row).await?.seat(Side::North).spec() {
             return Err(GameError::Conflict(format!(
-                "player 2 is the computer ({})",
-                row.opponent
+                "player 2 is the computer ({spec})"
             )));
         }
         if row.token_hashes[1].is_some() {
@@ -355,7 +356,7 @@ impl Games {
         }
         let new = GameRow {
             play: self.rematch_state(&row.play, seat),
-            ..new_row(game.rules(), row.opponent.clone())
+            ..new_row(game.rules(), game.seat(Side::North))
         };
         let secret = token.clone();
         let token_for: RematchToken = Arc::new(move |rid| hash_token(&rematch_token(&secret, rid)));

@@ -1,15 +1,15 @@
 //! A person's move: checked against the game's live session, charged to the mover's
 //! clock, committed to the store (one of two racing requests gets in), and sent to the
-//! game's watchers; when the computer is to move next, its turn is scheduled
-//! (`background`).
+//! game's watchers; when the session says a computer is to move next, its turn is
+//! scheduled (`background`).
 
-use mancala_core::{Game, Move, Side};
+use mancala_core::{Move, Side};
 use mancala_session::Session;
 
 use crate::client::ClientKey;
 use crate::clock::{charge_move, deadline};
 use crate::games::Games;
-use crate::row::{GameError, against_computer, started};
+use crate::row::{GameError, started};
 use crate::store::{GameRow, GameStore, NewMove, Next, StateUpdate, now_ms};
 use crate::tokens::seat_of;
 use crate::view::GameView;
@@ -53,7 +53,7 @@ fn check_turn(row: &GameRow, session: &Session, seat: Side, ply: u64) -> Result<
             "ply {ply} is not the current ply {current}"
         )));
     }
-    if !started(row) {
+    if !started(row, session) {
         return Err(GameError::Conflict(
             "the game starts when player 2 joins: wait for your friend".into(),
         ));
@@ -116,7 +116,7 @@ impl Games {
         session
             .play(mv)
             .map_err(|e| GameError::Unprocessable(e.to_string()))?;
-        let next = self.next_after(&row, session.game());
+        let next = self.next_after(&session);
         let update = StateUpdate {
             seen_version: row.version,
             deadline_ms: deadline(&play, &session),
@@ -139,12 +139,13 @@ impl Games {
         Ok(view)
     }
 
-    /// Who moves in `after`, the game of `row` after a move: the computer's turn is
-    /// held by this instance.
-    pub(crate) fn next_after(&self, row: &GameRow, after: &Game) -> Next {
+    /// Who is owed the turn in `after`, a game's session after a move, as the session
+    /// says: nobody once it is over, this instance (holding the turn) when a computer
+    /// is to move, a person otherwise.
+    pub(crate) fn next_after(&self, after: &Session) -> Next {
         if after.is_over() {
             Next::Nobody
-        } else if against_computer(row) && after.to_move() == Some(Side::North) {
+        } else if after.computer_to_move().is_some() {
             Next::Computer {
                 lease: self.lease(),
             }
