@@ -7,8 +7,8 @@
 
 use std::sync::Arc;
 
-use mancala_core::{EndRule, RuleOptions, Rules, Side, Variant};
-use mancala_session::Seat;
+use mancala_core::{EndRule, Rules, Side, Variant};
+use mancala_session::{RuleChoice, Seat};
 use rand::TryRngCore;
 
 use crate::background::resumed;
@@ -203,19 +203,13 @@ impl Games {
     /// server's bounds.
     fn checked_setup(&self, req: &NewGame) -> Result<(Rules, Seat), GameError> {
         let bad = |e: &dyn std::fmt::Display| GameError::Unprocessable(e.to_string());
-        let rules = Rules::new(req.variant, req.houses.unwrap_or(6), req.seeds.unwrap_or(4))
+        // The session checks the board and the options a variant takes, in the words
+        // every front end uses.
+        let rules = RuleChoice::new(req.variant, req.houses.unwrap_or(6), req.seeds.unwrap_or(4))
+            .empty_capture(req.empty_capture)
+            .end_rule(req.end_rule)
+            .rules()
             .map_err(|e| bad(&e))?;
-        if req.variant != Variant::Kalah && (req.empty_capture.is_some() || req.end_rule.is_some())
-        {
-            return Err(GameError::Unprocessable(format!(
-                "empty_capture and end_rule are Kalah options; {} does not take them",
-                req.variant
-            )));
-        }
-        let rules = rules.with_options(RuleOptions {
-            empty_capture: req.empty_capture.unwrap_or(false),
-            end_rule: req.end_rule.unwrap_or_default(),
-        });
         let seat: Seat = match &req.opponent {
             Some(text) => text.parse().map_err(|e| bad(&e))?,
             None => Seat::Human,
