@@ -11,9 +11,10 @@ use mancala_session::{Session, Stop};
 
 use crate::clock::{FLAG_EVERY, claim_at, deadline, running, stop_clock};
 use crate::games::Games;
-use crate::row::{GameError, against_computer, started};
+use crate::row::{GameError, started};
 use crate::state::{Offer, OfferKind, PlayState};
 use crate::store::{GameRow, GameStore, Next, StateChange, StateUpdate};
+use crate::tokens::seat_of;
 use crate::view::GameView;
 
 /// The body of `POST /api/games/{id}/offer`.
@@ -46,7 +47,7 @@ impl Seated {
 
     fn check_started(&self) -> Result<(), GameError> {
         self.check_on()?;
-        if !started(&self.row) {
+        if !started(&self.row, &self.session) {
             return Err(conflict(
                 "the game has not started (nobody has joined): abort it instead",
             ));
@@ -63,7 +64,7 @@ impl Seated {
 impl Games {
     async fn seated(&self, id: &str, token: Option<&str>) -> Result<Seated, GameError> {
         let row = self.row(id).await?;
-        let side = Games::seat_of(&row, token)?;
+        let side = seat_of(&row, token)?;
         let session = self.session(&row).await?;
         Ok(Seated { row, side, session })
     }
@@ -120,7 +121,7 @@ impl Games {
         if kind == OfferKind::Takeback && !mine {
             return Err(conflict("you have no move to take back"));
         }
-        if against_computer(&s.row) {
+        if !s.session.seat(s.side.opponent()).is_human() {
             return match kind {
                 OfferKind::Draw => Err(conflict("the computer plays on: it takes no draws")),
                 OfferKind::Takeback => self.take_back_against_computer(s).await,

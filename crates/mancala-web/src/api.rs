@@ -33,13 +33,16 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 use crate::actions::OfferRequest;
 use crate::body::parse_body;
 use crate::client::{ClientKey, ClientKeyExtractor};
-use crate::games::{Games, JoinRequest, MoveRequest, NewGame, StreamSlot};
+use crate::games::Games;
+use crate::lifecycle::{JoinRequest, NewGame};
 use crate::limits::Rate;
+use crate::moves::MoveRequest;
 use crate::records::{
     ImportRequest, RECORD_LIMIT, RecordQuery, positions_of, record_of, write_record,
 };
 use crate::row::GameError;
 use crate::store::Listing;
+use crate::streams::StreamSlot;
 use crate::view::GameView;
 
 /// The largest request body accepted; larger ones get 413.

@@ -187,7 +187,7 @@ pub const CLAIM_AFTER: Duration = Duration::from_secs(3 * 24 * 3600);
 /// When the player to move in `row` may be claimed against (milliseconds since the
 /// Unix epoch): in a started game without a clock, while a person is to move.
 pub(crate) fn claim_at(row: &GameRow, session: &Session) -> Option<i64> {
-    if row.play.time_control.is_some() || !started(row) {
+    if row.play.time_control.is_some() || !started(row, session) {
         return None;
     }
     let side = session.to_move()?;

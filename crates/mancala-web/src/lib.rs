@@ -2,27 +2,37 @@
 //! documented JSON API, and the browser UI it serves.
 //!
 //! ```text
-//! api.rs     routes, handlers, errors -> status codes, SSE/WebSocket, static UI,
-//!            rate limits, security headers, CORS                          (axum)
-//! games.rs   the game service: create, join, play, rematch, computer turns, live,
-//!            stream caps, expiry
-//! actions.rs resign, abort, draw offers, takebacks, claims, ending games on time
-//! clock.rs   the service's clock (injectable), time controls, whose clock runs
-//! state.rs   what a game keeps beside its moves: names, first mover, stop, offer,
-//!            clocks; checked names
-//! think.rs   computer players within the server's bounds: time, size, memory
-//! limits.rs  every limit of the server and its default
-//! client.rs  who a client is (peer address, or a trusted proxy's X-Forwarded-For)
-//! body.rs    request bodies: JSON only, errors that name the field
-//! view.rs    the JSON shape of a game
-//! records.rs game records: download, import, the positions of a game ply by ply
-//! lobby.rs   the public games: waiting for an opponent (the lobby), being played
-//! store/     games, hashed seat tokens and invites, one row per move: one interface
-//!            (GameStore), SQLite (the default) or PostgreSQL (several instances, one
-//!            database); migrations/ holds each backend's versioned schemas
-//! static/    index.html, app.js (home and game pages), lobby.js (the home page's
-//!            lists and import), replay.js (the replay viewer), style.css, icons
-//!            (embedded in the binary)
+//! api.rs        routes, handlers, errors -> status codes, SSE/WebSocket, static UI,
+//!               rate limits, security headers, CORS                          (axum)
+//! games.rs      the game service (Games): its state, reading games and their views,
+//!               handing views to the live streams; lifecycle, moves, background,
+//!               actions, records and lobby each add an `impl Games` of their own
+//! lifecycle.rs  create (rules and opponent checked), join, rematch
+//! moves.rs      a person's move: checked, charged, committed, published
+//! background.rs the computer's turns, taking over turns nobody holds, following
+//!               other instances' changes, expiry
+//! actions.rs    resign, abort, draw offers, takebacks, claims, ending games on time
+//! streams.rs    live streams here: watchers, the last view sent, stream caps
+//! tokens.rs     seat tokens and invites: random, hashed, compared in constant time
+//! row.rs        what a stored game means: rules, start, seats, names, its session
+//! live.rs       the live session of each game played here
+//! kept.rs       computer players kept between their moves
+//! clock.rs      the service's clock (injectable), time controls, whose clock runs
+//! state.rs      what a game keeps beside its moves: names, first mover, stop, offer,
+//!               clocks; checked names
+//! think.rs      computer players within the server's bounds: time, size, memory
+//! limits.rs     every limit of the server and its default
+//! client.rs     who a client is (peer address, or a trusted proxy's X-Forwarded-For)
+//! body.rs       request bodies: JSON only, errors that name the field
+//! view.rs       the JSON shape of a game
+//! records.rs    game records: download, import, the positions of a game ply by ply
+//! lobby.rs      the public games: waiting for an opponent (the lobby), being played
+//! store/        games, hashed seat tokens and invites, one row per move: one interface
+//!               (GameStore), SQLite (the default) or PostgreSQL (several instances, one
+//!               database); migrations/ holds each backend's versioned schemas
+//! static/       index.html, app.js (home and game pages), lobby.js (the home page's
+//!               lists and import), replay.js (the replay viewer), style.css, icons
+//!               (embedded in the binary)
 //! ```
 //!
 //! Handlers never block the async runtime: SQLite runs on the blocking pool,
@@ -33,32 +43,37 @@
 
 mod actions;
 mod api;
+mod background;
 mod body;
 mod client;
 mod clock;
 mod games;
 mod kept;
+mod lifecycle;
 mod limits;
 mod live;
 mod lobby;
+mod moves;
 mod records;
 mod row;
 mod state;
 mod store;
+mod streams;
 mod think;
+mod tokens;
 mod view;
 
 pub use actions::OfferRequest;
 pub use api::{ApiError, BODY_LIMIT, app, serve};
+pub use background::Background;
 pub use client::ClientKey;
 pub use clock::{CLAIM_AFTER, Clock, ManualClock, SystemClock, TimeControlRequest};
-pub use games::{
-    Background, DEFAULT_COMPUTER_LEASE, FirstMover, Games, JoinRequest, MoveRequest, NewGame,
-    RandomWord, SeatGrant, StreamSlot,
-};
+pub use games::{DEFAULT_COMPUTER_LEASE, Games};
 pub use kept::KeptStats;
+pub use lifecycle::{FirstMover, JoinRequest, NewGame, RandomWord, SeatGrant};
 pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
 pub use lobby::{GameList, LIST_LIMIT, ListedGame};
+pub use moves::MoveRequest;
 pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, RecordQuery};
 pub use row::GameError;
 pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeControl};
@@ -67,6 +82,7 @@ pub use store::{
     PostgresStore, Progress, RematchSeat, RematchToken, SqliteStore, StateChange, StateUpdate,
     Store, StoreError, StoreOptions, now_ms,
 };
+pub use streams::StreamSlot;
 pub use think::{ThinkLimits, ThinkStats};
 pub use view::{
     ClocksView, EndView, GameView, HistoryEntry, LastMove, OfferView, PlayerView, RulesView,

@@ -11,11 +11,11 @@ use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
-use mancala_core::{Move, Side};
+use mancala_core::Move;
 use mancala_session::Session;
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-use crate::row::{GameError, names_of, opponent, session_of, start_of};
+use crate::row::{GameError, names_of, seats_of, session_of, start_of};
 use crate::store::{GameRow, StoreError};
 
 /// How many games' sessions are kept: a session is a few KiB, and a game not among
@@ -85,7 +85,7 @@ fn rebuilt(row: &GameRow) -> Result<Session, GameError> {
 fn bring_up_to_date(session: &mut Session, row: &GameRow) -> Result<(), GameError> {
     let seen = session.records().len();
     let agrees = seen <= row.moves.len()
-        && session.seat(Side::North) == &opponent(row)
+        && session.seats() == &seats_of(row)
         && session.game().start() == &start_of(row)?
         && session.stopped() == row.play.stop()
         && session.names() == &names_of(row)
@@ -108,6 +108,8 @@ fn bring_up_to_date(session: &mut Session, row: &GameRow) -> Result<(), GameErro
 
 #[cfg(test)]
 mod tests {
+    use mancala_core::Side;
+
     use super::*;
 
     fn row(moves: &[u8]) -> GameRow {

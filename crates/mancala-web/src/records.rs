@@ -7,8 +7,9 @@ use mancala_session::{Record, RecordFormat, Seat, default_name, parse_records};
 use serde::{Deserialize, Serialize};
 
 use crate::client::ClientKey;
-use crate::games::{FirstMover, Games, NewGame, SeatGrant};
-use crate::row::{GameError, session_of, start_of};
+use crate::games::Games;
+use crate::lifecycle::{FirstMover, NewGame, SeatGrant};
+use crate::row::{GameError, session_of};
 use crate::state::check_name;
 use crate::store::{GameRow, GameStore, NewMove, Next, StoreError};
 
@@ -285,9 +286,10 @@ impl Games {
     }
 
     /// Stores the moves of `game` in the new game `row`, one at a time; who is owed
-    /// the turn after the last (a person, when there are none).
+    /// the turn after the last (a person, when there are none), as the new game's
+    /// session says.
     async fn append_imported_moves(&self, row: &GameRow, game: &Game) -> Result<Next, GameError> {
-        let mut played = Game::from_position(start_of(row)?);
+        let mut played = session_of(row)?;
         let mut next = Next::Person;
         for (ply, &mv) in game.moves().iter().enumerate() {
             played
@@ -295,7 +297,7 @@ impl Games {
                 .map_err(|e| GameError::Internal(format!("a checked record's move: {e}")))?;
             // The moves before the last are history: nobody is owed a turn after them.
             if ply + 1 == game.moves().len() {
-                next = self.next_after(row, &played);
+                next = self.next_after(&played);
             }
             let new = NewMove {
                 game: row.id.clone(),

@@ -92,7 +92,7 @@ pub(crate) fn start_of(row: &GameRow) -> Result<Position, GameError> {
 /// Each seat's name: the name the player gave, or the default (`Player 2`, the
 /// computer's level: `Medium bot`).
 pub(crate) fn names_of(row: &GameRow) -> [String; 2] {
-    let seats = [Seat::Human, opponent(row)];
+    let seats = seats_of(row);
     Side::BOTH.map(
         |side| match (&row.play.names[side.index()], &seats[side.index()]) {
             (Some(name), Seat::Human) => name.clone(),
@@ -106,7 +106,7 @@ pub(crate) fn names_of(row: &GameRow) -> [String; 2] {
 pub(crate) fn session_of(row: &GameRow) -> Result<Session, GameError> {
     let mut session = Session::replay_from(start_of(row)?, &row.moves)
         .map_err(|e| StoreError::Corrupt(format!("game {}: {e}", row.id)))?
-        .with_seats([Seat::Human, opponent(row)])
+        .with_seats(seats_of(row))
         .with_names(names_of(row));
     if let Some(stop) = row.play.stop() {
         // A stop is stored only while the game is on, so it applies.
@@ -115,20 +115,21 @@ pub(crate) fn session_of(row: &GameRow) -> Result<Session, GameError> {
     Ok(session)
 }
 
-/// Whether both seats are held, so that moves may be played: a computer game starts
-/// at once, a game against a friend when the friend joins.
-pub(crate) fn started(row: &GameRow) -> bool {
-    against_computer(row) || row.token_hashes[1].is_some()
+/// Whether both seats are held, so that moves may be played. Seat 1 is its
+/// creator's from the start; seat 2 is held by a computer at once, by a person once
+/// they join (the store lists games by the same test). `session` is the game's: its
+/// seats say who is a computer.
+pub(crate) fn started(row: &GameRow, session: &Session) -> bool {
+    let second = Side::North;
+    !session.seat(second).is_human() || row.token_hashes[second.index()].is_some()
 }
 
-/// Who sits in seat 2, as the session reads the stored opponent (`human` or a spec).
-pub(crate) fn opponent(row: &GameRow) -> Seat {
+/// Who sits in each seat as stored: the creator, a person, in seat 1, and the stored
+/// opponent (`human` or a player spec) in seat 2. This is the one place the web reads
+/// seats from a row; everything else asks the game's session ([`Session::seat`],
+/// [`Session::computer_to_move`]).
+pub(crate) fn seats_of(row: &GameRow) -> [Seat; 2] {
     // The opponent was checked when the game was created; a row that no longer parses
     // is treated as a person, so nothing is ever played for it.
-    row.opponent.parse().unwrap_or(Seat::Human)
-}
-
-/// Whether seat 2 is a computer player.
-pub(crate) fn against_computer(row: &GameRow) -> bool {
-    !opponent(row).is_human()
+    [Seat::Human, row.opponent.parse().unwrap_or(Seat::Human)]
 }

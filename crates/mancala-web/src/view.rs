@@ -271,7 +271,7 @@ impl GameView {
             })
             .collect();
         let state = StateView::of(game);
-        let started = started(row);
+        let started = started(row, session);
         let stop = session.stopped();
         GameView {
             id: row.id.clone(),
@@ -329,26 +329,22 @@ impl GameView {
     }
 }
 
-/// The two seats with their names.
+/// The two seats with their names, as the game's session seats them.
 fn players(row: &GameRow, session: &Session) -> [PlayerView; 2] {
-    let computer = crate::row::against_computer(row);
-    let names = session.names();
-    [
+    Side::BOTH.map(|side| {
+        let spec = session.seat(side).spec();
         PlayerView {
-            seat: 1,
-            kind: "human",
-            joined: true,
-            name: names[0].clone(),
-            computer: None,
-        },
-        PlayerView {
-            seat: 2,
-            kind: if computer { "computer" } else { "human" },
-            joined: computer || row.token_hashes[1].is_some(),
-            name: names[1].clone(),
-            computer: computer.then(|| row.opponent.clone()),
-        },
-    ]
+            seat: side.number(),
+            kind: if spec.is_some() { "computer" } else { "human" },
+            // Seat 1 is its creator's from the start; a person's seat 2 is held once
+            // they join.
+            joined: side == Side::South
+                || spec.is_some()
+                || row.token_hashes[side.index()].is_some(),
+            name: session.name(side).to_owned(),
+            computer: spec.map(ToString::to_string),
+        }
+    })
 }
 
 /// How the game ended, by the rules or stopped by its players.

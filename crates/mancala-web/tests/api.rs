@@ -266,6 +266,22 @@ async fn every_error_status(db: TestDb) {
         let (s, e) = call(&r, "POST", "/api/games", None, Some(body.to_string())).await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {e}");
     }
+    // A Kalah option for another variant is refused in the session's words, naming
+    // only what was given.
+    for (body, message) in [
+        (
+            json!({"variant": "oware", "empty_capture": true}),
+            "empty capture is a Kalah rule option; oware does not take it",
+        ),
+        (
+            json!({"variant": "oware-simplified", "end_rule": "either-side-empty"}),
+            "the end rule is a Kalah rule option; oware-simplified does not take it",
+        ),
+    ] {
+        let (s, e) = call(&r, "POST", "/api/games", None, Some(body.to_string())).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {e}");
+        assert_eq!(e["error"], message, "{body}");
+    }
 
     // 422: a move after the game is over. Kalah(2,1): 2, 1 (player 1), 2 (player 2) ends it.
     assert_eq!(play(&r, &id, &t1, 2, 0).await.0, StatusCode::OK);

@@ -1,0 +1,182 @@
+//! A person's move: checked against the game's live session, charged to the mover's
+//! clock, committed to the store (one of two racing requests gets in), and sent to the
+//! game's watchers; when the session says a computer is to move next, its turn is
+//! scheduled (`background`).
+
+use mancala_core::{Move, Side};
+use mancala_session::Session;
+
+use crate::client::ClientKey;
+use crate::clock::{charge_move, deadline};
+use crate::games::Games;
+use crate::row::{GameError, started};
+use crate::store::{GameRow, GameStore, NewMove, Next, StateUpdate, now_ms};
+use crate::tokens::seat_of;
+use crate::view::GameView;
+
+/// A move request (`POST /api/games/{id}/moves`): the house, and the ply the client
+/// believes is current (for safe retries and races).
+#[derive(Clone, Copy, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The house to sow, 1..=H as the mover sees it (any size is read, so that the
+    /// answer names the house as sent).
+    #[serde(deserialize_with = "crate::body::any_whole_number")]
+    pub house: u128,
+    /// The game's current ply.
+    pub ply: u64,
+}
+
+/// The move sowing `house` (the number as sent, whatever its size) on a board of
+/// `houses`: the session's one parser of houses.
+fn house_move(house: u128, houses: usize) -> Result<Move, GameError> {
+    u64::try_from(house)
+        .map_or_else(
+            |_| {
+                Err(mancala_session::HouseError::NoSuchHouse {
+                    house: house.to_string(),
+                    houses,
+                })
+            },
+            |h| mancala_session::house_number(h, houses),
+        )
+        .map_err(|e| GameError::Unprocessable(e.to_string()))
+}
+
+/// Checks that `seat` may move now at ply `ply` in the game of `row`, whose session is
+/// `session`: the ply is current (409), both seats are held (409), it is `seat`'s turn
+/// (403), the game goes on (422).
+fn check_turn(row: &GameRow, session: &Session, seat: Side, ply: u64) -> Result<(), GameError> {
+    let current = session.game().ply();
+    if ply != current as u64 {
+        return Err(GameError::Conflict(format!(
+            "ply {ply} is not the current ply {current}"
+        )));
+    }
+    if !started(row, session) {
+        return Err(GameError::Conflict(
+            "the game starts when player 2 joins: wait for your friend".into(),
+        ));
+    }
+    if session.to_move().is_some_and(|to_move| to_move != seat) {
+        return Err(GameError::NotYourTurn);
+    }
+    if session.is_over() {
+        return Err(GameError::Unprocessable(
+            mancala_core::IllegalMove::GameOver.to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// The stored game `row` once `mv` is committed with `update`: the session played it
+/// too, so the row need not be read back nor the game replayed.
+fn stored_after(mut row: GameRow, mv: Move, update: StateUpdate, session: &Session) -> GameRow {
+    row.moves.push(mv.house());
+    row.activity_ms = now_ms();
+    row.version += 1;
+    row.deadline_ms = update.deadline_ms;
+    row.play = update.play;
+    if session.is_over() {
+        row.finished_ms = Some(row.activity_ms);
+    }
+    row
+}
+
+impl Games {
+    /// Plays `house` for the holder of `token`, if `ply` is the game's current ply.
+    /// A computer reply is thought on behalf of `client`, after that client's earlier
+    /// computer moves.
+    ///
+    /// Checks, in order: the game exists (404), the token (401), the request body
+    /// (400), the ply (409), both seats taken (409), the turn (403), the rules (422).
+    /// The move is committed before this returns.
+    ///
+    /// # Errors
+    /// The [`GameError`] for the first check that fails; nothing is changed then.
+    pub async fn play(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        request: Result<MoveRequest, GameError>,
+        client: ClientKey,
+    ) -> Result<GameView, GameError> {
+        let row = self.row(id).await?;
+        let seat = seat_of(&row, token)?;
+        let MoveRequest { house, ply } = request?;
+        let mut session = self.sessions().of(&row).await?;
+        check_turn(&row, &session, seat, ply)?;
+        let mv = house_move(house, session.rules().houses())?;
+        let mut play = row.play.clone();
+        if charge_move(&mut play, &session, self.now_ms()).is_err() {
+            drop(session);
+            self.flag(id).await?;
+            return Err(GameError::Conflict("your time ran out".into()));
+        }
+        session
+            .play(mv)
+            .map_err(|e| GameError::Unprocessable(e.to_string()))?;
+        let next = self.next_after(&session);
+        let update = StateUpdate {
+            seen_version: row.version,
+            deadline_ms: deadline(&play, &session),
+            play,
+        };
+        if let Err(e) = self.commit(&row.id, ply as usize, mv, next, &update).await {
+            // Not stored, so not played: the session goes back to the stored game.
+            session.undo_move();
+            return Err(e);
+        }
+        let row = stored_after(row, mv, update, &session);
+        let view = self.view_of_session(&row, &session);
+        drop(session);
+        self.publish(id, &view);
+        match next {
+            Next::Computer { .. } => self.schedule_computer(id, client.to_string()),
+            Next::Nobody => self.forget_thinking(id),
+            Next::Person => {}
+        }
+        Ok(view)
+    }
+
+    /// Who is owed the turn in `after`, a game's session after a move, as the session
+    /// says: nobody once it is over, this instance (holding the turn) when a computer
+    /// is to move, a person otherwise.
+    pub(crate) fn next_after(&self, after: &Session) -> Next {
+        if after.is_over() {
+            Next::Nobody
+        } else if after.computer_to_move().is_some() {
+            Next::Computer {
+                lease: self.lease(),
+            }
+        } else {
+            Next::Person
+        }
+    }
+
+    /// Stores a person's move for ply `ply`, with the game's state after it; a lost
+    /// race is a conflict.
+    async fn commit(
+        &self,
+        id: &str,
+        ply: usize,
+        mv: Move,
+        next: Next,
+        update: &StateUpdate,
+    ) -> Result<(), GameError> {
+        let new = NewMove {
+            game: id.to_owned(),
+            ply,
+            house: mv.house(),
+            next,
+            state: Some(update.clone()),
+        };
+        if self.store().append_move(&new).await? {
+            Ok(())
+        } else {
+            Err(GameError::Conflict(format!(
+                "ply {ply} was played by another request, or the game changed meanwhile"
+            )))
+        }
+    }
+}
