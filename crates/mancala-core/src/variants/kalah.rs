@@ -59,6 +59,7 @@ impl RuleSet for Kalah {
         stores: true,
         extra_turns: true,
         repetition: false,
+        must_feed: false,
         leftover: Leftover::OwnRow,
         tuzdyks: false,
         bank: "store",

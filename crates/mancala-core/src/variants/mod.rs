@@ -125,7 +125,8 @@ macro_rules! with_rule_set {
 /// let info = Variant::TogyzKumalak.info();
 /// assert_eq!((info.key, info.name), ("togyzkumalak", "Togyz Kumalak"));
 /// assert_eq!((info.default_houses, info.default_seeds), (9, 9));
-/// assert!(info.tuzdyks && !info.stores && !info.extra_turns);
+/// assert!(info.tuzdyks && !info.stores && !info.extra_turns && !info.must_feed);
+/// assert!(Variant::Oware.info().must_feed);
 /// assert!(Variant::Kalah.info().takes_option("empty-capture"));
 /// assert!(!Variant::Oware.info().takes_option("empty-capture"));
 /// ```
@@ -156,6 +157,9 @@ pub struct VariantInfo {
     pub extra_turns: bool,
     /// Whether a position coming round again since the last capture ends the game.
     pub repetition: bool,
+    /// Whether a player must give seeds to an opponent who has none, when a move can
+    /// (Oware); otherwise an empty row is left to the variant's end rule.
+    pub must_feed: bool,
     /// What happens to the seeds left on the board at the end.
     pub leftover: Leftover,
     /// Whether players claim tuzdyks (Togyz Kumalak): state beyond houses and stores.

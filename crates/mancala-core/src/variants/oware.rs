@@ -53,6 +53,7 @@ impl RuleSet for Oware {
         stores: false,
         extra_turns: false,
         repetition: true,
+        must_feed: true,
         leftover: Leftover::OwnRowUnlessDecided,
         tuzdyks: false,
         bank: "captured",

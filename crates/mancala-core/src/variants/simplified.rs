@@ -55,6 +55,7 @@ impl RuleSet for OwareSimplified {
         stores: false,
         extra_turns: false,
         repetition: true,
+        must_feed: false,
         leftover: Leftover::Nobody,
         tuzdyks: false,
         bank: "captured",

@@ -58,6 +58,7 @@ impl RuleSet for TogyzKumalak {
         stores: false,
         extra_turns: false,
         repetition: true,
+        must_feed: false,
         leftover: Leftover::OwnRowUnlessDecided,
         tuzdyks: true,
         bank: "captured",
