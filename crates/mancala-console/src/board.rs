@@ -71,6 +71,9 @@ pub fn kalah_board(p: &Position) -> String {
 /// from house H, so that facing houses sit one above the other, with each house's label
 /// (A1.., B1..) beside its row, then both scores with their names.
 ///
+/// A Togyz Kumalak tuzdyk is drawn `x`, as the position notation writes it, and a line
+/// under the scores says whose each one is (a tuzdyk is a house of the other row).
+///
 /// Names are padded by their width on screen, so wide (CJK) names keep the columns.
 ///
 /// ```
@@ -85,6 +88,17 @@ pub fn kalah_board(p: &Position) -> String {
 ///     "Score: Ann 0, Bob 0",
 /// ];
 /// assert_eq!(mancala_console::oware_board(&p, &names), expected.join("\n") + "\n");
+///
+/// let p = Position::from_notation("togyzkumalak 3x2 2,2,1/3 x,2,2/0 2").unwrap();
+/// let expected = [
+///     "       A1 A2 A3",
+///     "Ann:  | 2| 2| 1|",
+///     "Bob:  | 2| 2| x|",
+///     "       B3 B2 B1",
+///     "Score: Ann 3, Bob 0",
+///     "x: Ann's tuzdyk B1 (seeds sown into it go to Ann)",
+/// ];
+/// assert_eq!(mancala_console::oware_board(&p, &names), expected.join("\n") + "\n");
 /// ```
 #[must_use]
 pub fn oware_board(p: &Position, names: &[String; 2]) -> String {
@@ -93,10 +107,22 @@ pub fn oware_board(p: &Position, names: &[String; 2]) -> String {
         .max(2)
         .max(1 + digits(houses));
     let name_w = names.iter().map(|n| n.width()).max().unwrap_or(0) + 1;
-    let row = |side: Side, cells: &[u16]| {
+    // The house of `side`'s row that the other player holds as a tuzdyk, if any.
+    let tuzdyk = |side: Side| p.tuzdyk(side.opponent()).map(|m| m.index());
+    let row = |side: Side, cells: &[(usize, u16)]| {
         let label = format!("{}:", names[side.index()]);
         let pad = " ".repeat(name_w - label.width());
-        let cells: String = cells.iter().map(|n| format!("{n:>w$}|")).collect();
+        let cells: String = cells
+            .iter()
+            .map(|&(i, n)| {
+                let n = if tuzdyk(side) == Some(i) {
+                    "x".to_owned()
+                } else {
+                    n.to_string()
+                };
+                format!("{n:>w$}|")
+            })
+            .collect();
         format!("{label}{pad}  |{cells}\n")
     };
     let labels = |letter: char, numbers: &mut dyn Iterator<Item = usize>| {
@@ -105,18 +131,48 @@ pub fn oware_board(p: &Position, names: &[String; 2]) -> String {
             .collect();
         format!("{}{}\n", " ".repeat(name_w + 3), cells.join(" "))
     };
-    let b: Vec<u16> = p.houses(Side::North).iter().rev().copied().collect();
+    let a: Vec<(usize, u16)> = p.houses(Side::South).iter().copied().enumerate().collect();
+    let b: Vec<(usize, u16)> = p
+        .houses(Side::North)
+        .iter()
+        .copied()
+        .enumerate()
+        .rev()
+        .collect();
     format!(
-        "{}{}{}{}Score: {} {}, {} {}\n",
+        "{}{}{}{}Score: {} {}, {} {}\n{}",
         labels('A', &mut (1..=houses)),
-        row(Side::South, p.houses(Side::South)),
+        row(Side::South, &a),
         row(Side::North, &b),
         labels('B', &mut (1..=houses).rev()),
         names[0],
         p.store(Side::South),
         names[1],
-        p.store(Side::North)
+        p.store(Side::North),
+        tuzdyk_line(p, names)
     )
+}
+
+/// "x: Ann's tuzdyk B1 (seeds sown into it go to Ann)", naming each tuzdyk by its
+/// label on the board; empty when there is none.
+fn tuzdyk_line(p: &Position, names: &[String; 2]) -> String {
+    let owned: Vec<(Side, String)> = Side::BOTH
+        .into_iter()
+        .filter_map(|owner| {
+            let row = if owner == Side::South { 'B' } else { 'A' };
+            p.tuzdyk(owner)
+                .map(|m| (owner, format!("{}'s tuzdyk {row}{m}", names[owner.index()])))
+        })
+        .collect();
+    match owned.as_slice() {
+        [] => String::new(),
+        [(owner, one)] => format!(
+            "x: {one} (seeds sown into it go to {})\n",
+            names[owner.index()]
+        ),
+        [(_, a), (_, b)] => format!("x: {a}, {b} (seeds sown into one go to its owner)\n"),
+        _ => unreachable!("two players"),
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! The line console: Kalah in the exact format of the Auckland assignment
-//! specifications, and Oware in the format of the Bern assignment.
+//! specifications, and the games without stores on the board (both Oware variants,
+//! Togyz Kumalak) in the format of the Bern Oware assignment, where `?` prints the
+//! rules of the game being played.
 //!
 //! The console reads one line per turn from any [`BufRead`] and writes to any
 //! [`Write`], so tests drive it with byte strings and the binary with standard
@@ -33,7 +35,7 @@ mod board;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
-use mancala_core::{IllegalMove, Move, Outcome, Side};
+use mancala_core::{IllegalMove, Move, Outcome, Rules, Side};
 use mancala_engine::{MAX_PLIES, Player, PlayerError};
 use mancala_session::{HouseError, Record, Session, parse_house_number};
 
@@ -60,6 +62,19 @@ enum Layout {
     Oware,
 }
 
+impl Layout {
+    /// The layout of a game of `rules`: the Kalah transcripts draw stores on the board,
+    /// so a variant that sows into stores gets the Kalah box; the Oware rows draw the
+    /// seeds captured beside the board, as every other variant keeps them.
+    fn of(rules: Rules) -> Layout {
+        if rules.variant().info().stores {
+            Layout::Kalah
+        } else {
+            Layout::Oware
+        }
+    }
+}
+
 /// A console game: a [`Session`] (rules, seats, names) with the computer players its
 /// seats name, and the console's options. Build it, then [`Console::run`].
 pub struct Console {
@@ -77,6 +92,7 @@ pub struct Console {
 enum Command {
     House(Result<Move, HouseError>),
     Quit,
+    Help,
     New,
     Save,
     Load,
@@ -90,6 +106,7 @@ fn parse_command(line: &str, houses: usize) -> Command {
         "n" | "N" => Command::New,
         "s" | "S" => Command::Save,
         "l" | "L" => Command::Load,
+        "?" => Command::Help,
         // Letters name houses elsewhere, but here they are the menu's commands: the
         // console takes house numbers only, as the assignments do.
         _ => match parse_house_number(t, houses) {
@@ -119,22 +136,32 @@ impl Console {
             build(Side::South, seed)?,
             build(Side::North, seed.wrapping_add(1))?,
         ];
-        // The Kalah transcripts draw stores on the board; the Oware rows draw captures.
-        let layout = if rules.variant().info().stores {
-            Layout::Kalah
-        } else {
-            Layout::Oware
-        };
         Ok(Console {
             start: session,
             players,
             menu: false,
             save_file: None,
-            layout,
+            layout: Layout::of(rules),
         })
     }
 
-    /// Turns on the new/save/load menu of the 2021 specifications (Kalah layout).
+    /// Whether a game of `rules` can have the new/save/load menu ([`Console::menu`]):
+    /// the menu is the 2021 Auckland specifications', part of their Kalah transcripts,
+    /// which the console prints for variants whose board has stores (the Kalah box).
+    ///
+    /// ```
+    /// use mancala_console::Console;
+    /// use mancala_core::Rules;
+    /// assert!(Console::offers_menu(Rules::kalah(6, 4)));
+    /// assert!(!Console::offers_menu(Rules::togyz_kumalak(9, 9)));
+    /// ```
+    #[must_use]
+    pub fn offers_menu(rules: Rules) -> bool {
+        Layout::of(rules) == Layout::Kalah
+    }
+
+    /// Turns on the new/save/load menu of the 2021 specifications (Kalah layout: see
+    /// [`Console::offers_menu`]).
     #[must_use]
     pub fn menu(mut self, on: bool) -> Console {
         self.menu = on;
@@ -235,6 +262,7 @@ impl Console {
     ) -> io::Result<()> {
         match command {
             Command::House(house) => self.try_move(game, house, out),
+            Command::Help if self.layout == Layout::Oware => show_rules(game.rules(), out),
             Command::New if self.menu => {
                 *game = self.start.restarted();
                 *saved = None;
@@ -263,6 +291,11 @@ impl Console {
                 let h = game.rules().houses();
                 if self.menu {
                     writeln!(out, "Please choose a house from 1 to {h}, or N, S, L or q.")
+                } else if self.layout == Layout::Oware {
+                    writeln!(
+                        out,
+                        "Please type a house number from 1 to {h}, ? for the rules, or q to quit."
+                    )
                 } else {
                     writeln!(
                         out,
@@ -436,6 +469,51 @@ impl Console {
     }
 }
 
+/// The console's help (`?`, in the Oware layout): the game's name and rules as its
+/// description words them, its tip, what an `x` on the board is where tuzdyks are
+/// claimed, and what to type.
+fn show_rules(rules: Rules, out: &mut impl Write) -> io::Result<()> {
+    let info = rules.variant().info();
+    for line in wrap(&format!("{}: {}", info.name, info.rules), HELP_WIDTH) {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out, "Tip: {}.", info.tip)?;
+    if info.tuzdyks {
+        let legend = "On the board an x marks a tuzdyk, and the line under the scores \
+                      says whose it is.";
+        for line in wrap(legend, HELP_WIDTH) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    writeln!(
+        out,
+        "Type a house number (1 to {}) to sow it, or q to quit.",
+        rules.houses()
+    )
+}
+
+/// The width the help is wrapped to.
+const HELP_WIDTH: usize = 78;
+
+/// `text` in lines of at most `width` characters, broken at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     c.next()
@@ -468,5 +546,12 @@ mod tests {
         assert_eq!(parse_command("three", 6), Command::Unknown);
         assert_eq!(parse_command("", 6), Command::Unknown);
         assert_eq!(parse_command("c", 6), Command::Unknown);
+        assert_eq!(parse_command(" ?\n", 6), Command::Help);
+    }
+
+    #[test]
+    fn help_is_wrapped_at_spaces() {
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+        assert_eq!(wrap("", 5), Vec::<String>::new());
     }
 }

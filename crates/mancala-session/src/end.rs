@@ -300,6 +300,38 @@ mod tests {
     }
 
     #[test]
+    fn togyz_kumalak_endings_read_right() {
+        // More than half captured: the rest counts for nobody.
+        let rules = Rules::togyz_kumalak(3, 4);
+        let p =
+            Position::from_parts(rules, [&[1, 1, 0], &[2, 1, 1]], [13, 5], Side::North).unwrap();
+        assert_eq!(
+            text(&p),
+            "Ann wins 13 to 5: Ann has captured more than half of the seeds; the 6 seeds \
+             left on the board count for nobody."
+        );
+        // The player to move has no seeds: the other takes their row.
+        let rules = Rules::togyz_kumalak(3, 2);
+        let p = Position::from_parts(rules, [&[0, 0, 0], &[1, 2, 0]], [5, 4], Side::South).unwrap();
+        assert_eq!(
+            text(&p),
+            "Bob wins 7 to 5: Ann has no seeds to move, so Bob takes the 3 seeds left in \
+             their houses."
+        );
+        // One house of two seeds a side comes round after two moves (2|2, 1|3, 2|2).
+        let mut game = Game::new(Rules::togyz_kumalak(1, 2));
+        for _ in 0..2 {
+            game.play(Move::new(1).unwrap()).unwrap();
+        }
+        let text = EndText::new(&game.end().unwrap(), ["Ann", "Bob"]);
+        assert_eq!(
+            text.to_string(),
+            "A draw, 2 to 2: the position came round again since the last capture, so Ann \
+             takes the 2 seeds and Bob takes the 2 seeds left in their houses."
+        );
+    }
+
+    #[test]
     fn simplified_last_seed_counts_for_nobody() {
         let rules = Rules::oware_simplified(1, 1);
         let p = Position::new(rules);

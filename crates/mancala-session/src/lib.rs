@@ -44,7 +44,8 @@ pub use record::{
     SyntaxError, TIME_FORFEIT, TagProblem, UNTERMINATED, parse_records, write_records,
 };
 pub use setup::{
-    KalahOption, RuleChoice, SetupError, default_name, is_computer_name, name_or_default,
+    EMPTY_CAPTURE, END_RULE, RuleChoice, SetupError, default_name, is_computer_name,
+    name_or_default, option_value, with_option,
 };
 
 /// The examples of `docs/records.md` (the position notation and game records), run as
@@ -57,7 +58,7 @@ use mancala_core::{
     Game, GameEnd, IllegalMove, Move, MoveList, MoveReport, Outcome, Position, Rules, Side,
     SowStep, Variant,
 };
-use mancala_engine::{PlayerError, PlayerSpec};
+use mancala_engine::{PlayerError, PlayerInfo, PlayerSpec};
 
 /// Why a seat's player cannot play a game: the engine's reason, said with the players
 /// that can (see [`Seat::check`]).
@@ -120,18 +121,21 @@ impl Seat {
     }
 
     /// The players a seat can take in a game of `variant`: a person (`human`), then the
-    /// engine's computer players that play it, in the engine's order. Front ends offer
-    /// these and list them when a name is refused.
+    /// computer players the engine's catalogue offers for it
+    /// ([`PlayerInfo::menu_for`], in its order). Front ends offer these and list them
+    /// when a name is refused; the tunable searches the menus leave out (`alphabeta`,
+    /// `mcts`) are still seated by name.
     ///
     /// ```
     /// use mancala_core::Variant;
     /// use mancala_session::Seat;
     /// let oware: Vec<_> = Seat::choices(Variant::Oware).collect();
-    /// assert_eq!(oware[0], "human");
-    /// assert!(oware.contains(&"medium") && !oware.contains(&"robot"));
+    /// assert_eq!(oware[..3], ["human", "easy", "medium"]);
+    /// assert!(!oware.contains(&"robot") && !oware.contains(&"alphabeta"));
+    /// assert!(Seat::choices(Variant::Kalah).any(|p| p == "robot"));
     /// ```
     pub fn choices(variant: Variant) -> impl Iterator<Item = &'static str> {
-        std::iter::once(Seat::HUMAN).chain(PlayerSpec::known_for(variant))
+        std::iter::once(Seat::HUMAN).chain(PlayerInfo::menu_for(variant).map(|p| p.name))
     }
 
     /// Checks that this seat can sit at a game of `rules` by building its computer
@@ -145,9 +149,9 @@ impl Seat {
     /// assert!(robot.check(Rules::kalah(6, 4), 1).is_ok());
     /// let err = robot.check(Rules::oware(6, 4), 1).unwrap_err().to_string();
     /// assert!(err.starts_with("player robot does not play oware"), "{err}");
-    /// assert!(err.ends_with("(players for oware: human, random, fewest, most, greedy, alphabeta, mcts, easy, medium, hard, expert, master, perfect)"), "{err}");
+    /// assert!(err.ends_with("(players for oware: human, easy, medium, hard, expert, master, perfect, greedy, random, fewest, most)"), "{err}");
     /// let err = Seat::computer("nobody").unwrap().check(Rules::kalah(6, 4), 1).unwrap_err();
-    /// assert!(err.to_string().starts_with("unknown player \"nobody\" (players for kalah: human, random,"));
+    /// assert!(err.to_string().starts_with("unknown player \"nobody\" (players for kalah: human, easy,"));
     /// ```
     ///
     /// # Errors

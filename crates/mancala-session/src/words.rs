@@ -1,14 +1,15 @@
-//! What a move did, in words: captures, extra turns and the feeding rule, the same
-//! sentences for every front end that prints them.
+//! What a move did, in words: captures, tuzdyks, extra turns and the feeding rule, the
+//! same sentences for every front end that prints them.
 
-use mancala_core::{Pit, Side, SowStep, Variant};
+use mancala_core::{Move, Pit, Side, SowStep};
 
 use crate::MoveRecord;
 
 impl MoveRecord {
-    /// Sentences saying what this move did beyond sowing, in order: what it captured,
-    /// whether the mover moves again, and whether the next player must feed an empty
-    /// row. Empty for a plain sowing.
+    /// Sentences saying what this move did beyond sowing, in order: what it captured
+    /// (and a tuzdyk it claimed), the seeds tuzdyks took, whether the mover moves
+    /// again, and whether the next player must feed an empty row. Empty for a plain
+    /// sowing.
     ///
     /// ```
     /// use mancala_core::{Move, Rules};
@@ -31,6 +32,14 @@ impl MoveRecord {
         if let Some(capture) = self.capture_sentence(mover, other) {
             lines.push(capture);
         }
+        for owner in [me, me.opponent()] {
+            let n = self.tuzdyk_seeds(owner);
+            if n > 0 {
+                let seeds = if n == 1 { "seed" } else { "seeds" };
+                let name = names[owner.index()];
+                lines.push(format!("{name}'s tuzdyk takes {n} {seeds}."));
+            }
+        }
         if self.after.is_over() {
             return lines;
         }
@@ -40,7 +49,7 @@ impl MoveRecord {
             } else {
                 format!("{other} has no seeds to move, so {mover} moves again.")
             });
-        } else if self.after.variant() == Variant::Oware && self.after.row_sum(me) == 0 {
+        } else if self.after.variant().info().must_feed && self.after.row_sum(me) == 0 {
             lines.push(format!(
                 "{mover} has no seeds left: {other} must give {mover} some."
             ));
@@ -76,10 +85,53 @@ impl MoveRecord {
         }
         let n = self.report.captured;
         let seeds = if n == 1 { "seed" } else { "seeds" };
+        let claim = match self.tuzdyk_claimed() {
+            Some(_) => format!(", which becomes {mover}'s tuzdyk"),
+            None => String::new(),
+        };
         Some(format!(
-            "{mover} captures {n} {seeds} from {}.",
+            "{mover} captures {n} {seeds} from {}{claim}.",
             parts.join(" and ")
         ))
+    }
+
+    /// The house of the opponent's row (numbered as the opponent numbers it) that
+    /// this move made the mover's tuzdyk (Togyz Kumalak), if it claimed one.
+    ///
+    /// ```
+    /// use mancala_core::{Move, Rules};
+    /// use mancala_session::Session;
+    /// // Togyz Kumalak (3,2): Ann's house 3 sows its two seeds into itself and Bob's
+    /// // house 1, which then holds 3: her tuzdyk.
+    /// let mut s = Session::new(Rules::togyz_kumalak(3, 2));
+    /// let record = s.play(Move::new(3).unwrap()).unwrap();
+    /// assert_eq!(record.tuzdyk_claimed(), Move::new(1));
+    /// assert_eq!(
+    ///     record.describe(["Ann", "Bob"]),
+    ///     ["Ann captures 3 seeds from Bob's house 1, which becomes Ann's tuzdyk."]
+    /// );
+    /// ```
+    #[must_use]
+    pub fn tuzdyk_claimed(&self) -> Option<Move> {
+        let me = self.side;
+        self.after
+            .tuzdyk(me)
+            .filter(|_| self.before.tuzdyk(me).is_none())
+    }
+
+    /// Seeds this move sowed into `owner`'s tuzdyk, which went to `owner`'s store
+    /// (Togyz Kumalak; 0 elsewhere).
+    #[must_use]
+    pub fn tuzdyk_seeds(&self, owner: Side) -> u16 {
+        if self.before.tuzdyk(owner).is_none() {
+            return 0;
+        }
+        let n = self
+            .sowing
+            .iter()
+            .filter(|s| **s == SowStep::Drop(Pit::Store(owner)))
+            .count();
+        u16::try_from(n).unwrap_or(u16::MAX)
     }
 }
 
@@ -103,7 +155,7 @@ fn houses(list: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use mancala_core::{Move, Rules};
+    use mancala_core::{Move, Rules, Side};
 
     use crate::Session;
 
@@ -146,6 +198,35 @@ mod tests {
         // skipped and Ann moves again.
         let said = play(Rules::oware_simplified(2, 2), &[1, 2, 1, 1, 1, 2, 1]);
         assert_eq!(said[6], ["Bob has no seeds to move, so Ann moves again."]);
+    }
+
+    #[test]
+    fn togyz_kumalak_says_what_the_tuzdyks_took() {
+        // Togyz Kumalak (3,2): Ann's house 3 makes Bob's house 1 three: her tuzdyk.
+        let mut s = Session::new(Rules::togyz_kumalak(3, 2));
+        let claim = s.play(Move::new(3).unwrap()).unwrap().clone();
+        assert_eq!(
+            claim.describe(["Ann", "Bob"]),
+            ["Ann captures 3 seeds from Bob's house 1, which becomes Ann's tuzdyk."]
+        );
+        assert_eq!(
+            s.position().to_notation(),
+            "togyzkumalak 3x2 2,2,1/3 x,2,2/0 2"
+        );
+        // Bob's house 3: a seed back into it, one into Ann's house 1, making 3 (not his
+        // tuzdyk: it has the number of Ann's). Then Ann's house 2 and Bob's house 2
+        // sow along their own rows.
+        let r = s.play(Move::new(3).unwrap()).unwrap().clone();
+        assert!(r.describe(["Ann", "Bob"]).is_empty());
+        s.play(Move::new(2).unwrap()).unwrap();
+        s.play(Move::new(2).unwrap()).unwrap();
+        // Ann's house 3 (2 seeds): into itself, then into Bob's house 1, her tuzdyk.
+        let r = s.play(Move::new(3).unwrap()).unwrap().clone();
+        assert_eq!(
+            (r.tuzdyk_seeds(Side::South), r.tuzdyk_seeds(Side::North)),
+            (1, 0)
+        );
+        assert_eq!(r.describe(["Ann", "Bob"]), ["Ann's tuzdyk takes 1 seed."]);
     }
 
     #[test]

@@ -62,6 +62,8 @@ const CORPUS: &[(&str, &[(&str, &str)])] = &[
         &[("1/2-1/2", "repetition"), ("0-1", "repetition")],
     ),
     ("simplified-from-a-position.txt", &[("*", "unterminated")]),
+    ("togyz-majority-two-digit.txt", &[("1-0", "majority")]),
+    ("togyz-study-from-a-position.txt", &[("1-0", "majority")]),
 ];
 
 fn dir() -> PathBuf {
@@ -179,12 +181,13 @@ fn every_game_survives_the_strict_format() {
     assert_eq!(write_records(&games, RecordFormat::Strict).unwrap(), strict);
 }
 
-/// The two-digit Oware files are the notation this crate writes, line breaks aside.
+/// The two-digit files are the notation this crate writes, line breaks aside.
 #[test]
 fn the_two_digit_files_are_written_back_move_for_move() {
     for name in [
         "oware-cannot-feed-two-digit.txt",
         "oware-repetition-two-digit.txt",
+        "togyz-majority-two-digit.txt",
     ] {
         let file = std::fs::read_to_string(dir().join(name)).unwrap();
         let games = read(name);
@@ -216,4 +219,36 @@ fn the_rule_options_of_a_record_matter() {
         "game 1, line 15: move 6 (player 1, ply 19), \"4x\": marked 'x', but the move \
          captures nothing"
     );
+}
+
+/// Togyz Kumalak games come back from every format that holds them with their
+/// tuzdyks: the study's start has one on each row (the notation's `x`), and the
+/// full game claims both.
+#[test]
+fn togyz_kumalak_records_round_trip_with_their_tuzdyks() {
+    use mancala_core::Move;
+    let study = &read("togyz-study-from-a-position.txt")[0];
+    assert_eq!(study.start().tuzdyks(), [Move::new(2), Move::new(3)]);
+    let game = &read("togyz-majority-two-digit.txt")[0];
+    assert_eq!(game.start().tuzdyks(), [None, None]);
+    assert_eq!(
+        game.game().position().tuzdyks(),
+        [Move::new(2), Move::new(3)]
+    );
+    for record in [study, game] {
+        for format in [RecordFormat::Strict, RecordFormat::Oware2] {
+            let text = record.write(format).unwrap();
+            let back = parse_records(&text, mancala_core::Rules::kalah(6, 4)).unwrap();
+            assert_eq!(&back[0], record, "{text}");
+        }
+        // Through a session, as the terminal game saves and loads it.
+        let session = record.to_session();
+        let saved = Record::from_session(&session).to_string();
+        let loaded: Record = saved.parse().unwrap();
+        assert_eq!(loaded.to_session().game(), session.game());
+        assert_eq!(
+            loaded.to_session().position().tuzdyks(),
+            record.game().position().tuzdyks()
+        );
+    }
 }

@@ -203,8 +203,8 @@ fn tags_are_checked() {
     let e = error("[Variant \"oware\"]\n[EmptyCapture \"yes\"]\n*");
     assert_eq!(
         e.to_string(),
-        "game 1, line 2: tag EmptyCapture: empty capture is a Kalah rule option; oware does \
-         not take it"
+        "game 1, line 2: tag EmptyCapture: oware takes no rule options; empty-capture is a \
+         Kalah option"
     );
     let e = error("[Houses \"300\"]\n*");
     assert_eq!(

@@ -1,15 +1,18 @@
 //! The help screen's text (`?` or F1): the keys, the rules of the variant being played
-//! in a few lines, and what each computer player is; where it goes on the screen and how
-//! far it scrolls. `ui::help` draws it; the app asks how far it may scroll, so that a
-//! key past either end is not a dead press.
+//! as its description words them (with its tip, what the boxes at the ends hold and,
+//! in Togyz Kumalak, what the `x` on the board is), and what each computer player that
+//! plays it is, from the engine's catalogue; where it goes on the screen and how far it
+//! scrolls. `ui::help` draws it; the app asks how far it may scroll, so that a key past
+//! either end is not a dead press.
 
 use mancala_core::Variant;
+use mancala_engine::PlayerInfo;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 
 use crate::fit;
-use crate::style::{ACCENT, key, text};
+use crate::style::{ACCENT, TUZDYK, key, text};
 
 /// The help's widest box: wider lines are harder to read.
 const MAX_WIDTH: u16 = 78;
@@ -40,28 +43,26 @@ const KEYS: [(&str, &str); 7] = [
     ),
 ];
 
-/// The computer players, each in a few words.
-const PLAYERS: [(&str, &str); 6] = [
-    (
-        "easy  medium",
-        "a short Monte Carlo search; five moves ahead",
-    ),
-    ("hard  expert", "deeper alpha-beta searches"),
-    ("master", "a second a move on two threads; solves the end"),
-    (
-        "perfect",
-        "solves the game when it can in a second; else expert",
-    ),
-    (
-        "greedy  robot",
-        "takes the most seeds now; the classic Kalah robot",
-    ),
-    ("random  most", "simple bots (and fewest)"),
-];
-
-/// The rules of `variant` in a few sentences, as the rules core words them.
-fn rules(variant: Variant) -> &'static str {
-    variant.info().rules
+/// What the board shows of `variant` beyond seeds: the boxes at its ends (by the
+/// variant's word for them) and a tuzdyk's mark.
+fn board_words(variant: Variant) -> Vec<String> {
+    let info = variant.info();
+    let mut words = vec![if info.stores {
+        format!("Your {} is the box on your right.", info.bank)
+    } else {
+        format!(
+            "The boxes at the ends count the seeds each player has {}.",
+            info.bank
+        )
+    }];
+    if info.tuzdyks {
+        words.push(format!(
+            "{} in a house, in its owner's colour: a tuzdyk. Seeds sown there go to its \
+             owner.",
+            TUZDYK
+        ));
+    }
+    words
 }
 
 /// Columns of the keys and of the players' names, before what they do.
@@ -77,12 +78,22 @@ fn lines(variant: Variant, width: usize) -> Vec<Line<'static>> {
         lines.extend(pair(k, what, key_w, width));
     }
     lines.push(Line::from(""));
-    let rules = Span::styled(rules(variant), Style::new().fg(Color::White));
-    lines.extend(fit::wrap(&[rules], width, 0));
+    let info = variant.info();
+    lines.push(Line::from(Span::styled(info.name, title)));
+    let white = Style::new().fg(Color::White);
+    lines.extend(fit::wrap(&[Span::styled(info.rules, white)], width, 0));
+    let tip = [text("Tip: "), Span::styled(format!("{}.", info.tip), white)];
+    lines.extend(fit::wrap(&tip, width, 0));
+    for words in board_words(variant) {
+        lines.extend(fit::wrap(&[Span::styled(words, white)], width, 0));
+    }
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled("Computer players", title)));
-    for (k, what) in PLAYERS {
-        lines.extend(pair(k, what, key_w, width));
+    // Names are short: their column is narrower than the keys'.
+    let players = || PlayerInfo::menu_for(variant);
+    let name_w = players().map(|p| fit::width(p.name) + 2).max().unwrap_or(0);
+    for p in players() {
+        lines.extend(pair(p.name, p.summary, name_w.min(key_w), width));
     }
     lines
 }

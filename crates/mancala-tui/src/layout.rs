@@ -18,8 +18,9 @@
 //!            a1      b2      c3      d4      e5      f6
 //! ```
 
-use mancala_core::Side;
+use mancala_core::{Rules, Side};
 use ratatui::layout::{Position, Rect};
+use unicode_width::UnicodeWidthStr;
 
 /// Rows of the board inside its frame: names, labels, two rows of houses, the middle.
 const BOARD_ROWS: u16 = 11;
@@ -45,6 +46,34 @@ pub const GAME_ROWS: u16 = 1 + 1 + (BOARD_ROWS + 2) + 1 + 1 + LOG_ROWS + 1;
 /// The size the start screen needs: no more than the game on six houses.
 pub const SETUP_SIZE: (u16, u16) = (50, 20);
 
+/// What the layout needs to know of a board: its houses per side, and the word its
+/// stores show (the variant's [`bank`](mancala_core::variants::VariantInfo::bank):
+/// `store`, or `captured`), which a store is made wide enough for where there is room.
+///
+/// ```
+/// use mancala_core::Rules;
+/// use mancala_tui::BoardShape;
+/// assert_eq!(BoardShape::of(Rules::togyz_kumalak(9, 9)), BoardShape { houses: 9, bank: "captured" });
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardShape {
+    /// Houses per side.
+    pub houses: usize,
+    /// The word the stores show.
+    pub bank: &'static str,
+}
+
+impl BoardShape {
+    /// The shape of a board of `rules`.
+    #[must_use]
+    pub fn of(rules: Rules) -> BoardShape {
+        BoardShape {
+            houses: rules.houses(),
+            bank: rules.variant().info().bank,
+        }
+    }
+}
+
 /// Where each house and store is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardGeometry {
@@ -56,6 +85,82 @@ pub struct BoardGeometry {
     pub inner: u16,
     /// Columns between two houses (0 on the widest boards).
     pub gap: u16,
+    /// Width inside a store's border.
+    pub store_inner: u16,
+    /// Columns between a store and the houses beside it (0 on the narrowest boards).
+    pub store_gap: u16,
+}
+
+/// How roomy a board is drawn: the widths of its houses and stores and the columns
+/// between them, and the move list beside it (0: none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Arrangement {
+    inner: u16,
+    gap: u16,
+    store_inner: u16,
+    store_gap: u16,
+    list: u16,
+}
+
+impl Arrangement {
+    /// The arrangements for `shape`, roomiest first: wide houses, a move list (with
+    /// names if possible: a list without names beats wide houses), gaps; each first
+    /// with stores wide enough for their word (a word cut short reads as a fault),
+    /// then without it. Last, houses two columns wide for boards too wide for the
+    /// smallest terminal otherwise (Togyz Kumalak's nine houses at 50 columns).
+    fn all(shape: BoardShape) -> Vec<Arrangement> {
+        let word = u16::try_from(shape.bank.width()).unwrap_or(u16::MAX);
+        let plain = [
+            (5, 1, HISTORY_W),
+            (5, 1, HISTORY_COMPACT_W),
+            (3, 1, HISTORY_W),
+            (3, 1, HISTORY_COMPACT_W),
+            (5, 1, 0),
+            (3, 1, 0),
+            (3, 0, 0),
+        ];
+        let with_store = |store_inner: fn(u16, u16) -> u16| {
+            plain.map(|(inner, gap, list)| Arrangement {
+                inner,
+                gap,
+                store_inner: store_inner(inner, word),
+                store_gap: 1,
+                list,
+            })
+        };
+        let mut all = with_store(|inner, word| (inner + 2).max(word)).to_vec();
+        all.extend(with_store(|inner, _| inner + 2));
+        let narrowest = all.last().copied().expect("arrangements");
+        if narrowest.frame_w(shape.houses) > SETUP_SIZE.0 {
+            all.push(Arrangement {
+                inner: 2,
+                gap: 0,
+                store_inner: 3,
+                store_gap: 0,
+                list: 0,
+            });
+        }
+        all
+    }
+
+    /// Width of the board's content for `houses` houses.
+    fn board_w(&self, houses: usize) -> u16 {
+        let houses = houses as u16;
+        2 * (self.store_inner + 2)
+            + 2 * self.store_gap
+            + houses * (self.inner + 2)
+            + houses.saturating_sub(1) * self.gap
+    }
+
+    /// Width of the board's frame: a border and a blank column each side.
+    fn frame_w(&self, houses: usize) -> u16 {
+        self.board_w(houses) + 4
+    }
+
+    /// Width of the frame and the move list beside it.
+    fn total_w(&self, houses: usize) -> u16 {
+        self.frame_w(houses) + if self.list > 0 { self.list + 1 } else { 0 }
+    }
 }
 
 impl BoardGeometry {
@@ -64,26 +169,31 @@ impl BoardGeometry {
     }
 
     fn store_w(&self) -> u16 {
-        self.inner + 4
+        self.store_inner + 2
     }
 
-    /// Width of the board's content for `houses` houses with `inner`-wide cells `gap`
-    /// columns apart.
-    fn width(houses: u16, inner: u16, gap: u16) -> u16 {
-        2 * (inner + 4) + 2 + houses * (inner + 2) + houses.saturating_sub(1) * gap
+    fn arrangement(&self) -> Arrangement {
+        Arrangement {
+            inner: self.inner,
+            gap: self.gap,
+            store_inner: self.store_inner,
+            store_gap: self.store_gap,
+            list: 0,
+        }
     }
 
     fn left(&self) -> u16 {
-        self.area.x + (self.area.width - Self::width(self.houses, self.inner, self.gap)) / 2
+        let w = self.arrangement().board_w(usize::from(self.houses));
+        self.area.x + (self.area.width - w) / 2
     }
 
     /// Column of the `i`-th house from the left (0-based); `houses` gives the column
     /// of the store on the right.
     fn column(&self, i: u16) -> u16 {
-        let x = self.left() + self.store_w() + 1 + i * (self.cell_w() + self.gap);
-        // Without gaps the right store would touch the last house's border.
-        if i == self.houses && self.gap == 0 {
-            x + 1
+        let x = self.left() + self.store_w() + self.store_gap + i * (self.cell_w() + self.gap);
+        // The gap after the last house is the store's, not the houses'.
+        if i == self.houses {
+            x - self.gap + self.store_gap
         } else {
             x
         }
@@ -156,14 +266,15 @@ impl BoardGeometry {
 /// Where everything on the game screen goes, for a terminal area.
 ///
 /// ```
-/// use mancala_core::Side;
-/// use mancala_tui::GameLayout;
+/// use mancala_core::{Rules, Side};
+/// use mancala_tui::{BoardShape, GameLayout};
 /// use ratatui::layout::Rect;
-/// let layout = GameLayout::new(Rect::new(0, 0, 100, 35), 6).unwrap();
+/// let kalah = BoardShape::of(Rules::kalah(6, 4));
+/// let layout = GameLayout::new(Rect::new(0, 0, 100, 35), kalah).unwrap();
 /// let r = layout.board.house_rect(Side::South, 2);
 /// assert_eq!(layout.board.house_at(r.x + 1, r.y + 1), Some((Side::South, 2)));
 /// assert!(layout.history.is_some());
-/// assert!(GameLayout::new(Rect::new(0, 0, 40, 12), 6).is_none());
+/// assert!(GameLayout::new(Rect::new(0, 0, 40, 12), kalah).is_none());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameLayout {
@@ -186,30 +297,18 @@ pub struct GameLayout {
 }
 
 impl GameLayout {
-    /// The layout for `houses` per side in `area`, or `None` when it does not fit.
+    /// The layout for a board of `shape` in `area`, or `None` when it does not fit.
     #[must_use]
-    pub fn new(area: Rect, houses: usize) -> Option<GameLayout> {
-        let houses = houses as u16;
+    pub fn new(area: Rect, shape: BoardShape) -> Option<GameLayout> {
         if area.height < GAME_ROWS {
             return None;
         }
-        let frame_w = |inner, gap| BoardGeometry::width(houses, inner, gap) + 4;
-        let total_w =
-            |inner, gap, list: u16| frame_w(inner, gap) + if list > 0 { list + 1 } else { 0 };
-        // The roomiest arrangement that fits: wide houses, a move list (with names if
-        // possible: a list without names beats wide houses), gaps.
-        let (inner, gap, list) = [
-            (5, 1, HISTORY_W),
-            (5, 1, HISTORY_COMPACT_W),
-            (3, 1, HISTORY_W),
-            (3, 1, HISTORY_COMPACT_W),
-            (5, 1, 0),
-            (3, 1, 0),
-            (3, 0, 0),
-        ]
-        .into_iter()
-        .find(|&(inner, gap, list)| total_w(inner, gap, list) <= area.width)?;
-        let total_w = total_w(inner, gap, list);
+        // The roomiest arrangement that fits.
+        let a = Arrangement::all(shape)
+            .into_iter()
+            .find(|a| a.total_w(shape.houses) <= area.width)?;
+        let list = a.list;
+        let total_w = a.total_w(shape.houses);
         // The blank row under the board, when there are rows to spare; without them,
         // that row is one more for the messages.
         let spare = area.height - GAME_ROWS;
@@ -218,7 +317,7 @@ impl GameLayout {
         let rows = GAME_ROWS - (1 - under) + log_rows - LOG_ROWS;
         let x = area.x + (area.width - total_w) / 2;
         let y = area.y + (area.height - rows) / 2;
-        let frame = Rect::new(x, y + 2, frame_w(inner, gap), BOARD_ROWS + 2);
+        let frame = Rect::new(x, y + 2, a.frame_w(shape.houses), BOARD_ROWS + 2);
         let board_area = Rect::new(frame.x + 2, frame.y + 1, frame.width - 4, BOARD_ROWS);
         let line = |dy: u16| Rect::new(x, y + dy, total_w, 1);
         let text_w = total_w.max(area.width.min(TEXT_W));
@@ -230,9 +329,11 @@ impl GameLayout {
             frame,
             board: BoardGeometry {
                 area: board_area,
-                houses,
-                inner,
-                gap,
+                houses: shape.houses as u16,
+                inner: a.inner,
+                gap: a.gap,
+                store_inner: a.store_inner,
+                store_gap: a.store_gap,
             },
             history: (list > 0).then(|| Rect::new(frame.right() + 1, frame.y, list, frame.height)),
             status: text_line(below, 1),
@@ -241,10 +342,15 @@ impl GameLayout {
         })
     }
 
-    /// The smallest terminal the game screen fits for `houses` per side.
+    /// The smallest terminal the game screen fits for a board of `shape`.
     #[must_use]
-    pub fn min_size(houses: usize) -> (u16, u16) {
-        (BoardGeometry::width(houses as u16, 3, 0) + 4, GAME_ROWS)
+    pub fn min_size(shape: BoardShape) -> (u16, u16) {
+        let narrowest = Arrangement::all(shape)
+            .iter()
+            .map(|a| a.total_w(shape.houses))
+            .min()
+            .unwrap_or(u16::MAX);
+        (narrowest, GAME_ROWS)
     }
 }
 
@@ -374,14 +480,32 @@ mod tests {
     use super::*;
 
     fn layout(w: u16, h: u16, houses: usize) -> Option<GameLayout> {
-        GameLayout::new(Rect::new(0, 0, w, h), houses)
+        let shape = BoardShape {
+            houses,
+            bank: "store",
+        };
+        GameLayout::new(Rect::new(0, 0, w, h), shape)
+    }
+
+    /// Every board (both words of the stores), roomy and at its narrowest.
+    fn every_board() -> Vec<(usize, BoardGeometry)> {
+        let mut boards = Vec::new();
+        for houses in 1..=16 {
+            for bank in ["store", "captured"] {
+                let shape = BoardShape { houses, bank };
+                let (min_w, min_h) = GameLayout::min_size(shape);
+                for (w, h) in [(100, 35), (min_w, min_h)] {
+                    let l = GameLayout::new(Rect::new(0, 0, w, h), shape).unwrap();
+                    boards.push((houses, l.board));
+                }
+            }
+        }
+        boards
     }
 
     #[test]
     fn every_house_is_found_where_it_is_drawn_and_nowhere_else() {
-        for houses in 1..=16 {
-            let l = layout(100, 35, houses).unwrap();
-            let b = l.board;
+        for (houses, b) in every_board() {
             for side in Side::BOTH {
                 for house in 1..=houses as u8 {
                     let r = b.house_rect(side, house);
@@ -400,8 +524,7 @@ mod tests {
 
     #[test]
     fn houses_and_stores_stay_inside_the_frame_and_apart() {
-        for houses in 1..=16 {
-            let b = layout(100, 35, houses).unwrap().board;
+        for (houses, b) in every_board() {
             let mut rects: Vec<Rect> = Side::BOTH.map(|s| b.store_rect(s)).to_vec();
             for side in Side::BOTH {
                 rects.extend((1..=houses as u8).map(|h| b.house_rect(side, h)));
@@ -426,9 +549,38 @@ mod tests {
         assert_eq!(eighty.history.unwrap().width, HISTORY_COMPACT_W);
         let sixteen = layout(100, 35, 16).unwrap();
         assert_eq!((sixteen.board.inner, sixteen.board.gap), (3, 0));
-        assert_eq!(GameLayout::min_size(16), (sixteen.frame.width, GAME_ROWS));
-        assert!(layout(sixteen.frame.width - 1, 35, 16).is_none());
+        // Narrower, the sixteen houses are two columns wide inside.
+        let (w, _) = GameLayout::min_size(BoardShape {
+            houses: 16,
+            bank: "store",
+        });
+        assert_eq!(w, 78);
+        assert_eq!(layout(w, 35, 16).unwrap().board.inner, 2);
+        assert!(layout(w - 1, 35, 16).is_none());
         assert!(layout(100, GAME_ROWS - 1, 6).is_none());
+        // Six houses never go below three columns: 50 is their least width, as before.
+        assert_eq!(
+            GameLayout::min_size(BoardShape::of(Rules::kalah(6, 4))).0,
+            50
+        );
+    }
+
+    #[test]
+    fn stores_are_made_wide_enough_for_their_word_where_there_is_room() {
+        let togyz = BoardShape::of(Rules::togyz_kumalak(9, 9));
+        let at = |w, h| GameLayout::new(Rect::new(0, 0, w, h), togyz).unwrap().board;
+        // 80x24: three-column houses, stores eight wide inside for "captured".
+        let b = at(80, 24);
+        assert_eq!((b.inner, b.gap, b.store_inner), (3, 1, 8));
+        // 50x20: two-column houses touching their stores; the word does not fit.
+        let b = at(50, 20);
+        assert_eq!((b.inner, b.gap, b.store_inner, b.store_gap), (2, 0, 3, 0));
+        assert_eq!(GameLayout::min_size(togyz), (50, GAME_ROWS));
+        // Oware's six houses: the word whole, with the compact move list at 80x24.
+        let oware = BoardShape::of(Rules::oware(6, 4));
+        let l = GameLayout::new(Rect::new(0, 0, 80, 24), oware).unwrap();
+        assert_eq!(l.board.store_inner, 8);
+        assert_eq!(l.history.unwrap().width, HISTORY_COMPACT_W);
     }
 
     #[test]

@@ -54,7 +54,7 @@ mod terminal;
 mod ui;
 
 pub use app::{App, Message, NAME_SHOWN, Score};
-pub use layout::GameLayout;
+pub use layout::{BoardShape, GameLayout};
 pub use setup::{Setup, default_name};
 pub use terminal::{Ended, run, run_app};
 pub use ui::draw;

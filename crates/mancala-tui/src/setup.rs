@@ -1,16 +1,8 @@
 //! What game to play: the settings the start screen edits and the command line fills in.
 
-use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Side, Variant};
+use mancala_core::{MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Side, Variant};
 use mancala_engine::{Player, PlayerError, PlayerSpec};
-use mancala_session::{Record, Seat};
-
-/// The order the start screen offers players in: a person, the engine's levels, then
-/// the simple bots. It offers those of them that play the chosen variant (by the
-/// engine's [`PlayerSpec::known_for`]), then any other player the engine knows for it.
-pub const PLAYER_CHOICES: &[&str] = &[
-    "human", "easy", "medium", "hard", "expert", "master", "perfect", "greedy", "robot", "random",
-    "fewest", "most",
-];
+use mancala_session::{Record, RuleChoice, Seat, SetupError, option_value, with_option};
 
 /// The computer player used when a seat's spec cannot be built for the rules.
 pub const FALLBACK_PLAYER: &str = "greedy";
@@ -24,6 +16,7 @@ pub const FALLBACK_PLAYER: &str = "greedy";
 /// let rules = setup.rules().unwrap();
 /// assert_eq!(rules.total_seeds(), 48);
 /// assert_eq!(setup.players[0], "human");
+/// assert_eq!(Setup::for_variant(Variant::TogyzKumalak).rules().unwrap().total_seeds(), 162);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -33,10 +26,9 @@ pub struct Setup {
     pub houses: u8,
     /// Seeds per house at the start.
     pub seeds: u8,
-    /// Kalah: capture even when the opposite house is empty.
-    pub empty_capture: bool,
-    /// Kalah: when the game ends.
-    pub end_rule: EndRule,
+    /// The rule options, kept for every variant: a game takes those its variant takes
+    /// ([`VariantInfo::options`](mancala_core::variants::VariantInfo::options)).
+    pub options: RuleOptions,
     /// Player specs, player 1 first: `human` or a computer player such as `medium`.
     pub players: [String; 2],
     /// Names, player 1 first.
@@ -46,35 +38,39 @@ pub struct Setup {
 }
 
 impl Default for Setup {
+    /// The first variant of [`Variant::ALL`] on its own board, a person against
+    /// `medium`.
     fn default() -> Setup {
+        Setup::for_variant(Variant::ALL[0])
+    }
+}
+
+impl Setup {
+    /// `variant` on its default board with its default options, a person against
+    /// `medium`.
+    #[must_use]
+    pub fn for_variant(variant: Variant) -> Setup {
+        let info = variant.info();
         Setup {
-            variant: Variant::Kalah,
-            houses: 6,
-            seeds: 4,
-            empty_capture: false,
-            end_rule: EndRule::default(),
+            variant,
+            houses: info.default_houses,
+            seeds: info.default_seeds,
+            options: RuleOptions::default(),
             players: [Seat::Human.to_string(), "medium".to_owned()],
             names: ["Player 1".to_owned(), "Medium bot".to_owned()],
             seed: 1,
         }
     }
-}
 
-impl Setup {
-    /// The rules these settings describe.
+    /// The rules these settings describe: the options the variant takes, checked by
+    /// the session as every front end's are.
     ///
     /// # Errors
     /// When the board size is out of range.
-    pub fn rules(&self) -> Result<Rules, mancala_core::RulesError> {
-        let rules = Rules::new(self.variant, self.houses, self.seeds)?;
-        Ok(if self.variant == Variant::Kalah {
-            rules.with_options(RuleOptions {
-                empty_capture: self.empty_capture,
-                end_rule: self.end_rule,
-            })
-        } else {
-            rules
-        })
+    pub fn rules(&self) -> Result<Rules, SetupError> {
+        RuleChoice::new(self.variant, self.houses, self.seeds)
+            .options_taken(self.options)
+            .rules()
     }
 
     /// The settings of a recorded game: its rules, its players' kinds and names, and
@@ -82,13 +78,11 @@ impl Setup {
     #[must_use]
     pub fn of_record(record: &Record, seed: u64) -> Setup {
         let rules = record.rules();
-        let options = rules.options();
         Setup {
             variant: rules.variant(),
             houses: u8::try_from(rules.houses()).unwrap_or(u8::MAX),
             seeds: u8::try_from(rules.seeds()).unwrap_or(u8::MAX),
-            empty_capture: options.empty_capture,
-            end_rule: options.end_rule,
+            options: rules.options(),
             players: record.seats().clone().map(|s| s.to_string()),
             names: record.names().clone(),
             seed,
@@ -201,10 +195,9 @@ pub enum Field {
     Houses,
     /// Seeds per house.
     Seeds,
-    /// Kalah's empty-capture option.
-    EmptyCapture,
-    /// Kalah's end rule.
-    EndRule,
+    /// The variant's rule option of this index in its
+    /// [`VariantInfo::options`](mancala_core::variants::VariantInfo::options).
+    Option(usize),
     /// Who plays seat 0 or 1.
     Player(usize),
     /// The name of seat 0 or 1.
@@ -233,18 +226,29 @@ pub struct SetupForm {
     /// The focused line was just reached: like a selected field, the first character
     /// or digit typed replaces its value instead of adding to it.
     fresh: bool,
+    /// The board was changed by hand (or given so): a change of variant keeps it
+    /// rather than taking the new variant's default board.
+    board_chosen: bool,
 }
 
 impl SetupForm {
     /// A form editing `setup`, the focus on the start button.
     #[must_use]
     pub fn new(setup: Setup) -> SetupForm {
+        // Specs the menus do not list for any variant, offered as well.
+        let listed = |p: &str| {
+            Variant::ALL
+                .iter()
+                .any(|&v| Seat::choices(v).any(|c| c == p))
+        };
         let extra = setup
             .players
             .iter()
-            .filter(|p| !PLAYER_CHOICES.contains(&p.as_str()))
+            .filter(|p| !listed(p))
             .cloned()
             .collect();
+        let info = setup.variant.info();
+        let board_chosen = (setup.houses, setup.seeds) != (info.default_houses, info.default_seeds);
         let mut form = SetupForm {
             setup,
             focus: Field::Start,
@@ -252,25 +256,20 @@ impl SetupForm {
             replaced: [None, None],
             notes: [None, None],
             fresh: false,
+            board_chosen,
         };
         form.replace_players();
         form.check_players();
         form
     }
 
-    /// The players offered for each seat: a person and the computer players that play
-    /// the chosen variant, in [`PLAYER_CHOICES`]' order.
+    /// The players offered for each seat: a person and the computer players the
+    /// engine's catalogue offers for the chosen variant, in its order
+    /// ([`Seat::choices`]), then the specs given on the command line that play it.
     #[must_use]
     pub fn choices(&self) -> Vec<String> {
         let variant = self.setup.variant;
-        let known: Vec<&str> = PlayerSpec::known_for(variant).collect();
-        let mut choices: Vec<String> = PLAYER_CHOICES
-            .iter()
-            .filter(|p| **p == Seat::HUMAN || known.contains(p))
-            .map(|p| (*p).to_owned())
-            .collect();
-        let others = known.iter().filter(|k| !PLAYER_CHOICES.contains(k));
-        choices.extend(others.map(|k| (*k).to_owned()));
+        let mut choices: Vec<String> = Seat::choices(variant).map(str::to_owned).collect();
         let plays = |spec: &&String| {
             let name = spec.split(':').next().unwrap_or(spec);
             PlayerSpec::cannot_play(name, variant).is_none()
@@ -289,7 +288,8 @@ impl SetupForm {
             if let Some(why) = PlayerSpec::cannot_play(name, variant) {
                 self.set_player(seat, FALLBACK_PLAYER.to_owned());
                 self.replaced[seat] = Some(format!(
-                    "{name} does not play {variant} ({why}): {FALLBACK_PLAYER} plays for player {} instead",
+                    "{name} does not play {} ({why}): {FALLBACK_PLAYER} plays for player {} instead",
+                    variant.info().name,
                     seat + 1
                 ));
             }
@@ -334,13 +334,11 @@ impl SetupForm {
         };
     }
 
-    /// The lines shown, in order (Kalah's options only for Kalah).
+    /// The lines shown, in order: the rule options only those the variant takes.
     #[must_use]
     pub fn fields(&self) -> Vec<Field> {
         let mut f = vec![Field::Variant, Field::Houses, Field::Seeds];
-        if self.setup.variant == Variant::Kalah {
-            f.extend([Field::EmptyCapture, Field::EndRule]);
-        }
+        f.extend((0..self.setup.variant.info().options.len()).map(Field::Option));
         f.extend([
             Field::Player(0),
             Field::Name(0),
@@ -383,6 +381,7 @@ impl SetupForm {
         self.fresh = false;
         if new >= 1 {
             *value = new;
+            self.board_chosen = true;
             self.check_players();
         }
     }
@@ -398,18 +397,28 @@ impl SetupForm {
                     .position(|v| *v == s.variant)
                     .unwrap_or(0);
                 s.variant = Variant::ALL[cycle(i, delta, Variant::ALL.len())];
+                if !self.board_chosen {
+                    let info = s.variant.info();
+                    (s.houses, s.seeds) = (info.default_houses, info.default_seeds);
+                }
                 self.replaced = [None, None];
                 self.replace_players();
             }
-            Field::Houses => s.houses = step(s.houses, delta, 1, MAX_HOUSES as u8),
-            Field::Seeds => s.seeds = step(s.seeds, delta, 1, MAX_SEEDS as u8),
-            Field::EmptyCapture => s.empty_capture = !s.empty_capture,
-            Field::EndRule => {
-                let i = EndRule::ALL
-                    .iter()
-                    .position(|r| *r == s.end_rule)
-                    .unwrap_or(0);
-                s.end_rule = EndRule::ALL[cycle(i, delta, EndRule::ALL.len())];
+            Field::Houses => {
+                s.houses = step(s.houses, delta, 1, MAX_HOUSES as u8);
+                self.board_chosen = true;
+            }
+            Field::Seeds => {
+                s.seeds = step(s.seeds, delta, 1, MAX_SEEDS as u8);
+                self.board_chosen = true;
+            }
+            Field::Option(i) => {
+                if let Some(option) = s.variant.info().options.get(i) {
+                    let now = option_value(s.options, option.key);
+                    let at = option.values.iter().position(|v| Some(*v) == now);
+                    let next = option.values[cycle(at.unwrap_or(0), delta, option.values.len())];
+                    s.options = with_option(s.options, option.key, next).unwrap_or(s.options);
+                }
             }
             Field::Player(seat) => {
                 let i = choices
@@ -511,16 +520,74 @@ mod tests {
     use super::*;
 
     #[test]
-    fn kalah_options_are_hidden_for_oware() {
+    fn only_the_options_the_variant_takes_are_shown() {
         let mut f = SetupForm::new(Setup::default());
-        assert!(f.fields().contains(&Field::EndRule));
+        let options = |f: &SetupForm| {
+            let n = f.setup.variant.info().options.len();
+            assert!(f.fields().contains(&Field::Option(n.saturating_sub(1))) == (n > 0));
+            !f.fields().contains(&Field::Option(n))
+        };
+        for _ in Variant::ALL {
+            assert!(options(&f), "{:?}", f.setup.variant);
+            f.focus = Field::Variant;
+            f.change(1);
+        }
+        assert_eq!(f.setup.variant, Variant::ALL[0]);
+        f.change(-1);
+        assert_eq!(f.setup.variant, Variant::ALL[Variant::ALL.len() - 1]);
+    }
+
+    #[test]
+    fn an_option_cycles_through_its_values_and_is_kept_across_variants() {
+        let mut f = SetupForm::new(Setup::default());
+        let kalah = f.setup.variant;
+        let Some(option) = kalah.info().options.first() else {
+            return;
+        };
+        f.focus = Field::Option(0);
+        f.change(1);
+        let chosen = option_value(f.setup.options, option.key);
+        assert_eq!(chosen, Some(option.values[1]));
+        // Another variant's game leaves the option out; back again, it is as chosen.
         f.focus = Field::Variant;
         f.change(1);
-        assert_eq!(f.setup.variant, Variant::Oware);
-        assert!(!f.fields().contains(&Field::EndRule));
+        assert!(f.setup.rules().is_ok());
         f.change(-1);
-        f.change(-1);
-        assert_eq!(f.setup.variant, Variant::OwareSimplified);
+        assert_eq!(
+            option_value(f.setup.rules().unwrap().options(), option.key),
+            chosen
+        );
+    }
+
+    #[test]
+    fn the_board_follows_the_variant_until_it_is_changed_by_hand() {
+        let mut f = SetupForm::new(Setup::default());
+        f.focus = Field::Variant;
+        for _ in Variant::ALL {
+            f.change(1);
+            let info = f.setup.variant.info();
+            assert_eq!(
+                (f.setup.houses, f.setup.seeds),
+                (info.default_houses, info.default_seeds)
+            );
+        }
+        f.focus = Field::Houses;
+        f.change(1);
+        let chosen = (f.setup.houses, f.setup.seeds);
+        f.focus = Field::Variant;
+        for _ in Variant::ALL {
+            f.change(1);
+            assert_eq!((f.setup.houses, f.setup.seeds), chosen);
+        }
+        // A board given (on the command line) is kept too.
+        let given = Setup {
+            houses: 3,
+            ..Setup::default()
+        };
+        let mut f = SetupForm::new(given);
+        f.focus = Field::Variant;
+        f.change(1);
+        assert_eq!(f.setup.houses, 3);
     }
 
     #[test]
@@ -613,7 +680,7 @@ mod tests {
         assert_eq!(form.setup().names[0], "Greedy bot");
         let note = form.notes()[0].clone().unwrap();
         assert!(
-            note.starts_with("robot does not play oware")
+            note.starts_with("robot does not play Oware")
                 && note.ends_with("greedy plays for player 1 instead"),
             "{note}"
         );

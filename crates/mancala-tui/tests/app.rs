@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use mancala_core::{Side, Variant};
-use mancala_tui::{App, GameLayout, Setup, draw};
+use mancala_core::{Rules, Side, Variant};
+use mancala_tui::{App, BoardShape, GameLayout, Setup, draw};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{
@@ -129,7 +129,7 @@ fn start_screen_lists_the_choices_and_enter_starts() {
     }
     press(&mut app, KeyCode::Right, now);
     let s = show(&app);
-    assert!(s.contains("◂ Oware (Abapa) ▸"), "{s}");
+    assert!(s.contains("◂ Oware ▸"), "{s}");
     assert!(
         !s.contains("Empty capture"),
         "Kalah's options hidden for Oware:\n{s}"
@@ -139,7 +139,10 @@ fn start_screen_lists_the_choices_and_enter_starts() {
     let s = show(&app);
     assert!(s.contains("Oware · 6 houses × 4 seeds"), "{s}");
     assert!(s.contains("Zoe"), "{s}");
-    assert!(s.contains("taken"), "Oware shows the seeds taken:\n{s}");
+    assert!(
+        s.contains("captured"),
+        "Oware shows the seeds captured, by its description's word:\n{s}"
+    );
 }
 
 #[test]
@@ -279,7 +282,8 @@ fn a_click_on_a_house_plays_it() {
     let now = Instant::now();
     let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
     app.resize(W, H);
-    let layout = GameLayout::new(Rect::new(0, 0, W, H), 6).unwrap();
+    let shape = BoardShape::of(Rules::kalah(6, 4));
+    let layout = GameLayout::new(Rect::new(0, 0, W, H), shape).unwrap();
     let r = layout.board.house_rect(Side::South, 5);
     let click = |x, y| MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
@@ -762,7 +766,7 @@ fn the_move_list_is_there_at_80x24_and_scrolls() {
     let s = screen(&app, 60, 24);
     assert!(s.contains("Moves") && s.contains("Ann"), "{s}");
     press(&mut app, KeyCode::Char('m'), now);
-    assert!(screen(&app, 60, 24).contains("taken"));
+    assert!(screen(&app, 60, 24).contains("captured"));
 }
 
 #[test]
@@ -790,7 +794,9 @@ fn help_opens_on_question_mark_and_f1_and_any_key_closes_it() {
     let s = show(&app);
     for want in [
         "Keys",
-        "Oware (Abapa): sow anticlockwise",
+        "Oware under the Abapa tournament rules",
+        "Tip: make 2 or 3 over there to capture.",
+        "The boxes at the ends count the seeds each player has captured.",
         "Computer players",
         "perfect",
     ] {
@@ -809,7 +815,7 @@ fn help_opens_on_question_mark_and_f1_and_any_key_closes_it() {
     let mut app = App::new(Setup::default(), false, now);
     press(&mut app, KeyCode::Char('?'), now);
     assert!(
-        show(&app).contains("Kalah: sow the seeds"),
+        show(&app).contains("Tip: end in your store to move again."),
         "{}",
         show(&app)
     );
@@ -832,15 +838,14 @@ fn help_scrolls_when_it_does_not_fit() {
     press(&mut app, KeyCode::Char('?'), now);
     let top = screen(&app, w, h);
     assert!(top.contains("Keys") && top.contains("↓ PgDn more"), "{top}");
-    assert!(
-        !top.contains("random  most"),
-        "the last line does not fit:\n{top}"
-    );
+    // The last line: the last computer player of the engine's catalogue.
+    let last = "the house with the most";
+    assert!(!top.contains(last), "the last line does not fit:\n{top}");
     for _ in 0..200 {
         press(&mut app, KeyCode::Down, now);
     }
     let bottom = screen(&app, w, h);
-    assert!(bottom.contains("random  most"), "{bottom}");
+    assert!(bottom.contains(last), "{bottom}");
     assert!(
         bottom.contains("↑ PgUp back") && !bottom.contains("Keys"),
         "{bottom}"
@@ -884,7 +889,7 @@ fn help_scrolls_when_it_does_not_fit() {
     app.resize(W, H);
     let all = show(&app);
     assert!(
-        all.contains("Help · any key closes") && all.contains("random  most"),
+        all.contains("Help · any key closes") && all.contains(last),
         "{all}"
     );
     press(&mut app, KeyCode::Down, now);
@@ -1346,7 +1351,8 @@ fn the_simplified_oware_help_says_every_seed_that_makes_2_captures() {
     let help = flowing(&show(&app).replace('║', " "));
     assert!(
         help.contains(
-            "Every seed that turns a house of your opponent's from 1 into 2 takes those 2 seeds"
+            "Every seed that turns a house on your opponent's row from 1 into 2 captures both \
+             at once"
         ),
         "{help}"
     );
@@ -1391,15 +1397,14 @@ fn the_end_box_is_centred_over_the_board_and_never_on_its_frame() {
     ];
     for (setup, moves) in games {
         let houses = usize::from(setup.houses);
+        let shape = BoardShape::of(setup.rules().unwrap());
         let mut app = App::new(setup, true, now);
         play_houses(&mut app, moves, now);
         assert!(app.game().unwrap().finished());
         for (w, h) in [(50, 20), (80, 24), (100, 35), (120, 40), (200, 50)] {
             app.resize(w, h);
             let s = screen(&app, w, h);
-            let frame = GameLayout::new(Rect::new(0, 0, w, h), houses)
-                .unwrap()
-                .frame;
+            let frame = GameLayout::new(Rect::new(0, 0, w, h), shape).unwrap().frame;
             let rows: Vec<Vec<char>> = s.lines().map(|l| l.chars().collect()).collect();
             let top = rows.iter().position(|r| r.contains(&'╔')).expect(&s);
             let at = |row: usize, c: char| rows[row].iter().position(|x| *x == c).unwrap() as u16;
@@ -1472,7 +1477,7 @@ fn the_help_box_on_a_tall_terminal_is_as_tall_as_its_text() {
     );
     assert!(top.abs_diff(49 - bottom) <= 1, "centred:\n{s}");
     assert!(
-        rows[bottom - 1].contains("random  most"),
+        rows[bottom - 1].contains("the house with the most seeds"),
         "no empty rows:\n{s}"
     );
 }
@@ -1503,4 +1508,99 @@ fn a_wide_name_being_typed_shows_its_end_inside_the_box() {
         shown.contains("李小龍🎉") && shown.ends_with(' ') && shown.trim_end().ends_with('…'),
         "not focused, its start:\n{s}"
     );
+}
+
+/// The first 38 moves of the Togyz Kumalak game of the snapshots: player 1 owns
+/// player 2's house 2 (k2), player 2 owns player 1's house 3 (c3).
+const TOGYZ_OPENING: [u8; 38] = [
+    2, 8, 3, 7, 6, 1, 5, 6, 4, 2, 6, 6, 1, 9, 2, 5, 5, 1, 6, 3, 7, 9, 9, 5, 4, 1, 8, 5, 9, 1, 6, 4,
+    7, 6, 8, 6, 9, 9,
+];
+
+#[test]
+fn a_seed_sown_into_a_tuzdyk_is_shown_falling_into_it_and_its_owners_store_lit() {
+    use mancala_core::Pit;
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::TogyzKumalak, 9, 9), true, now);
+    play_houses(&mut app, &TOGYZ_OPENING, now);
+    let board = app.game().unwrap().board();
+    let c3 = Pit::House {
+        side: Side::South,
+        house: 3,
+    };
+    let k2 = Pit::House {
+        side: Side::North,
+        house: 2,
+    };
+    assert_eq!(board.tuzdyk_owner(c3), Some(Side::North));
+    assert_eq!(board.tuzdyk_owner(k2), Some(Side::South));
+    // Ann's house 2: the first seed back into it, the second into c3, Bob's tuzdyk.
+    press(&mut app, KeyCode::Char('2'), now);
+    app.tick(now + app.step_time() * 3);
+    let board = app.game().unwrap().board();
+    assert_eq!(board.last_drop, Some(c3));
+    assert_eq!(board.banked, Some(Side::North));
+    assert_eq!(board.count(c3), 0, "a tuzdyk holds no seeds");
+    // The next seed falls into d4: the store is no longer lit.
+    app.tick(now + app.step_time() * 4);
+    let board = app.game().unwrap().board();
+    assert_eq!(board.banked, None);
+    // What the move did, when it is over, says where that seed went.
+    press(&mut app, KeyCode::Char(' '), now);
+    let s = show(&app);
+    assert!(
+        s.contains("1 seed fell into Bob's tuzdyk."),
+        "the message says where that seed went:\n{s}"
+    );
+}
+
+#[test]
+fn togyz_kumalak_from_the_start_screen_and_its_help() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    // Up from Start past the names and players, and the variant's options, to the
+    // variant; round to Togyz Kumalak: its own board, no options.
+    let fields = 4 + 2 + Variant::ALL[0].info().options.len() + 1;
+    for _ in 0..fields {
+        press(&mut app, KeyCode::Up, now);
+    }
+    while !show(&app).contains("◂ Togyz Kumalak ▸") {
+        press(&mut app, KeyCode::Right, now);
+    }
+    let s = show(&app);
+    assert!(s.contains("◂ 9 ▸") && !s.contains("Empty capture"), "{s}");
+    press(&mut app, KeyCode::Enter, now);
+    let s = show(&app);
+    assert!(s.contains("Togyz Kumalak · 9 houses × 9 seeds"), "{s}");
+    press(&mut app, KeyCode::Char('?'), now);
+    app.resize(100, 60);
+    let help = flowing(&screen(&app, 100, 60).replace('║', " "));
+    for want in [
+        "Togyz Kumalak Kazakhstan's national mancala game.",
+        "Tip: make it even over there to capture, 3 for a tuzdyk.",
+        "count the seeds each player has captured.",
+        "x in a house, in its owner's colour: a tuzdyk. Seeds sown there go to its owner.",
+        "expert",
+    ] {
+        assert!(help.contains(want), "{want:?} missing from {help}");
+    }
+    // Only the players that play it: the robot reasons about extra moves.
+    assert!(!help.contains("robot"), "{help}");
+}
+
+#[test]
+fn a_focused_rule_option_says_what_it_does() {
+    let now = Instant::now();
+    let mut app = App::new(Setup::default(), false, now);
+    let Some(option) = Variant::ALL[0].info().options.first() else {
+        return;
+    };
+    // Down from Start (wrapping) to the variant, houses, seeds, then the option.
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Down, now);
+    }
+    let s = flowing(&show(&app).replace('│', " "));
+    let mut summary = option.summary.chars();
+    let first = summary.next().unwrap().to_uppercase().collect::<String>();
+    assert!(s.contains(&format!("{first}{}.", summary.as_str())), "{s}");
 }

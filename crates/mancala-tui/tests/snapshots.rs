@@ -8,8 +8,8 @@
 use std::time::Instant;
 
 use insta::assert_snapshot;
-use mancala_core::Variant;
-use mancala_tui::{App, GameLayout, Setup, draw};
+use mancala_core::{Rules, Variant};
+use mancala_tui::{App, BoardShape, GameLayout, Setup, draw};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
@@ -146,7 +146,8 @@ fn a_sowing_half_shown() {
 #[test]
 fn history_panel_keeps_the_latest_moves() {
     let app = game_after(people(Variant::Oware, 6, 4), &OWARE_FIRST_HOUSES[..60]);
-    let layout = GameLayout::new(Rect::new(0, 0, W, H), 6).unwrap();
+    let oware = BoardShape::of(Rules::oware(6, 4));
+    let layout = GameLayout::new(Rect::new(0, 0, W, H), oware).unwrap();
     let history = layout.history.expect("the move list fits in 100 columns");
     assert_snapshot!(crop(&screen(&app, W, H), history));
 }
@@ -291,4 +292,59 @@ fn the_help_screen_on_the_smallest_terminal() {
     app.resize(50, 20);
     press(&mut app, KeyCode::Char('?'));
     assert_snapshot!(screen(&app, 50, 20));
+}
+
+/// A Togyz Kumalak game (9x9) of the session's record corpus
+/// (`togyz-majority-two-digit.txt`): player 1 claims player 2's house 2 as a tuzdyk
+/// in the 17th move, player 2 claims player 1's house 3 in the 38th, and player 1
+/// wins by majority in the 49th.
+const TOGYZ_GAME: [u8; 49] = [
+    2, 8, 3, 7, 6, 1, 5, 6, 4, 2, 6, 6, 1, 9, 2, 5, 5, 1, 6, 3, 7, 9, 9, 5, 4, 1, 8, 5, 9, 1, 6, 4,
+    7, 6, 8, 6, 9, 9, 2, 7, 8, 4, 5, 8, 1, 3, 7, 5, 9,
+];
+
+/// Togyz Kumalak after both tuzdyks are claimed: each drawn `x` (in its owner's
+/// colour, which the text does not show), nine houses a row.
+fn togyz_with_both_tuzdyks() -> App {
+    let app = game_after(people(Variant::TogyzKumalak, 9, 9), &TOGYZ_GAME[..38]);
+    let tuzdyks = app.game().unwrap().session.position().tuzdyks();
+    assert!(tuzdyks.iter().all(Option::is_some), "{tuzdyks:?}");
+    app
+}
+
+#[test]
+fn togyz_kumalak_with_both_tuzdyks_at_80x24() {
+    let mut app = togyz_with_both_tuzdyks();
+    app.resize(80, 24);
+    assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn togyz_kumalak_with_both_tuzdyks_at_50x20() {
+    let mut app = togyz_with_both_tuzdyks();
+    app.resize(50, 20);
+    assert_snapshot!(screen(&app, 50, 20));
+}
+
+/// Player 1's house 2 sows its 9 seeds along their row, the first back into it; the
+/// second falls into player 1's house 3, player 2's tuzdyk, and goes to player 2's
+/// store: 38, and 7 seeds left in hand. (The tuzdyk and the store are lit in the
+/// accent colour, which the text does not show: `tests/app.rs` checks the board.)
+#[test]
+fn togyz_kumalak_a_seed_sown_into_a_tuzdyk() {
+    let mut app = togyz_with_both_tuzdyks();
+    app.resize(80, 24);
+    let start = Instant::now();
+    app.handle_key(KeyEvent::from(KeyCode::Char('2')), start);
+    app.tick(start + app.step_time() * 3);
+    let board = app.game().unwrap().board();
+    assert_eq!((board.stores[1], board.in_hand), (38, 7));
+    assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn togyz_kumalak_end_by_majority() {
+    let app = game_after(people(Variant::TogyzKumalak, 9, 9), &TOGYZ_GAME);
+    assert!(app.game().unwrap().finished());
+    assert_snapshot!(screen(&app, 80, 24));
 }

@@ -11,17 +11,17 @@ use mancala_session::{Record, RuleChoice, parse_records};
 /// `--end-rule`.
 #[derive(Args, Clone, Debug)]
 pub struct RulesArgs {
-    /// Game to play: kalah, oware (Abapa rules) or oware-simplified
+    /// Game to play: kalah, oware (Abapa rules), oware-simplified or togyzkumalak
     #[arg(long, default_value = "kalah", value_name = "VARIANT")]
     pub variant: Variant,
 
-    /// Houses per side
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=MAX_HOUSES as i64))]
-    pub houses: u8,
+    /// Houses per side [default: the variant's, 6; 9 in togyzkumalak]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_HOUSES as i64))]
+    pub houses: Option<u8>,
 
-    /// Seeds per house at the start
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64))]
-    pub seeds: u8,
+    /// Seeds per house at the start [default: the variant's, 4; 9 in togyzkumalak]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64))]
+    pub seeds: Option<u8>,
 
     /// Kalah: capture even when the opposite house is empty (the last seed goes to the store)
     #[arg(long)]
@@ -35,10 +35,15 @@ pub struct RulesArgs {
 impl RulesArgs {
     /// The rules these arguments describe.
     ///
+    /// A board left out is the variant's default board (`VariantInfo`).
+    ///
     /// # Errors
-    /// When a Kalah-only option is given for another variant.
+    /// When a rule option is given for a variant that does not take it.
     pub fn rules(&self) -> anyhow::Result<Rules> {
-        let rules = RuleChoice::new(self.variant, self.houses, self.seeds)
+        let info = self.variant.info();
+        let houses = self.houses.unwrap_or(info.default_houses);
+        let seeds = self.seeds.unwrap_or(info.default_seeds);
+        let rules = RuleChoice::new(self.variant, houses, seeds)
             .empty_capture(self.empty_capture.then_some(true))
             .end_rule(self.end_rule)
             .rules()?;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use mancala_console::Console;
-use mancala_core::{Side, Variant};
+use mancala_core::Side;
 use mancala_session::{Seat, Session, name_or_default};
 
 use crate::args::RulesArgs;
@@ -17,24 +17,25 @@ pub struct ConsoleArgs {
     rules: RulesArgs,
 
     /// Player 1: human, or a computer player such as random, greedy, medium or robot
-    /// (robot plays Kalah only)
+    /// (robot plays only games with extra turns: Kalah)
     #[arg(long, default_value = "human", value_name = "PLAYER")]
     p1: Seat,
 
     /// Player 2: human, or a computer player such as random, greedy, medium or robot
-    /// (robot plays Kalah only)
+    /// (robot plays only games with extra turns: Kalah)
     #[arg(long, default_value = "human", value_name = "PLAYER")]
     p2: Seat,
 
-    /// Player 1's name, where the layout shows names (Oware) [default: Player 1, or the computer's name]
+    /// Player 1's name, where the layout shows names (games without stores on the board) [default: Player 1, or the computer's name]
     #[arg(long)]
     name1: Option<String>,
 
-    /// Player 2's name, where the layout shows names (Oware) [default: Player 2, or the computer's name]
+    /// Player 2's name, where the layout shows names (games without stores on the board) [default: Player 2, or the computer's name]
     #[arg(long)]
     name2: Option<String>,
 
-    /// Kalah: the new/save/load menu of the 2021 specifications
+    /// The new/save/load menu of the 2021 Kalah specifications (games with stores on the
+    /// board, which the console draws as the Kalah transcripts do)
     #[arg(long)]
     menu: bool,
 
@@ -51,9 +52,9 @@ pub struct ConsoleArgs {
 /// Plays one console game on standard input and output.
 pub fn run(args: &ConsoleArgs) -> anyhow::Result<()> {
     let rules = args.rules.rules()?;
-    if args.menu && rules.variant() != Variant::Kalah {
+    if args.menu && !Console::offers_menu(rules) {
         anyhow::bail!(
-            "--menu is the Kalah menu format; {} does not have it",
+            "--menu is the menu of the Kalah transcripts, whose board has stores; {} has none",
             rules.variant()
         );
     }

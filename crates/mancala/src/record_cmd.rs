@@ -37,7 +37,8 @@ numbers, the two-digit Oware notation, several games to a file) and written in o
           the same player moves next, `x` for a capture; comments in braces; the result
   oware2  the same with the moves in the two-digit Oware notation of Wikimanqala: the house
           sown and the house the last seed lands in, and after a capture the mover's
-          captured seeds so far, as `53 (20)` (Oware boards of at most 9 houses)
+          captured seeds so far, as `53 (20)` (games without stores on the board, as
+          Oware and Togyz Kumalak, on at most 9 houses)
   moves   one line a game: the house numbers and the result (`*` unless the rules ended
           the game); no tags, so the rules, start position and players are left out
 

@@ -7,24 +7,25 @@ use std::process::ExitCode;
 use clap::Args;
 use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Rules, Variant};
 use mancala_engine::PlayerSpec;
-use mancala_session::{Record, Seat};
+use mancala_session::{Record, RuleChoice, Seat};
 use mancala_tui::{App, Ended, Setup, default_name};
 
 use crate::args::read_records;
 
 /// Arguments of `mancala tui`. Any of them skips the start screen; the others keep
-/// their defaults (Kalah, 6 houses, 4 seeds, a person against `medium`; see `--p2`).
+/// their defaults (Kalah on the variant's board, a person against `medium`; see
+/// `--p2`).
 #[derive(Args, Debug, Default)]
 pub struct TuiArgs {
-    /// Game to play: kalah, oware (Abapa rules) or oware-simplified
+    /// Game to play: kalah, oware (Abapa rules), oware-simplified or togyzkumalak
     #[arg(long, value_name = "VARIANT")]
     variant: Option<Variant>,
 
-    /// Houses per side
+    /// Houses per side [default: the variant's, 6; 9 in togyzkumalak]
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_HOUSES as i64))]
     houses: Option<u8>,
 
-    /// Seeds per house at the start
+    /// Seeds per house at the start [default: the variant's, 4; 9 in togyzkumalak]
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64))]
     seeds: Option<u8>,
 
@@ -86,20 +87,16 @@ impl TuiArgs {
     }
 
     fn setup(&self) -> anyhow::Result<Setup> {
-        let mut s = Setup::default();
-        if let Some(v) = self.variant {
-            s.variant = v;
-        }
-        if s.variant != Variant::Kalah && (self.empty_capture || self.end_rule.is_some()) {
-            anyhow::bail!(
-                "--empty-capture and --end-rule are Kalah rule options; {} does not take them",
-                s.variant
-            );
-        }
+        let mut s = self.variant.map_or_else(Setup::default, Setup::for_variant);
         s.houses = self.houses.unwrap_or(s.houses);
         s.seeds = self.seeds.unwrap_or(s.seeds);
-        s.empty_capture = self.empty_capture;
-        s.end_rule = self.end_rule.unwrap_or_default();
+        // The rule options go through the session's one check, which says which
+        // variants take an option given for one that does not.
+        let rules = RuleChoice::new(s.variant, s.houses, s.seeds)
+            .empty_capture(self.empty_capture.then_some(true))
+            .end_rule(self.end_rule)
+            .rules()?;
+        s.options = rules.options();
         // Someone plays at the board: when player 1 is a computer, or player 2 is
         // given a name, player 2 is the person, unless --p2 says otherwise.
         let p1_computer = self

@@ -305,7 +305,8 @@ fn bad_options_are_refused_with_status_2() {
         ),
         (
             &["console", "--variant", "oware", "--menu"][..],
-            "--menu is the Kalah menu format",
+            "--menu is the menu of the Kalah transcripts, whose board has stores; oware has \
+             none",
         ),
         (&["console", "--houses", "0"][..], "0 is not in 1..=16"),
         (&["console", "--variant", "awari"][..], "unknown variant"),
@@ -316,9 +317,9 @@ fn bad_options_are_refused_with_status_2() {
         // The players listed are the ones this variant can seat, a person first.
         (
             &["console", "--variant", "oware", "--p2", "deep-blue"][..],
-            "unknown player \"deep-blue\" (players for oware: human, random,",
+            "unknown player \"deep-blue\" (players for oware: human, easy, medium,",
         ),
-        // Only the option given is named.
+        // Only the option given is named, with the variants that take it.
         (
             &[
                 "console",
@@ -327,11 +328,11 @@ fn bad_options_are_refused_with_status_2() {
                 "--end-rule",
                 "either-side-empty",
             ][..],
-            "error: the end rule is a Kalah rule option; oware does not take it\n",
+            "error: oware takes no rule options; end-rule is a Kalah option\n",
         ),
         (
             &["console", "--variant", "oware", "--empty-capture"][..],
-            "error: empty capture is a Kalah rule option; oware does not take it\n",
+            "error: oware takes no rule options; empty-capture is a Kalah option\n",
         ),
     ] {
         let (ok, out, err) = spec::run_binary(args, "");
@@ -361,6 +362,53 @@ fn an_empty_name_is_the_seats_default() {
         "{out}"
     );
     assert!(out.contains("Score: Player 1 0, Greedy bot 0"), "{out}");
+}
+
+/// Togyz Kumalak plays in the Oware rows on its own 9x9 board; a tuzdyk is drawn `x`
+/// (as the position notation writes it) with a line saying whose it is, and `?` prints
+/// the rules. The moves are those of docs/rules.md's tuzdyk example.
+#[test]
+fn togyz_kumalak_marks_its_tuzdyks_and_explains_them() {
+    let args = [
+        "console",
+        "--variant",
+        "togyzkumalak",
+        "--name1",
+        "Ann",
+        "--name2",
+        "Bob",
+    ];
+    let (ok, out, err) = spec::run_binary(&args, "?\n1\n3\n2\n1\n5\nq\n");
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with(
+            "        A1  A2  A3  A4  A5  A6  A7  A8  A9
+Ann:  |  9|  9|  9|  9|  9|  9|  9|  9|  9|
+Bob:  |  9|  9|  9|  9|  9|  9|  9|  9|  9|
+        B9  B8  B7  B6  B5  B4  B3  B2  B1
+Score: Ann 0, Bob 0
+Ann: moves = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+Enter move => Togyz Kumalak: Kazakhstan's national mancala game."
+        ),
+        "{out}"
+    );
+    assert!(out.contains("\nTip: make it even over there to capture, 3 for a tuzdyk.\n"));
+    assert!(out.contains("an x marks a tuzdyk"), "{out}");
+    let claimed = "\
+Enter move => Bob captures 3 seeds from Ann's house 1, which becomes Bob's tuzdyk.
+        A1  A2  A3  A4  A5  A6  A7  A8  A9
+Ann:  |  x|  1| 11| 11| 11| 11| 11| 11| 11|
+Bob:  | 11| 11| 11| 11| 11| 11|  1| 11|  1|
+        B9  B8  B7  B6  B5  B4  B3  B2  B1
+Score: Ann 2, Bob 3
+x: Bob's tuzdyk A1 (seeds sown into it go to Bob)
+";
+    assert!(out.contains(claimed), "{out}");
+    assert!(out.ends_with("x: Bob's tuzdyk A1 (seeds sown into it go to Bob)\n"));
+    // The Kalah layout keeps the specifications' words: `?` is not a command there.
+    let (ok, out, _) = spec::run_binary(&["console", "--houses", "2", "--seeds", "1"], "?\nq\n");
+    assert!(ok);
+    assert!(out.contains("quit: Please type a house number from 1 to 2, or q to quit.\n"));
 }
 
 #[test]

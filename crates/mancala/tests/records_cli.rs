@@ -318,7 +318,8 @@ fn record_convert_refuses_what_a_notation_cannot_hold() {
     assert_eq!(code, Some(2));
     assert!(
         err.contains(
-            "the two-digit notation is for Oware boards of at most 9 houses, not kalah(6,4)"
+            "the two-digit notation is for games that sow into no store, on boards of at \
+             most 9 houses, not kalah(6,4)"
         ),
         "{err}"
     );

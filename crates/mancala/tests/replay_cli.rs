@@ -135,7 +135,7 @@ fn bad_arguments_exit_with_status_2_and_a_message() {
                 "--end-rule",
                 "either-side-empty",
             ][..],
-            "the end rule is a Kalah rule option; oware does not take it",
+            "oware takes no rule options; end-rule is a Kalah option",
         ),
         (
             &["replay", "--end-rule", "sometimes"][..],

@@ -24,7 +24,7 @@ fn an_unknown_player_is_refused_with_the_known_ones() {
     assert_eq!(code, Some(2), "{err}");
     assert!(out.is_empty(), "{out}");
     assert!(
-        err.contains("--p2: unknown player \"bogus\" (players for kalah: human, random"),
+        err.contains("--p2: unknown player \"bogus\" (players for kalah: human, easy"),
         "{err}"
     );
     for known in ["greedy", "medium", "perfect", "robot"] {
@@ -41,7 +41,7 @@ fn a_player_that_cannot_play_the_variant_is_refused() {
         err.contains("--p2: player robot does not play oware"),
         "{err}"
     );
-    assert!(err.contains("(players for oware: human, random"), "{err}");
+    assert!(err.contains("(players for oware: human, easy"), "{err}");
     let players = err.split("(players for oware: ").nth(1).unwrap_or_default();
     assert!(
         players.contains("greedy") && !players.contains("robot"),
@@ -57,6 +57,39 @@ fn good_settings_get_as_far_as_the_terminal_check() {
     let (code, _, err) = run(&["tui", "--variant", "oware", "--p2", "greedy"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("needs a terminal"), "{err}");
+    let (code, _, err) = run(&["tui", "--variant", "togyzkumalak", "--p2", "expert"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("needs a terminal"), "{err}");
+}
+
+/// A rule option for a variant that does not take it is refused in the session's
+/// words, the same as the console's and every other front end's.
+#[test]
+fn a_rule_option_the_variant_does_not_take_is_refused_as_everywhere() {
+    let (code, _, err) = run(&["tui", "--variant", "togyzkumalak", "--empty-capture"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        err,
+        "error: togyzkumalak takes no rule options; empty-capture is a Kalah option\n"
+    );
+    let (code, _, err) = run(&[
+        "tui",
+        "--variant",
+        "oware",
+        "--end-rule",
+        "either-side-empty",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("oware takes no rule options; end-rule is a Kalah option"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["tui", "--variant", "togyzkumalak", "--p2", "robot"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--p2: player robot does not play togyzkumalak"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -212,6 +212,63 @@ fn a_short_game_against_the_computer_in_a_real_terminal() {
     );
 }
 
+/// Togyz Kumalak in an 80x24 terminal: its nine houses a side fit, and after the
+/// moves of docs/rules.md's example (1, 3, 2, 1) player 2 owns player 1's house 1,
+/// drawn `x` on the board, and the message says so.
+#[test]
+fn togyz_kumalak_claims_a_tuzdyk_in_a_real_terminal() {
+    let Some(tmux) = tmux_or_skip("togyz") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    tmux.start_sized(
+        &format!(
+            "{bin} tui --variant togyzkumalak --p2 human --name1 Ann --name2 Bob; \
+             echo EXIT=$?; sleep 60"
+        ),
+        80,
+        24,
+    );
+    let screen = tmux.wait_for("Ann, choose a house", Duration::from_secs(10), |_| {});
+    for want in [
+        "Togyz Kumalak · 9 houses × 9 seeds",
+        "a1",
+        "i9",
+        "j1",
+        "r9",
+        "captured",
+    ] {
+        assert!(screen.contains(want), "{want:?} missing from\n{screen}");
+    }
+    // The fastest sowing; each house once its player is asked for one.
+    for _ in 0..7 {
+        tmux.keys(&["+"]);
+    }
+    for (house, next) in [("1", "Bob"), ("3", "Ann"), ("2", "Bob"), ("1", "Ann")] {
+        tmux.keys(&[house]);
+        tmux.wait_for(
+            &format!("{next}, choose a house"),
+            Duration::from_secs(10),
+            |_| {},
+        );
+    }
+    let screen = tmux.wait_for("tuzdyk now!", Duration::from_secs(5), |_| {});
+    assert!(
+        flowing(&screen).contains("Bob captured 3 seeds from house a1: Bob's tuzdyk now!"),
+        "{screen}"
+    );
+    // Player 1's row (the one above the labels a1..i9) starts with the tuzdyk.
+    let rows: Vec<&str> = screen.lines().collect();
+    let labels = rows.iter().position(|l| l.contains("a1")).expect(&screen);
+    assert!(
+        rows[labels - 2].contains("║ x ║ ┃ 1 ┃"),
+        "the tuzdyk is drawn x:\n{screen}"
+    );
+    tmux.keys(&["q"]);
+    tmux.keys(&["y"]);
+    tmux.wait_for("EXIT=", Duration::from_secs(5), |_| {});
+}
+
 #[test]
 fn a_termination_signal_gives_the_terminal_back() {
     let Some(tmux) = tmux_or_skip("signal") else {

@@ -265,8 +265,12 @@ pub enum RecordEditError {
 /// Why a record cannot be written in a format.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {
-    /// The two-digit notation is for Oware boards of at most 9 houses.
-    #[error("the two-digit notation is for Oware boards of at most 9 houses, not {0}")]
+    /// The two-digit notation is for games that sow into no store (every move ends in
+    /// a house), on boards of at most 9 houses (a digit a house).
+    #[error(
+        "the two-digit notation is for games that sow into no store, on boards of at most 9 \
+         houses, not {0}"
+    )]
     NotOware2(String),
 }
 

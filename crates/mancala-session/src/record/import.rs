@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use mancala_core::{Game, Move, Position, Rules, Side, Variant};
+use mancala_core::{Game, Move, Position, Rules, Side};
 
 use super::Record;
 use super::error::{
@@ -12,7 +12,7 @@ use super::error::{
 use super::lexer::{Lexer, Tok, Token};
 use super::result::{Ending, RecordResult};
 use super::tags::{Header, Located, RawTag, Termination, parse_score, read_header};
-use super::write::last_house;
+use super::write::{last_house, two_digit_notation};
 use crate::{house_number, parse_house_number};
 
 /// Reads every game of a record file.
@@ -222,9 +222,8 @@ fn play_moves(
 /// The move `digits` names, and the end house a two-digit Oware move gives.
 fn read_move(digits: &str, pos: &Position) -> Result<(Move, Option<u8>), crate::HouseError> {
     let houses = pos.houses_per_side();
-    let oware = matches!(pos.variant(), Variant::Oware | Variant::OwareSimplified);
     let bytes = digits.as_bytes();
-    if oware && houses <= 9 && bytes.len() == 2 {
+    if two_digit_notation(pos.rules()) && bytes.len() == 2 {
         let mv = house_number(u64::from(bytes[0] - b'0'), houses)?;
         return Ok((mv, Some(bytes[1] - b'0')));
     }

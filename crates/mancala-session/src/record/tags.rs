@@ -6,7 +6,7 @@ use mancala_core::{EndReason, EndRule, Position, Rules, RulesError, Side, Varian
 use super::Record;
 use super::error::{RecordEditError, RecordErrorKind, TagProblem};
 use super::result::{AGREEMENT, Ending, RESIGNATION, RecordResult, TIME_FORFEIT, UNTERMINATED};
-use crate::{KalahOption, RuleChoice, Seat, SetupError, default_name};
+use crate::{EMPTY_CAPTURE, END_RULE, RuleChoice, Seat, SetupError, default_name};
 
 /// The tags the record writes from its own fields, in the order the strict format
 /// writes them (`Score` last).
@@ -234,12 +234,14 @@ impl<'a> RulesTags<'a> {
         })
     }
 
-    /// The rules these tags choose, the rest from `defaults` (Kalah's options only
-    /// for Kalah).
+    /// The rules these tags choose, the rest from `defaults` (their rule options only
+    /// where the variant chosen takes them).
     fn choose(&self, defaults: Rules) -> Result<Rules, Located> {
         let variant = self.variant.map_or(defaults.variant(), |(v, _)| v);
-        let inherit = variant == Variant::Kalah && defaults.variant() == Variant::Kalah;
-        let default_options = inherit.then(|| defaults.options());
+        // The defaults' options hold for the options the variant takes and the tags
+        // leave out.
+        let takes = |key| variant.info().takes_option(key);
+        let inherited = defaults.options();
         let choice = RuleChoice::new(
             variant,
             self.houses.map_or(defaults.houses() as u8, |(h, _)| h),
@@ -248,19 +250,19 @@ impl<'a> RulesTags<'a> {
         .empty_capture(
             self.empty_capture
                 .map(|(e, _)| e)
-                .or(default_options.map(|o| o.empty_capture)),
+                .or(takes(EMPTY_CAPTURE).then_some(inherited.empty_capture)),
         )
         .end_rule(
             self.end_rule
                 .map(|(r, _)| r)
-                .or(default_options.map(|o| o.end_rule)),
+                .or(takes(END_RULE).then_some(inherited.end_rule)),
         );
         choice.rules().map_err(|e| {
             let at = match &e {
-                SetupError::KalahOnlyOption(_, KalahOption::EndRule) => {
-                    self.end_rule.map(|(_, t)| t)
-                }
-                SetupError::KalahOnlyOption(..) => self.empty_capture.map(|(_, t)| t),
+                SetupError::OptionNotTaken { options, .. } => match options.first() {
+                    Some(&END_RULE) => self.end_rule.map(|(_, t)| t),
+                    _ => self.empty_capture.map(|(_, t)| t),
+                },
                 SetupError::Rules(RulesError::Houses(_)) => self.houses.map(|(_, t)| t),
                 SetupError::Rules(_) => self.seeds.map(|(_, t)| t),
             };
@@ -275,10 +277,15 @@ impl<'a> RulesTags<'a> {
 
     /// Checks every rules tag given against the rules of a `Position` tag.
     fn agree_with(&self, rules: Rules) -> Result<(), Located> {
-        let kalah = rules.variant() == Variant::Kalah;
+        let takes = |key| rules.variant().info().takes_option(key);
         let options = rules.options();
-        let kalah_only =
-            |t: &RawTag, option| tag_error(t, SetupError::KalahOnlyOption(rules.variant(), option));
+        let not_taken = |t: &RawTag, key| {
+            let e = SetupError::OptionNotTaken {
+                variant: rules.variant(),
+                options: vec![key],
+            };
+            tag_error(t, e)
+        };
         let differs =
             |t: &RawTag, said: String| tag_error(t, TagProblem::DisagreesWithPosition(said));
         if let Some((_, t)) = self.variant.filter(|&(v, _)| v != rules.variant()) {
@@ -294,16 +301,16 @@ impl<'a> RulesTags<'a> {
             return Err(differs(t, rules.seeds().to_string()));
         }
         if let Some((e, t)) = self.empty_capture {
-            if !kalah {
-                return Err(kalah_only(t, KalahOption::EmptyCapture));
+            if !takes(EMPTY_CAPTURE) {
+                return Err(not_taken(t, EMPTY_CAPTURE));
             }
             if e != options.empty_capture {
                 return Err(differs(t, yes_no(options.empty_capture).to_owned()));
             }
         }
         if let Some((r, t)) = self.end_rule {
-            if !kalah {
-                return Err(kalah_only(t, KalahOption::EndRule));
+            if !takes(END_RULE) {
+                return Err(not_taken(t, END_RULE));
             }
             if r != options.end_rule {
                 return Err(differs(t, options.end_rule.to_string()));
@@ -354,8 +361,11 @@ pub(crate) fn write_header(record: &Record, out: &mut String) {
     tag("Variant", rules.variant().name());
     tag("Houses", &rules.houses().to_string());
     tag("Seeds", &rules.seeds().to_string());
-    if rules.variant() == Variant::Kalah {
+    let takes = |key| rules.variant().info().takes_option(key);
+    if takes(EMPTY_CAPTURE) {
         tag("EmptyCapture", yes_no(rules.options().empty_capture));
+    }
+    if takes(END_RULE) {
         tag("EndRule", rules.options().end_rule.name());
     }
     if *record.start() != Position::new(rules) {

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use mancala_core::{Game, Move, Pit, Position, Side, SowStep, Variant};
+use mancala_core::{Game, Move, Pit, Position, Rules, Side, SowStep};
 
 use super::error::{ExportError, Numbering};
 use super::result::{Ending, RecordResult};
@@ -19,7 +19,8 @@ const LINE_WIDTH: usize = 79;
 ///   always gives the same bytes.
 /// - `oware2`: the same, with the moves in the two-digit notation of Wikimanqala:
 ///   the house sown and the house where the last seed lands, and after a capture the
-///   mover's captured seeds so far, as `53 (20)`. Oware boards of at most 9 houses.
+///   mover's captured seeds so far, as `53 (20)`. For games that sow into no store
+///   (Oware, Togyz Kumalak, whose notation it comes from) on at most 9 houses.
 /// - `moves`: one line a game: the house numbers and the result (`*` unless the
 ///   rules ended the game). No tags: the rules, the start position and the players
 ///   are left out.
@@ -111,8 +112,8 @@ impl Record {
     /// The record in `format`, ending with a newline.
     ///
     /// # Errors
-    /// [`ExportError::NotOware2`] for `oware2` and a Kalah game or a board of more
-    /// than 9 houses.
+    /// [`ExportError::NotOware2`] for `oware2` and a game that sows into stores
+    /// (Kalah) or a board of more than 9 houses.
     ///
     /// ```
     /// use mancala_core::{Game, Move, Rules};
@@ -129,7 +130,7 @@ impl Record {
             RecordFormat::Strict => Ok(strict(self)),
             RecordFormat::Oware2 => {
                 let rules = self.rules();
-                if rules.variant() == Variant::Kalah || rules.houses() > 9 {
+                if !two_digit_notation(rules) {
                     return Err(ExportError::NotOware2(rules.to_string()));
                 }
                 Ok(full(self, Style::Oware2))
@@ -231,16 +232,31 @@ fn movetext(record: &Record, style: Style) -> Vec<String> {
     words
 }
 
-/// The house (in its owner's numbering) where the last seed of a legal move lands:
-/// an Oware sowing always ends in a house.
+/// The house (in its owner's numbering) where the last seed of a legal move lands,
+/// in a game that sows into no store ([`two_digit_notation`]): always a house. A seed
+/// sown into a Togyz Kumalak tuzdyk is reported as dropped into its owner's store; it
+/// landed in the tuzdyk, a house of the other row.
 pub(crate) fn last_house(pos: &Position, mv: Move) -> u8 {
     let steps = pos.sowing(mv).expect("a record holds legal moves");
-    steps
+    let last = steps
         .iter()
         .rev()
         .find_map(|s| match s {
-            SowStep::Drop(Pit::House { house, .. }) => Some(*house),
+            SowStep::Drop(pit) => Some(*pit),
             _ => None,
         })
-        .expect("a sowing drops a seed")
+        .expect("a sowing drops a seed");
+    match last {
+        Pit::House { house, .. } => house,
+        Pit::Store(owner) => pos
+            .tuzdyk(owner)
+            .expect("a game without stores drops into a store only through a tuzdyk")
+            .house(),
+    }
+}
+
+/// Whether games of `rules` can be written in the two-digit notation: every move ends
+/// in a house (no stores on the sowing path), and a house is one digit.
+pub(crate) fn two_digit_notation(rules: Rules) -> bool {
+    !rules.variant().info().stores && rules.houses() <= 9
 }

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use mancala_core::{IllegalMove, Move, Outcome, Pit, Side, SowStep, Variant};
+use mancala_core::{IllegalMove, Move, Outcome, Pit, Side, SowStep};
 use mancala_engine::{Choice, Player};
 use mancala_session::{EndText, MoveRecord, Seat, Session};
 use ratatui::crossterm::event::KeyCode;
@@ -312,8 +312,9 @@ impl GameState {
         self.fix_cursor();
     }
 
-    /// What the move `r` did, in words: captures, an extra turn, or just the house
-    /// sown; and a repetition that ended the game.
+    /// What the move `r` did, in words: captures (and a tuzdyk claimed), an extra
+    /// turn, or just the house sown; the seeds tuzdyks took; and a repetition that
+    /// ended the game.
     fn announce(&self, r: &MoveRecord) -> Message {
         let name = self.name(r.side);
         let mut text = Vec::new();
@@ -335,6 +336,16 @@ impl GameState {
                 self.label(r.side, r.mv.house())
             ));
         }
+        for owner in [r.side, r.side.opponent()] {
+            let n = r.tuzdyk_seeds(owner);
+            if n > 0 {
+                let owner = self.name(owner);
+                text.push(format!(
+                    "{n} seed{} fell into {owner}'s tuzdyk.",
+                    plural(n.into())
+                ));
+            }
+        }
         if let Some((_, note)) = self.played_note.as_ref().filter(|(ply, _)| *ply == r.ply) {
             text.push(note.clone());
         }
@@ -355,13 +366,16 @@ impl GameState {
                 _ => None,
             })
             .collect();
-        if r.before.variant() == Variant::Kalah {
-            // As the classic homework says it: the opponent's house first.
+        if r.before.variant().info().stores {
+            // As the classic Kalah homework says it: the opponent's house first.
             pits.reverse();
             format!(
                 "{name} captured the contents of houses {}: {n} seeds!",
                 pits.join(" and ")
             )
+        } else if let Some(t) = r.tuzdyk_claimed() {
+            let house = self.label(r.side.opponent(), t.house());
+            format!("{name} captured {n} seeds from house {house}: {name}'s tuzdyk now!")
         } else {
             format!(
                 "{name} captured {n} seeds from house{} {}!",

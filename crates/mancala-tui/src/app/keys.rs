@@ -13,7 +13,7 @@ use super::thinker::{self, Job};
 use super::view::Message;
 use super::{App, SPEEDS_MS, Screen};
 use crate::help;
-use crate::layout::{GameLayout, SetupLayout};
+use crate::layout::{BoardShape, GameLayout, SetupLayout};
 use crate::setup::{Field, SetupForm};
 use mancala_session::house_of_letter;
 
@@ -355,7 +355,7 @@ impl App {
         }
         // The layout the screen was drawn with, so the click finds the house under it.
         let area = Rect::new(0, 0, size.0, size.1);
-        let Some(layout) = GameLayout::new(area, g.session.rules().houses()) else {
+        let Some(layout) = GameLayout::new(area, BoardShape::of(g.session.rules())) else {
             return;
         };
         if let Some((side, house)) = layout.board.house_at(ev.column, ev.row) {

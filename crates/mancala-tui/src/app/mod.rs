@@ -26,7 +26,7 @@ pub use view::{Animation, BoardView, Message, MessageKind};
 use ratatui::layout::Rect;
 
 use crate::fit;
-use crate::layout::{GameLayout, SetupLayout};
+use crate::layout::{BoardShape, GameLayout, SetupLayout};
 use crate::setup::{Field, Setup, SetupForm, build_player};
 use thinker::Reply;
 
@@ -167,7 +167,7 @@ impl App {
         let area = Rect::new(0, 0, self.size.0, self.size.1);
         match &self.screen {
             Screen::Setup(_) => SetupLayout::new(area).is_some(),
-            Screen::Game(g) => GameLayout::new(area, g.session.rules().houses()).is_some(),
+            Screen::Game(g) => GameLayout::new(area, BoardShape::of(g.session.rules())).is_some(),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use mancala_core::{GameEnd, Pit, Position, Side, SowStep};
+use mancala_core::{GameEnd, Move, Pit, Position, Side, SowStep};
 use mancala_session::MoveRecord;
 
 /// What a message line says and how it is coloured.
@@ -62,12 +62,18 @@ pub struct BoardView {
     pub houses: [Vec<u16>; 2],
     /// Seeds in each store (Kalah) or taken (Oware), player 1 first.
     pub stores: [u16; 2],
+    /// Each player's tuzdyk (Togyz Kumalak), player 1's first: a house of the other
+    /// row, numbered as that row's owner numbers it.
+    pub tuzdyks: [Option<Move>; 2],
     /// Seeds still in the sower's hand.
     pub in_hand: u16,
     /// The house being sown from, during a sowing.
     pub origin: Option<Pit>,
-    /// Where the last seed dropped.
+    /// Where the last seed dropped: a house or a store on the sowing path, or a
+    /// tuzdyk (whose owner's store took the seed: see `banked`).
     pub last_drop: Option<Pit>,
+    /// The store that took the last seed dropped, when it fell into a tuzdyk.
+    pub banked: Option<Side>,
     /// Houses emptied by a capture.
     pub captured: Vec<Pit>,
     /// Houses whose seeds went to their owner's store when the game ended.
@@ -79,9 +85,11 @@ impl BoardView {
         BoardView {
             houses: Side::BOTH.map(|s| p.houses(s).to_vec()),
             stores: p.stores(),
+            tuzdyks: p.tuzdyks(),
             in_hand: 0,
             origin: None,
             last_drop: None,
+            banked: None,
             captured: Vec::new(),
             swept: Vec::new(),
         }
@@ -107,6 +115,16 @@ impl BoardView {
             b.stores[side.index()] += taken;
         }
         b
+    }
+
+    /// The owner of the tuzdyk `pit` is, if it is one.
+    #[must_use]
+    pub fn tuzdyk_owner(&self, pit: Pit) -> Option<Side> {
+        let Pit::House { side, house } = pit else {
+            return None;
+        };
+        let owner = side.opponent();
+        (self.tuzdyks[owner.index()].map(Move::house) == Some(house)).then_some(owner)
     }
 
     /// The seeds in `pit`.
@@ -135,7 +153,20 @@ impl BoardView {
             SowStep::Drop(pit) => {
                 *self.slot(pit) += 1;
                 self.in_hand = self.in_hand.saturating_sub(1);
+                // A seed sown into a tuzdyk is reported as dropped into its owner's
+                // store: it is shown falling into the tuzdyk, and the store lit.
+                self.banked = None;
                 self.last_drop = Some(pit);
+                if let Pit::Store(owner) = pit {
+                    if let Some(t) = self.tuzdyks[owner.index()] {
+                        let side = owner.opponent();
+                        self.last_drop = Some(Pit::House {
+                            side,
+                            house: t.house(),
+                        });
+                        self.banked = Some(owner);
+                    }
+                }
             }
             SowStep::Capture { pit, seeds } => {
                 let slot = self.slot(pit);

@@ -1,8 +1,10 @@
 //! The board: the names at top and bottom, the two rows of houses with their labels,
-//! the stores (Kalah) or seeds taken (Oware) at the ends, and the middle line.
+//! the stores (Kalah) or seeds captured (the others) at the ends, and the middle line.
 //!
 //! Player 1's row reads left to right towards their store on the right, player 2's
-//! right to left towards theirs on the left (see [`crate::layout`]).
+//! right to left towards theirs on the left (see [`crate::layout`]). A Togyz Kumalak
+//! tuzdyk is drawn [`TUZDYK`] in its owner's colour, as the position notation writes
+//! it; the help says what it is.
 
 use mancala_core::{Pit, Side};
 use ratatui::Frame;
@@ -13,7 +15,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use crate::app::{BoardView, GameState, NAME_SHOWN};
 use crate::fit;
 use crate::layout::BoardGeometry;
-use crate::style::{ACCENT, DIM, side_colour, text};
+use crate::style::{ACCENT, DIM, TUZDYK, side_colour, text};
 use mancala_session::house_label;
 
 /// More seeds in hand than this are shown as this many and an ellipsis.
@@ -146,6 +148,15 @@ fn house_look(g: &GameState, board: &BoardView, side: Side, house: u8) -> HouseL
         look.border = Style::new().fg(Color::LightRed).bold();
         look.count = Style::new().fg(Color::White).bg(Color::Red).bold();
     }
+    // A tuzdyk in its owner's colours; lit while a seed falls into it.
+    if let Some(owner) = board.tuzdyk_owner(pit) {
+        let colour = side_colour(owner);
+        let lit = board.last_drop == Some(pit);
+        look.border = Style::new().fg(if lit { ACCENT } else { colour }).bold();
+        look.border_type = BorderType::Double;
+        look.count = Style::new().fg(Color::Black).bg(colour).bold();
+        look.label = Style::new().fg(colour);
+    }
     look
 }
 
@@ -158,7 +169,11 @@ fn draw_house(
     house: u8,
 ) {
     let look = house_look(g, board, side, house);
-    let count = fit(board.count(Pit::House { side, house }), geo.inner);
+    let pit = Pit::House { side, house };
+    let count = match board.tuzdyk_owner(pit) {
+        Some(_) => TUZDYK.to_owned(),
+        None => fit(board.count(pit), geo.inner),
+    };
     frame.render_widget(
         Paragraph::new(Line::from(Span::styled(count, look.count)).centered()).block(
             Block::bordered()
@@ -176,7 +191,9 @@ fn draw_house(
     );
 }
 
-/// A store (Kalah) or the seeds taken (Oware), in its player's colour.
+/// A store (Kalah) or the seeds captured (the others), in its player's colour, with
+/// the variant's word for it where it fits; lit where the last seed went (into the
+/// store, or through its owner's tuzdyk).
 fn draw_store(
     frame: &mut Frame,
     g: &GameState,
@@ -186,7 +203,7 @@ fn draw_store(
 ) {
     let pit = Pit::Store(side);
     let colour = side_colour(side);
-    let (count, border) = if board.last_drop == Some(pit) {
+    let (count, border) = if board.last_drop == Some(pit) || board.banked == Some(side) {
         (
             Style::new().fg(Color::Black).bg(ACCENT).bold(),
             Style::new().fg(ACCENT).bold(),
@@ -195,10 +212,16 @@ fn draw_store(
         (Style::new().fg(colour).bold(), Style::new().fg(colour))
     };
     let word = g.session.rules().variant().info().bank;
+    // A word cut short reads as a fault: without room, the count alone.
+    let word = if fit::width(word) <= usize::from(geo.store_inner) {
+        word
+    } else {
+        ""
+    };
     let lines = vec![
         Line::from(""),
         Line::from(Span::styled(word, Style::new().fg(DIM))).centered(),
-        Line::from(Span::styled(fit(board.count(pit), geo.inner + 2), count)).centered(),
+        Line::from(Span::styled(fit(board.count(pit), geo.store_inner), count)).centered(),
     ];
     frame.render_widget(
         Paragraph::new(lines).block(

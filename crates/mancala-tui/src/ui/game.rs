@@ -1,7 +1,8 @@
 //! The game screen: the title, the board in its frame, the move list, the status and
 //! message lines, the keys, and the pop-ups over the board.
 
-use mancala_core::{EndRule, Rules, Side};
+use mancala_core::{Rules, Side};
+use mancala_session::option_value;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Style, Stylize};
@@ -58,23 +59,24 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// "MANCALA  Kalah · 6 houses × 4 seeds", with Kalah's rule options when not the
-/// defaults.
+/// "MANCALA  Kalah · 6 houses × 4 seeds", with the rule options the variant takes
+/// where they are not their defaults: a switch by its name ("empty capture"), another
+/// option by its value ("either side empty").
 fn title_line(rules: Rules) -> Line<'static> {
-    let variant = rules.variant().info().name;
+    let info = rules.variant().info();
     let (houses, seeds) = (rules.houses(), rules.seeds());
     let mut title = format!(
-        " {variant} · {houses} house{} × {seeds} seed{} ",
+        " {} · {houses} house{} × {seeds} seed{} ",
+        info.name,
         plural(houses),
         plural(usize::from(seeds))
     );
-    if rules.variant().info().takes_option("empty-capture") {
-        let o = rules.options();
-        if o.empty_capture {
-            title.push_str("· empty capture ");
-        }
-        if o.end_rule != EndRule::default() {
-            title.push_str("· ends when either side is empty ");
+    for option in info.options {
+        let value = option_value(rules.options(), option.key).unwrap_or_default();
+        match option.values {
+            [default, ..] if *default == value => {}
+            ["off", "on"] => title.push_str(&format!("· {} ", option.key.replace('-', " "))),
+            _ => title.push_str(&format!("· {} ", value.replace('-', " "))),
         }
     }
     Line::from(vec![

@@ -20,7 +20,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::app::{App, Screen};
-use crate::layout::{GameLayout, SETUP_SIZE, SetupLayout, centred_text_rect};
+use crate::layout::{BoardShape, GameLayout, SETUP_SIZE, SetupLayout, centred_text_rect};
 use crate::style::ACCENT;
 
 /// Draws the app: the start screen or the game, or a note that the terminal is too small.
@@ -35,10 +35,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
             None => too_small(frame, area, SETUP_SIZE),
         },
         Screen::Game(g) => {
-            let houses = g.session.rules().houses();
-            match GameLayout::new(area, houses) {
+            let shape = BoardShape::of(g.session.rules());
+            match GameLayout::new(area, shape) {
                 Some(layout) => game::draw(frame, app, g, &layout),
-                None => too_small(frame, area, GameLayout::min_size(houses)),
+                None => too_small(frame, area, GameLayout::min_size(shape)),
             }
         }
     }
@@ -101,7 +101,7 @@ mod tests {
             "the form checks both chosen players when it is made"
         );
         let screen = draw_frames(&app, 20);
-        assert!(screen.contains("robot does not play oware"), "{screen}");
+        assert!(screen.contains("robot does not play Oware"), "{screen}");
         assert_eq!(build_count::get(), built, "drawing the start screen");
 
         // Changing player 2 checks the players again, once; drawing still builds none.

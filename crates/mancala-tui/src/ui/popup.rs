@@ -15,6 +15,9 @@ use crate::style::{ACCENT, P1, P2, key, side_colour, text};
 /// The widest line of text in a box: wrapped, the box stays compact over the board
 /// instead of as wide as the sentence.
 const TEXT_MAX: usize = 44;
+/// The widest sliver of the board a pop-up leaves showing beside it, both sides
+/// together, before it is made as wide as the board's content.
+const SLIVER: usize = 4;
 
 /// Lines of a box ranked this low or lower are left out before the box is made taller
 /// than the board's frame.
@@ -178,7 +181,14 @@ fn popup(
     drop_lowest(&mut wrapped, most, u8::MAX);
     let lines: Vec<Line<'static>> = wrapped.into_iter().flat_map(|(_, l)| l).collect();
     let widest = lines.iter().map(Line::width).max().unwrap_or(10);
-    let w = widest.max(fit::width(title)) + 4;
+    let mut w = widest.max(fit::width(title)) + 4;
+    // A box a few columns short of the board's content (inside the frame's blank
+    // margin) would leave slivers of houses and stores beside it, their borders
+    // against its own: it covers the content instead.
+    let content = usize::from(board.width).saturating_sub(4);
+    if over_board && w < content && content - w <= SLIVER {
+        w = content;
+    }
     let h = lines.len() + 2;
     let (w, h) = (
         u16::try_from(w).unwrap_or(u16::MAX),

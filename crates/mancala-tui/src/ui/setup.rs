@@ -1,7 +1,9 @@
-//! The start screen: one line per setting, the start button, notes on the chosen
-//! players, and the keys.
+//! The start screen: one line per setting (the rule options those the variant's
+//! description lists), the start button, what the focused rule option does, notes on
+//! the chosen players, and the keys.
 
-use mancala_core::{EndRule, Variant};
+use mancala_core::variants::RuleOptionInfo;
+use mancala_session::option_value;
 use ratatui::Frame;
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
@@ -31,7 +33,10 @@ pub fn draw(frame: &mut Frame, layout: &SetupLayout, form: &SetupForm) {
         }
     }
     lines.push(Line::from(""));
-    lines.extend(player_notes(form, width));
+    // Notes keep a column to spare before the box's border, as the settings do.
+    let notes_w = width.saturating_sub(1);
+    lines.extend(option_summary(form, notes_w));
+    lines.extend(player_notes(form, notes_w));
     frame.render_widget(Paragraph::new(lines), layout.fields);
     let keys = keys_line(usize::from(layout.keys.width));
     frame.render_widget(Paragraph::new(keys).centered(), layout.keys);
@@ -39,37 +44,62 @@ pub fn draw(frame: &mut Frame, layout: &SetupLayout, form: &SetupForm) {
 
 /// A setting's label, its value, and whether the value is text typed in (a name)
 /// rather than a choice changed with the arrows.
-fn field_text(s: &Setup, field: Field) -> (&'static str, String, bool) {
+fn field_text(s: &Setup, field: Field) -> (String, String, bool) {
+    let fixed = |label: &str, value: String| (label.to_owned(), value, false);
     match field {
-        Field::Variant => ("Game", variant_name(s.variant).to_owned(), false),
-        Field::Houses => ("Houses per side", s.houses.to_string(), false),
-        Field::Seeds => ("Seeds per house", s.seeds.to_string(), false),
-        Field::EmptyCapture => (
-            "Empty capture",
-            if s.empty_capture { "on" } else { "off" }.to_owned(),
-            false,
-        ),
-        Field::EndRule => (
-            "Game ends when",
-            end_rule_words(s.end_rule).to_owned(),
-            false,
-        ),
-        Field::Player(0) => ("Player 1 (first)", s.players[0].clone(), false),
-        Field::Player(i) => ("Player 2", s.players[i].clone(), false),
-        Field::Name(i) => ("  name", s.names[i].clone(), true),
-        Field::Start => ("", String::new(), false),
+        Field::Variant => fixed("Game", s.variant.info().name.to_owned()),
+        Field::Houses => fixed("Houses per side", s.houses.to_string()),
+        Field::Seeds => fixed("Seeds per house", s.seeds.to_string()),
+        Field::Option(i) => match rule_option(s, i) {
+            Some(o) => (
+                words(o.key, true),
+                words(option_value(s.options, o.key).unwrap_or_default(), false),
+                false,
+            ),
+            None => fixed("", String::new()),
+        },
+        Field::Player(0) => fixed("Player 1 (first)", s.players[0].clone()),
+        Field::Player(i) => fixed("Player 2", s.players[i].clone()),
+        Field::Name(i) => ("  name".to_owned(), s.names[i].clone(), true),
+        Field::Start => fixed("", String::new()),
     }
 }
 
-fn variant_name(v: Variant) -> &'static str {
-    v.info().name
+/// The variant's rule option `i`, as its description gives it.
+fn rule_option(s: &Setup, i: usize) -> Option<&'static RuleOptionInfo> {
+    s.variant.info().options.get(i)
 }
 
-fn end_rule_words(rule: EndRule) -> &'static str {
-    match rule {
-        EndRule::MoverCannotMove => "the mover cannot move",
-        EndRule::EitherSideEmpty => "either side is empty",
+/// A key or value of the descriptions in words: `either-side-empty` is "either side
+/// empty", and as a label `empty-capture` is "Empty capture".
+fn words(key: &str, label: bool) -> String {
+    let spaced = key.replace('-', " ");
+    let mut c = spaced.chars();
+    match c.next() {
+        Some(first) if label => first.to_uppercase().chain(c).collect(),
+        _ => spaced,
     }
+}
+
+/// What the focused rule option does, in its description's words, wrapped to
+/// `width` and dimmed; nothing when the focus is elsewhere.
+fn option_summary(form: &SetupForm, width: usize) -> Vec<Line<'static>> {
+    let Field::Option(i) = form.focus else {
+        return Vec::new();
+    };
+    let Some(option) = rule_option(form.setup(), i) else {
+        return Vec::new();
+    };
+    let style = Style::new().fg(DIM).italic();
+    let text = format!(" {}.", capitalized(option.summary));
+    fit::wrap(&[Span::styled(text, style)], width, 1)
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// Columns of a setting's line before its value: the focus marker and the label.
