@@ -271,11 +271,11 @@ async fn every_error_status(db: TestDb) {
     for (body, message) in [
         (
             json!({"variant": "oware", "empty_capture": true}),
-            "empty capture is a Kalah rule option; oware does not take it",
+            "oware takes no rule options; empty-capture is a Kalah option",
         ),
         (
             json!({"variant": "oware-simplified", "end_rule": "either-side-empty"}),
-            "the end rule is a Kalah rule option; oware-simplified does not take it",
+            "oware-simplified takes no rule options; end-rule is a Kalah option",
         ),
     ] {
         let (s, e) = call(&r, "POST", "/api/games", None, Some(body.to_string())).await;
