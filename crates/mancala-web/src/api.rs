@@ -188,6 +188,7 @@ fn page_routes(read: Limiter) -> Router<Games> {
         .route("/g/{id}/replay", get(game_page))
         .route("/static/app.js", get(script))
         .route("/static/lobby.js", get(lobby_script))
+        .route("/static/catalogue.js", get(catalogue_script))
         .route("/static/replay.js", get(replay_script))
         .route("/static/play.js", get(play_script))
         .route("/static/style.css", get(style))
@@ -730,6 +731,7 @@ fn asset_version() -> &'static str {
         let mut h = Sha256::new();
         h.update(include_str!("../static/app.js"));
         h.update(include_str!("../static/lobby.js"));
+        h.update(include_str!("../static/catalogue.js"));
         h.update(include_str!("../static/replay.js"));
         h.update(include_str!("../static/play.js"));
         h.update(include_str!("../static/style.css"));
@@ -847,6 +849,13 @@ async fn lobby_script() -> Response {
     asset(
         "text/javascript; charset=utf-8",
         include_bytes!("../static/lobby.js"),
+    )
+}
+
+async fn catalogue_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/catalogue.js"),
     )
 }
 

@@ -32,9 +32,10 @@
 //! store/        games, hashed seat tokens and invites, one row per move: one interface
 //!               (GameStore), SQLite (the default) or PostgreSQL (several instances, one
 //!               database); migrations/ holds each backend's versioned schemas
-//! static/       index.html, app.js (home and game pages), lobby.js (the home page's
-//!               lists and import), replay.js (the replay viewer), style.css, icons
-//!               (embedded in the binary)
+//! static/       index.html, app.js (home and game pages), catalogue.js (the variants
+//!               and players as the server describes them; the home form built from
+//!               them), lobby.js (the home page's lists and import), replay.js (the
+//!               replay viewer), style.css, icons (embedded in the binary)
 //! ```
 //!
 //! Handlers never block the async runtime: SQLite runs on the blocking pool,
