@@ -32,6 +32,7 @@ use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 use crate::actions::OfferRequest;
 use crate::body::parse_body;
+use crate::catalogue::{Fixed, players_json, variants_json};
 use crate::client::{ClientKey, ClientKeyExtractor};
 use crate::games::Games;
 use crate::lifecycle::{JoinRequest, NewGame};
@@ -53,6 +54,11 @@ pub const BODY_LIMIT: usize = 4 * 1024;
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
                    connect-src 'self'; base-uri 'none'; form-action 'self'; \
                    frame-ancestors 'none'";
+
+/// How long browsers (and proxies) may keep the descriptions of the variants and the
+/// players: they never change while the server runs, and an hour bounds how long a
+/// page keeps an old server's after an upgrade.
+const CATALOGUE_CACHE: &str = "public, max-age=3600";
 
 /// How long browsers may keep the static assets: their URLs carry a hash of their
 /// contents, so a new build is a new URL.
@@ -134,6 +140,8 @@ fn api_routes(l: &Limiters) -> Router<Games> {
             "/api/games/{id}/positions",
             get(positions).layer(l.read.clone()),
         )
+        .route("/api/variants", get(variants).layer(l.read.clone()))
+        .route("/api/players", get(players).layer(l.read.clone()))
         .route("/api/lobby", get(lobby).layer(l.read.clone()))
         .route("/api/watch", get(watch).layer(l.read.clone()))
         .route("/api/games/{id}", get(show).layer(l.read.clone()))
@@ -180,6 +188,7 @@ fn page_routes(read: Limiter) -> Router<Games> {
         .route("/g/{id}/replay", get(game_page))
         .route("/static/app.js", get(script))
         .route("/static/lobby.js", get(lobby_script))
+        .route("/static/catalogue.js", get(catalogue_script))
         .route("/static/replay.js", get(replay_script))
         .route("/static/play.js", get(play_script))
         .route("/static/style.css", get(style))
@@ -343,6 +352,41 @@ async fn create_game(
     let request: NewGame = parse_body(&headers, body)?;
     let grant = games.create(request).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
+}
+
+/// Every variant, as core describes it (see [`crate::catalogue`]).
+async fn variants(headers: HeaderMap) -> Response {
+    fixed_json(variants_json(), &headers)
+}
+
+/// The computer players menus offer, as the engine describes them.
+async fn players(headers: HeaderMap) -> Response {
+    fixed_json(players_json(), &headers)
+}
+
+/// A JSON answer that never changes while the server runs: cacheable, with an `ETag`
+/// (a request naming it in `If-None-Match` gets 304).
+fn fixed_json(fixed: &'static Fixed, headers: &HeaderMap) -> Response {
+    let seen = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| {
+            tags.split(',')
+                .any(|t| t.trim() == fixed.etag || t.trim() == "*")
+        });
+    let cache = [
+        (header::CACHE_CONTROL, CATALOGUE_CACHE),
+        (header::ETAG, fixed.etag.as_str()),
+    ];
+    if seen {
+        return (StatusCode::NOT_MODIFIED, cache).into_response();
+    }
+    (
+        cache,
+        [(header::CONTENT_TYPE, "application/json")],
+        fixed.body.as_str(),
+    )
+        .into_response()
 }
 
 async fn show(State(games): State<Games>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -687,6 +731,7 @@ fn asset_version() -> &'static str {
         let mut h = Sha256::new();
         h.update(include_str!("../static/app.js"));
         h.update(include_str!("../static/lobby.js"));
+        h.update(include_str!("../static/catalogue.js"));
         h.update(include_str!("../static/replay.js"));
         h.update(include_str!("../static/play.js"));
         h.update(include_str!("../static/style.css"));
@@ -804,6 +849,13 @@ async fn lobby_script() -> Response {
     asset(
         "text/javascript; charset=utf-8",
         include_bytes!("../static/lobby.js"),
+    )
+}
+
+async fn catalogue_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/catalogue.js"),
     )
 }
 

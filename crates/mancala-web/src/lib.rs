@@ -27,12 +27,15 @@
 //! view.rs       the JSON shape of a game
 //! records.rs    game records: download, import, the positions of a game ply by ply
 //! lobby.rs      the public games: waiting for an opponent (the lobby), being played
+//! catalogue.rs  what the server plays, for the browser's forms: the variants as core
+//!               describes them, the computer players of the engine's catalogue
 //! store/        games, hashed seat tokens and invites, one row per move: one interface
 //!               (GameStore), SQLite (the default) or PostgreSQL (several instances, one
 //!               database); migrations/ holds each backend's versioned schemas
-//! static/       index.html, app.js (home and game pages), lobby.js (the home page's
-//!               lists and import), replay.js (the replay viewer), style.css, icons
-//!               (embedded in the binary)
+//! static/       index.html, app.js (home and game pages), catalogue.js (the variants
+//!               and players as the server describes them; the home form built from
+//!               them), lobby.js (the home page's lists and import), replay.js (the
+//!               replay viewer), style.css, icons (embedded in the binary)
 //! ```
 //!
 //! Handlers never block the async runtime: SQLite runs on the blocking pool,
@@ -45,6 +48,7 @@ mod actions;
 mod api;
 mod background;
 mod body;
+mod catalogue;
 mod client;
 mod clock;
 mod games;
@@ -66,6 +70,7 @@ mod view;
 pub use actions::OfferRequest;
 pub use api::{ApiError, BODY_LIMIT, app, serve};
 pub use background::Background;
+pub use catalogue::{ComputerView, OptionView, PlayerList, VariantList, VariantView};
 pub use client::ClientKey;
 pub use clock::{CLAIM_AFTER, Clock, ManualClock, SystemClock, TimeControlRequest};
 pub use games::{DEFAULT_COMPUTER_LEASE, Games};

@@ -23,11 +23,11 @@ use crate::tokens::{hash_token, matches, new_token, random_hex, rematch_token, s
 #[derive(Clone, Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    /// `kalah`, `oware` or `oware-simplified`.
+    /// A variant's key: `kalah`, `oware`, `oware-simplified` or `togyzkumalak`.
     pub variant: Variant,
-    /// Houses per side (default 6).
+    /// Houses per side (default: the variant's, 6 or 9 for Togyz Kumalak).
     pub houses: Option<u8>,
-    /// Seeds per house (default 4).
+    /// Seeds per house (default: the variant's, 4 or 9 for Togyz Kumalak).
     pub seeds: Option<u8>,
     /// Kalah: capture from an empty opposite house (default false).
     pub empty_capture: Option<bool>,
@@ -205,7 +205,10 @@ impl Games {
         let bad = |e: &dyn std::fmt::Display| GameError::Unprocessable(e.to_string());
         // The session checks the board and the options a variant takes, in the words
         // every front end uses.
-        let rules = RuleChoice::new(req.variant, req.houses.unwrap_or(6), req.seeds.unwrap_or(4))
+        let info = req.variant.info();
+        let houses = req.houses.unwrap_or(info.default_houses);
+        let seeds = req.seeds.unwrap_or(info.default_seeds);
+        let rules = RuleChoice::new(req.variant, houses, seeds)
             .empty_capture(req.empty_capture)
             .end_rule(req.end_rule)
             .rules()

@@ -2,7 +2,7 @@
 //! (`docs/records.md`), a record imported as a new game to continue or to review, and
 //! a game's positions ply by ply for the replay viewer.
 
-use mancala_core::{EndRule, Game, Position, Rules, Side, Variant};
+use mancala_core::{Game, Move, Position, Rules, Side};
 use mancala_session::{Record, RecordFormat, Seat, default_name, parse_records};
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +59,9 @@ pub struct PositionView {
     pub houses: [Vec<u16>; 2],
     /// Seeds banked: stores in Kalah, captures in Oware.
     pub stores: [u16; 2],
+    /// The tuzdyks, in a variant that has them, as in the game view; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tuzdyks: Option<[Option<u8>; 2]>,
     /// 1 or 2; `null` in the final position of a finished game.
     pub to_move: Option<u8>,
     /// The position notation of `docs/records.md`.
@@ -79,6 +82,8 @@ fn position_view(position: &Position, over: bool) -> PositionView {
     PositionView {
         houses: Side::BOTH.map(|s| position.houses(s).to_vec()),
         stores: position.stores(),
+        tuzdyks: (position.variant().info().tuzdyks)
+            .then(|| position.tuzdyks().map(|t| t.map(Move::house))),
         to_move: (!over).then(|| position.to_move().number()),
         notation: position.to_notation(),
     }
@@ -193,21 +198,23 @@ fn names_for(record: &Record, seat: Option<u8>) -> [Option<String>; 2] {
 }
 
 /// The settings of a new game with a record's rules, private, the importer named
-/// `name`.
+/// `name`: the rule options its variant takes, as its description says.
 fn new_game_for(
     rules: Rules,
     opponent: String,
     first: Option<FirstMover>,
     name: Option<String>,
 ) -> NewGame {
-    let kalah = rules.variant() == Variant::Kalah;
+    let info = rules.variant().info();
     let options = rules.options();
     NewGame {
         variant: rules.variant(),
         houses: Some(rules.houses() as u8),
         seeds: Some(rules.seeds() as u8),
-        empty_capture: kalah.then_some(options.empty_capture),
-        end_rule: kalah.then_some::<EndRule>(options.end_rule),
+        empty_capture: info
+            .takes_option("empty-capture")
+            .then_some(options.empty_capture),
+        end_rule: info.takes_option("end-rule").then_some(options.end_rule),
         opponent: Some(opponent),
         public: None,
         name,

@@ -88,29 +88,22 @@ function showHome() {
   $("home").hidden = false;
   Play.setupHome();
   document.title = "Mancala";
-  const variant = $("variant");
-  const syncKalah = () => {
-    $("kalah-options").hidden = variant.value !== "kalah";
-    $("level").querySelector('option[value="robot"]').disabled = variant.value !== "kalah";
-  };
-  variant.addEventListener("change", syncKalah);
-  syncKalah();
+  // The variants, their boards and options, and the computer players come from the
+  // server (catalogue.js).
+  Catalogue.setupForm();
   $("level").addEventListener("change", () => { $("against-computer").checked = true; });
   $("new-game").addEventListener("submit", async (e) => {
     e.preventDefault();
     $("form-error").textContent = "";
     const body = {
-      variant: variant.value,
+      variant: $("variant").value,
       houses: Number($("houses").value),
       seeds: Number($("seeds").value),
       opponent: $("against-computer").checked ? $("level").value : "human",
       public: $("public").checked,
+      ...Catalogue.chosenOptions(),
       ...Play.newGameOptions(),
     };
-    if (body.variant === "kalah") {
-      body.empty_capture = $("empty-capture").checked;
-      body.end_rule = $("end-rule").value;
-    }
     try {
       $("start").disabled = true;
       const grant = await api("POST", "/api/games", body);
@@ -141,7 +134,7 @@ class GamePage {
     this.online = true;     // whether the live connection is up
   }
 
-  start() {
+  async start() {
     $("game").hidden = false;
     const base = `${location.origin}/g/${this.id}`;
     if (this.seat && this.seat.invite) $("share-link").value = `${base}#invite=${this.seat.invite}`;
@@ -156,6 +149,9 @@ class GamePage {
     $("rematch").addEventListener("click", () => this.rematch());
     Play.setupGame(this);
     document.addEventListener("keydown", (e) => this.onKey(e));
+    // The variant's words (its name, what its stores are called) come from the server;
+    // without them the game is still played, named by its key.
+    await Catalogue.load().catch(() => null);
     this.connect();
   }
 
@@ -304,7 +300,7 @@ class GamePage {
   storeLabel(view, seat) {
     const p = view.players[seat - 1];
     const name = p.kind === "computer" ? p.name : this.nameOf(view, seat);
-    const what = view.variant === "kalah" ? "store" : "captures";
+    const what = Catalogue.bank(view.variant).word;
     const label = document.createElement("span");
     const who = document.createElement("b");
     who.textContent = name;
@@ -314,10 +310,11 @@ class GamePage {
 
   verb(view, seat, you, other) { return this.nameOf(view, seat) === "You" ? you : other; }
 
-  // Whose a pit is, for screen readers: "your", "Ann's", "Medium bot's".
-  ownerOf(view, seat) {
+  // Whose a pit is, for screen readers: "your", "Ann's", "Medium bot's" ("Your" to
+  // begin a sentence).
+  ownerOf(view, seat, capital = false) {
     const name = this.nameOf(view, seat);
-    return name === "You" ? "your" : `${name}'s`;
+    return name === "You" ? (capital ? "Your" : "your") : `${name}'s`;
   }
 
   // ------------------------------------------------------------ drawing
@@ -348,7 +345,7 @@ class GamePage {
     // The board's column is as wide as the board, the players' panels with it.
     $("game").style.setProperty("--houses", h);
     board.innerHTML = "";
-    const storeName = view.variant === "kalah" ? "store" : "captured";
+    const storeName = Catalogue.bank(view.variant).word;
     const store = (seat, cls) => {
       const el = document.createElement("div");
       el.className = `store ${cls}`;
@@ -370,7 +367,9 @@ class GamePage {
       // The button's label (set in render) names it for screen readers. Of what is
       // drawn only the house's number is text (which the label contains, as speech
       // input needs); its letter and count are drawn by the style sheet.
-      b.innerHTML = `<span class="label" aria-hidden="true">${number}<small data-letter="${letter}"></small></span><span class="count" aria-hidden="true"></span><span class="seeds" aria-hidden="true"></span>`;
+      // A tuzdyk's badge is drawn, by the style sheet, only on a house that is one
+      // (see render).
+      b.innerHTML = `<span class="label" aria-hidden="true">${number}<small data-letter="${letter}"></small></span><span class="count" aria-hidden="true"></span><span class="seeds" aria-hidden="true"></span><span class="tz" aria-hidden="true"></span>`;
       b.addEventListener("click", () => this.play(n));
       return b;
     };
@@ -437,20 +436,37 @@ class GamePage {
         b.disabled = !legal;
         b.classList.toggle("legal", legal);
         b.classList.toggle("to-move", !view.over && view.to_move === seat);
-        b.setAttribute("aria-label", `${this.ownerOf(view, seat)} house ${n}, ${seeds(count)}`);
+        // A house of this row that the other player owns as their tuzdyk.
+        const owner = this.tuzdykOwner(view, seat, n);
+        b.classList.toggle("tuzdyk", owner !== null);
+        if (owner !== null) b.dataset.owner = owner; else delete b.dataset.owner;
+        b.title = owner !== null ? `${this.ownerOf(view, owner, true)} tuzdyk: every seed sown here goes to ${this.nameOf(view, owner) === "You" ? "you" : this.nameOf(view, owner)}` : "";
+        b.setAttribute("aria-label", owner !== null
+          ? `${this.ownerOf(view, owner)} tuzdyk on ${this.ownerOf(view, seat)} house ${n}`
+          : `${this.ownerOf(view, seat)} house ${n}, ${seeds(count)}`);
         b.classList.toggle("pending", !!this.pending && seat === mine && this.pending.house === n);
       }
       const s = $(`s${seat}`);
       s.querySelector(".who").replaceChildren(...this.storeLabel(view, seat).childNodes);
-      s.setAttribute("aria-label", `${this.ownerOf(view, seat)} ${view.variant === "kalah" ? "store" : "captures"}, ${seeds(view.stores[seat - 1])}`);
+      s.setAttribute("aria-label", `${this.ownerOf(view, seat)} ${Catalogue.bank(view.variant).spoken}, ${seeds(view.stores[seat - 1])}`);
     }
     this.renderStatus(view, myTurn);
     this.renderHistory(view);
     this.renderEnd(view);
     this.showTurn(view, myTurn);
     Play.render(view, stepDelay());
-    $("rules-line").textContent = `${view.variant}, ${view.rules.houses} houses, ${view.rules.seeds} seeds` +
-      (view.variant === "kalah" ? `, ${view.rules.empty_capture ? "empty captures" : "no empty captures"}, ends ${view.rules.end_rule.replaceAll("-", " ")}` : "");
+    // The rules as the variant's description words them: its name, the board, and
+    // each rule option it takes.
+    const v = Catalogue.variant(view.variant);
+    $("rules-line").textContent = [`${v.name}, ${view.rules.houses} houses, ${view.rules.seeds} seeds`,
+      ...Catalogue.allOptions(view.variant, view.rules)].join(", ");
+    $("rules-line").title = v.rules;
+  }
+
+  // The seat owning house `n` of `seat`'s row as its tuzdyk, or null.
+  tuzdykOwner(view, seat, n) {
+    const other = 3 - seat;
+    return view.tuzdyks && view.tuzdyks[other - 1] === n ? other : null;
   }
 
   renderStatus(view, myTurn) {
@@ -519,6 +535,7 @@ class GamePage {
   moveWords(view, m) {
     const notes = [];
     if (m.captured) notes.push(`captures ${m.captured}`);
+    if (m.tuzdyk) notes.push(`claims a tuzdyk on house ${m.tuzdyk}`);
     if (m.again) notes.push("moves again");
     return [`${this.nameOf(view, m.seat)}: house ${m.house}`, ...notes].join(", ");
   }
@@ -640,9 +657,19 @@ class GamePage {
       else { counts[step.pit] -= step.seeds; counts[mover] += step.seeds; flash(mover, "pulse"); }
       this.setCount(step.pit, counts[step.pit]);
       this.setCount(mover, counts[mover]);
+      // A seed sown into a tuzdyk goes to its owner's store, the mover's or not: the
+      // tuzdyk it passed flashes with it.
+      const passed = step.op === "drop" && step.pit[0] === "s" ? this.tuzdykOf(prev, Number(step.pit.slice(1))) : null;
+      if (passed) flash(passed, "pulse");
       flash(step.pit, step.op === "capture" ? "captured" : "pulse");
       await sleep(step.op === "drop" ? stepDelay() : stepDelay() * 2);
     }
+  }
+
+  // The pit id of the tuzdyk that `owner` holds in `view`, if any.
+  tuzdykOf(view, owner) {
+    const house = view.tuzdyks && view.tuzdyks[owner - 1];
+    return house ? `h${3 - owner}-${house}` : null;
   }
 
   // ------------------------------------------------------------ actions

@@ -12,14 +12,12 @@ const MY_GAMES_EVERY_MS = 20000;
 // The most of this browser's games the home page looks up.
 const MY_GAMES_SHOWN = 20;
 
-const variantNames = { kalah: "Kalah", oware: "Oware", "oware-simplified": "Simplified Oware" };
-
-// "Kalah 6×4" and the options that differ from the defaults.
+// "Kalah 6×4" (the variant's name as the server gives it) and the rule options that
+// differ from the variant's defaults.
 function describeRules(game) {
   const r = game.rules;
-  let text = `${variantNames[game.variant] || game.variant} ${r.houses}×${r.seeds}`;
-  if (game.variant === "kalah" && r.empty_capture) text += ", empty captures";
-  if (game.variant === "kalah" && r.end_rule !== "mover-cannot-move") text += ", ends when a side is empty";
+  let text = `${Catalogue.variant(game.variant).name} ${r.houses}×${r.seeds}`;
+  for (const changed of Catalogue.changedOptions(game.variant, r)) text += `, ${changed}`;
   const tc = game.time_control;
   if (tc && tc.per_move_s !== undefined) {
     const days = tc.per_move_s / 86400;
@@ -144,6 +142,8 @@ let myGamesAt = 0;
 
 async function refreshLists() {
   if (document.hidden) return;
+  // The variants' names; without them the lists name variants by their keys.
+  await Catalogue.load().catch(() => null);
   const lists = [refreshLobby(), refreshWatch()];
   if (Date.now() - myGamesAt >= MY_GAMES_EVERY_MS) {
     myGamesAt = Date.now();

@@ -155,8 +155,11 @@ const Play = (() => {
       ` · ${view.players[first - 1].name} ${view.ply > 0 ? "moved" : "moves"} first`;
   }
 
-  // The seeds each seat captured up to the position shown.
+  // The seeds each seat captured up to the position shown: its store, where the
+  // variant has no stores on the board to sow into (all it banks it won, a tuzdyk's
+  // seeds too); else the captures of its moves.
   function captures(view) {
+    if (!Catalogue.variant(view.variant).stores) return [...view.stores];
     const taken = [0, 0];
     for (const m of view.history.slice(0, view.ply)) taken[m.seat - 1] += m.captured;
     return taken;
@@ -180,6 +183,11 @@ const Play = (() => {
       else if (you) tag = "you";
       $(`tag-${seat}`).textContent = tag;
       $(`captured-${seat}`).textContent = `${taken[seat - 1]} captured`;
+      // The player's tuzdyk, in their colour as on the board.
+      const tuzdyk = view.tuzdyks && view.tuzdyks[seat - 1];
+      const chip = $(`tuzdyk-${seat}`);
+      chip.hidden = !tuzdyk;
+      chip.textContent = tuzdyk ? `tuzdyk: ${nameOf(view, 3 - seat) === "You" ? "your" : `${view.players[2 - seat].name}'s`} house ${tuzdyk}` : "";
       panel.setAttribute("aria-label", `Player ${seat}: ${p.name}${tag ? ` (${tag})` : ""}`);
     }
   }
@@ -217,8 +225,8 @@ const Play = (() => {
     if (waiting && wait > 0 && wait < 2 ** 31 - 1) claimTimer = setTimeout(() => renderControls(page.shown), wait + 500);
   }
 
-  // What the last move did, in words: captures, another turn, feeding (the end is
-  // the game-over panel's to say).
+  // What the last move did, in words: captures, a tuzdyk claimed, another turn,
+  // feeding (the end is the game-over panel's to say).
   function moveNotes(view) {
     const notes = [];
     const lm = view.last_move;
@@ -226,9 +234,15 @@ const Play = (() => {
       const who = nameOf(view, lm.seat);
       const you = who === "You";
       if (lm.captured > 0) notes.push(`${who} ${you ? "capture" : "captures"} ${lm.captured} seed${lm.captured === 1 ? "" : "s"}.`);
+      if (lm.tuzdyk) {
+        const row = nameOf(view, 3 - lm.seat);
+        const whose = row === "You" ? "your" : `${row}'s`;
+        notes.push(`${who} ${you ? "claim" : "claims"} a tuzdyk: ${whose} house ${lm.tuzdyk}. Every seed sown there from now on goes to ${you ? "you" : who}.`);
+      }
       if (lm.again && !view.over) notes.push(`${who} ${you ? "move" : "moves"} again.`);
     }
-    if (!view.over && view.variant !== "kalah" && view.to_move) {
+    // A variant whose players must feed an opponent with no seeds says so.
+    if (!view.over && Catalogue.variant(view.variant).must_feed && view.to_move) {
       const other = 3 - view.to_move;
       if (view.houses[other - 1].every((n) => n === 0)) {
         const empty = nameOf(view, other);

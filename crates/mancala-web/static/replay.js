@@ -36,6 +36,8 @@ class ReplayPage extends GamePage {
       [this.final, positions] = await Promise.all([
         api("GET", `/api/games/${this.id}`),
         api("GET", `/api/games/${this.id}/positions`),
+        // The variant's words; without them the game is named by its key.
+        Catalogue.load().catch(() => null),
       ]);
     } catch (err) {
       this.fatal(err.status === 404 ? "There is no such game (any more)." : err.message);
@@ -89,6 +91,7 @@ class ReplayPage extends GamePage {
       ...this.final,
       houses: p.houses,
       stores: p.stores,
+      tuzdyks: p.tuzdyks,
       to_move: p.to_move,
       ply,
       over: last && this.final.over,

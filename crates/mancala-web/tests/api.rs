@@ -586,7 +586,7 @@ async fn a_wrong_field_is_named_with_what_it_must_be(db: TestDb) {
             "/api/games",
             r#"{"variant":"chess"}"#,
             "variant: unknown variant `chess`, expected one of `kalah`, `oware`, \
-             `oware-simplified`",
+             `oware-simplified`, `togyzkumalak`",
         ),
         (
             "/api/games",

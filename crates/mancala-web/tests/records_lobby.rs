@@ -610,7 +610,7 @@ async fn the_viewer_and_its_scripts_are_served(db: TestDb) {
     let page = get(&r, &format!("/g/{id}/replay")).await;
     assert_eq!(page.status, StatusCode::OK);
     // The page loads the scripts under their versioned addresses.
-    for script in ["lobby.js", "replay.js"] {
+    for script in ["catalogue.js", "lobby.js", "replay.js"] {
         let at = page
             .text
             .find(&format!("/static/{script}?v="))

@@ -245,6 +245,8 @@ async fn hold_seat(c: &Client, id: &str, seat: u8, token: &str) {
 struct Games {
     playing: String,
     finished: String,
+    /// Togyz Kumalak with both players' tuzdyks on the board, Ann to move.
+    togyz: String,
     seats: Vec<(String, String)>,
 }
 
@@ -289,13 +291,25 @@ fn games(server: &Server) -> Games {
         None,
     );
     assert_eq!(status, 201, "{rematch}");
+    // Togyz Kumalak: after 1, 5, 2, 1, 3 each player owns a house of the other's row.
+    let (togyz, t) = friend_game(server, json!({"variant": "togyzkumalak", "name": "Ann"}));
+    for (ply, house) in [1, 5, 2, 1, 3].into_iter().enumerate() {
+        let body = json!({"house": house, "ply": ply});
+        let path = format!("/api/games/{togyz}/moves");
+        let (status, v) = server.call("POST", &path, Some(&t[ply % 2]), Some(body));
+        assert_eq!(status, 200, "{v}");
+    }
+    let view = play_on(server, &togyz, &t, |v| v["to_move"] == 1);
+    assert_eq!(view["tuzdyks"], json!([5, 1]), "{view}");
     Games {
         seats: vec![
             (playing.clone(), tokens[0].clone()),
             (finished.clone(), done[0].clone()),
+            (togyz.clone(), t[0].clone()),
         ],
         playing,
         finished,
+        togyz,
     }
 }
 
@@ -329,7 +343,8 @@ async fn every_page_reads_well(dark: bool) {
         c.refresh().await.unwrap();
         wait_for(
             &c,
-            "document.body.dataset.lists === 'fresh' && !document.getElementById('my-games').hidden",
+            "document.body.dataset.lists === 'fresh' && document.body.dataset.form === 'ready' && \
+             !document.getElementById('my-games').hidden",
             "the home page's lists",
         )
         .await;
@@ -357,6 +372,24 @@ async fn every_page_reads_well(dark: bool) {
         )
         .await;
         page_reads_well(&c, axe.as_deref(), &at("a finished game"), &mut problems).await;
+
+        c.goto(&format!("{}/g/{}", server.base, games.togyz))
+            .await
+            .unwrap();
+        wait_for(
+            &c,
+            "document.querySelectorAll('#board .house.tuzdyk').length === 2 && \
+             document.querySelector('#board button.house.legal')",
+            "the Togyz Kumalak game with its tuzdyks",
+        )
+        .await;
+        page_reads_well(
+            &c,
+            axe.as_deref(),
+            &at("a Togyz Kumalak game with tuzdyks"),
+            &mut problems,
+        )
+        .await;
 
         c.goto(&format!(
             "{}/g/{}/replay#ply=5",

@@ -143,6 +143,7 @@ async fn new_game_with(
     setup: &str,
 ) -> String {
     c.goto(base).await.unwrap();
+    browser::form_ready(c).await;
     if !setup.is_empty() {
         c.execute(setup, vec![]).await.unwrap();
     }

@@ -22,8 +22,13 @@ struct Flow {
 
 impl Flow {
     async fn start(path: &str, db: TestDb) -> Flow {
+        Flow::start_with(path, db, &[]).await
+    }
+
+    /// [`Flow::start`] with more arguments to `mancala serve`.
+    async fn start_with(path: &str, db: TestDb, args: &[&str]) -> Flow {
         let dir = tempfile::tempdir().unwrap();
-        let server = Server::start(&db);
+        let server = Server::start_with(&db, args);
         let driver = start_driver(path);
         let c = session(&driver, &dir.path().join("profile"), Look::new((1366, 900))).await;
         Flow {
@@ -95,6 +100,9 @@ on_both_backends_async!(
     the_replay_follows_the_address_and_numbers_moves_as_the_list_does,
     reviewing_an_imported_record_shows_its_players_names,
     a_public_game_s_page_offers_its_seat_and_a_spent_invite_says_so,
+    togyz_kumalak_from_the_home_page_against_the_computer,
+    a_tuzdyk_is_claimed_marked_and_sown_into,
+    the_home_page_says_when_it_cannot_load_what_the_server_plays,
 );
 
 /// D1: an aborted game (no result) among this browser's games leaves "Your games" and
@@ -235,6 +243,7 @@ async fn reviewing_an_imported_record_shows_its_players_names(db: TestDb) {
     let Some(path) = chromedriver() else { return };
     let f = Flow::start(path, db).await;
     f.c.goto(&f.server.base).await.unwrap();
+    browser::form_ready(&f.c).await;
     f.js("document.getElementById('import').open = true; \
           const as = document.getElementById('import-as'); as.value = 'review'; \
           as.dispatchEvent(new Event('change'));")
@@ -324,5 +333,299 @@ async fn a_public_game_s_page_offers_its_seat_and_a_spent_invite_says_so(db: Tes
             .await,
         true
     );
+    f.close().await;
+}
+
+/// The values of the options of select `id`.
+const OPTIONS: &str =
+    "return [...document.getElementById(arguments[0]).options].map(o => o.value);";
+
+impl Flow {
+    /// The values of select `id`'s options.
+    async fn options(&self, id: &str) -> Vec<String> {
+        let v = self.c.execute(OPTIONS, vec![json!(id)]).await.unwrap();
+        serde_json::from_value(v).unwrap()
+    }
+
+    /// Chooses `value` in select `id` as a person does.
+    async fn choose(&self, id: &str, value: &str) {
+        let select = self.c.find(Locator::Id(id)).await.unwrap();
+        select.select_by_value(value).await.unwrap();
+    }
+
+    /// Types `text` over what field `id` holds.
+    async fn type_in(&self, id: &str, text: &str) {
+        let input = self.c.find(Locator::Id(id)).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(text).await.unwrap();
+        self.js(&format!(
+            "document.getElementById('{id}').dispatchEvent(new Event('input'));"
+        ))
+        .await;
+    }
+
+    /// The board's fields: houses and seeds.
+    async fn board(&self) -> Value {
+        self.js("return [document.getElementById('houses').value, document.getElementById('seeds').value];")
+            .await
+    }
+}
+
+/// The home form is the server's: its variants by name, each one's board, options and
+/// computer players. Togyz Kumalak sets a 9 × 9 board, takes no options and is not
+/// offered the robot (a Kalah player); started against the computer, a board of nine
+/// houses a side comes up and the computer answers a move.
+async fn togyz_kumalak_from_the_home_page_against_the_computer(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let f = Flow::start(path, db).await;
+    f.c.goto(&f.server.base).await.unwrap();
+    browser::form_ready(&f.c).await;
+    f.js("document.getElementById('settings').open = true; localStorage.setItem('mancala:speed', '60');")
+        .await;
+    let names = f
+        .js("return [...document.getElementById('variant').options].map(o => o.textContent);")
+        .await;
+    assert_eq!(
+        names,
+        json!(["Kalah", "Oware", "Simplified Oware", "Togyz Kumalak"])
+    );
+    assert_eq!(f.board().await, json!(["6", "4"]));
+    assert!(f.options("level").await.contains(&"robot".to_owned()));
+    let kalah_options = "return [...document.querySelectorAll('#rule-options [data-field]')].map(e => [e.dataset.field, e.type]);";
+    assert_eq!(
+        f.js(kalah_options).await,
+        json!([["empty_capture", "checkbox"], ["end_rule", "select-one"]])
+    );
+
+    f.choose("variant", "togyzkumalak").await;
+    assert_eq!(f.board().await, json!(["9", "9"]));
+    let levels = f.options("level").await;
+    assert!(
+        !levels.contains(&"robot".to_owned()) && levels.contains(&"medium".to_owned()),
+        "{levels:?}"
+    );
+    let shown = f
+        .js("return [document.getElementById('level').value, document.getElementById('rule-options').hidden, \
+                     document.getElementById('help-title').textContent, document.getElementById('houses').max];")
+        .await;
+    assert_eq!(
+        shown,
+        json!(["medium", true, "How to play Togyz Kumalak", "16"])
+    );
+
+    // A board typed by hand stays when the variant changes; one left alone follows it.
+    f.choose("variant", "oware").await;
+    assert_eq!(f.board().await, json!(["6", "4"]));
+    f.type_in("houses", "5").await;
+    f.choose("variant", "togyzkumalak").await;
+    assert_eq!(f.board().await, json!(["5", "9"]));
+    f.type_in("houses", "9").await;
+
+    f.c.find(Locator::Id("quick-computer"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    f.wait_for(
+        "document.querySelectorAll('#board button.house').length === 18 && document.getElementById('h2-9') && \
+         document.querySelector('#board button.house.legal')",
+        "a board of nine houses a side",
+    )
+    .await;
+    let id = f.js("return location.pathname.slice(3);").await;
+    let id = id.as_str().unwrap().to_owned();
+    let page = f
+        .js(
+            "return [document.getElementById('rules-line').textContent, \
+                     [1, 2].map(s => document.querySelector(`#s${s} .who`).innerText), \
+                     document.getElementById('board').classList.contains('down')];",
+        )
+        .await;
+    assert_eq!(
+        page,
+        json!([
+            "Togyz Kumalak, 9 houses, 9 seeds",
+            ["You\ncaptured", "Medium bot\ncaptured"],
+            false
+        ])
+    );
+    f.c.find(Locator::Id("h1-5"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    f.wait_for(
+        "document.querySelectorAll('#history li[data-seat=\"2\"]').length === 1 && \
+         document.getElementById('status').textContent.startsWith('Your turn')",
+        "the computer's answer",
+    )
+    .await;
+    let (_, view) = f
+        .server
+        .call("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(
+        (view["ply"].clone(), view["history"][0]["house"].clone()),
+        (json!(2), json!(5))
+    );
+    // The board shows the view's counts.
+    let counts = f
+        .js("return [1, 2].map(s => [...Array(9).keys()].map(i => Number(document.getElementById(`h${s}-${i + 1}`).dataset.count)));")
+        .await;
+    assert_eq!(counts, view["houses"]);
+    f.close().await;
+}
+
+/// A tuzdyk on the board: Bob claims Ann's house 1 (the line of docs/rules.md), and
+/// Ann's page says so, marks the house as Bob's and names it so for screen readers;
+/// Ann's next sowing ends in it, and its seed goes to Bob's store.
+async fn a_tuzdyk_is_claimed_marked_and_sown_into(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let f = Flow::start(path, db).await;
+    let g = f.post(
+        "/api/games",
+        None,
+        json!({"variant": "togyzkumalak", "name": "Ann"}),
+    );
+    let id = g["id"].as_str().unwrap().to_owned();
+    let j = f.post(
+        &format!("/api/games/{id}/join"),
+        None,
+        json!({"invite": g["invite"], "name": "Bob"}),
+    );
+    let tokens = [g["token"].as_str().unwrap(), j["token"].as_str().unwrap()];
+    for (ply, house) in [1, 3, 2].into_iter().enumerate() {
+        let body = json!({"house": house, "ply": ply});
+        f.post(
+            &format!("/api/games/{id}/moves"),
+            Some(tokens[ply % 2]),
+            body,
+        );
+    }
+    f.c.goto(&f.server.base).await.unwrap();
+    f.keep_seat(&json!({"id": id, "seat": 1, "token": tokens[0]}))
+        .await;
+    f.js("localStorage.setItem('mancala:speed', '60');").await;
+    f.c.goto(&format!("{}/g/{id}", f.server.base))
+        .await
+        .unwrap();
+    f.wait_for("document.body.dataset.live === 'open'", "the live game")
+        .await;
+    assert_eq!(
+        f.js("return document.querySelectorAll('#board .tuzdyk').length;")
+            .await,
+        0
+    );
+    f.post(
+        &format!("/api/games/{id}/moves"),
+        Some(tokens[1]),
+        json!({"house": 1, "ply": 3}),
+    );
+    let message = f
+        .wait_for(
+            "document.getElementById('message').textContent.includes('tuzdyk') && document.getElementById('message').textContent",
+            "the word of the tuzdyk",
+        )
+        .await;
+    assert_eq!(
+        message,
+        "Bob captures 3 seeds. Bob claims a tuzdyk: your house 1. Every seed sown there from now on goes to Bob."
+    );
+    let house = f
+        .js("const h = document.getElementById('h1-1'); \
+             return [h.classList.contains('tuzdyk'), h.dataset.owner, h.getAttribute('aria-label'), \
+                     getComputedStyle(h.querySelector('.tz')).display, \
+                     document.getElementById('tuzdyk-2').textContent, document.getElementById('tuzdyk-2').hidden, \
+                     document.getElementById('tuzdyk-1').hidden, \
+                     document.querySelector('#history li[data-ply=\"4\"]').title];")
+        .await;
+    assert_eq!(
+        house,
+        json!([
+            true,
+            "2",
+            "Bob's tuzdyk on your house 1",
+            "block",
+            "tuzdyk: your house 1",
+            false,
+            true,
+            "Bob: house 1, captures 3, claims a tuzdyk on house 1"
+        ])
+    );
+
+    // Ann's house 9 holds 11: its last seed is sown into Bob's tuzdyk, and goes to Bob.
+    f.wait_for(
+        "document.getElementById('status').textContent.startsWith('Your turn')",
+        "Ann's turn",
+    )
+    .await;
+    f.c.find(Locator::Id("h1-9"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    f.wait_for(
+        "document.querySelectorAll('#history li').length === 5 && document.getElementById('s2').dataset.count === '4'",
+        "Ann's sowing into Bob's tuzdyk",
+    )
+    .await;
+    let (_, view) = f
+        .server
+        .call("GET", &format!("/api/games/{id}"), None, None);
+    assert_eq!(view["stores"], json!([2, 4]));
+    assert_eq!(
+        f.js("return [document.getElementById('s1').dataset.count, document.getElementById('h1-1').dataset.count, \
+                      document.getElementById('s2').getAttribute('aria-label')];")
+            .await,
+        json!(["2", "0", "Bob's captured seeds, 4 seeds"])
+    );
+    f.close().await;
+}
+
+/// The home page's form is built from the server's lists; when they cannot be had (here
+/// the reads' rate limit refuses them: the page and its six files take the first
+/// seven reads), the page says why, the buttons wait, and "Try again" builds the form
+/// once the server answers.
+async fn the_home_page_says_when_it_cannot_load_what_the_server_plays(db: TestDb) {
+    let Some(path) = chromedriver() else { return };
+    let args = ["--rate-read", "7/7s", "--refusal-delay", "0s"];
+    let f = Flow::start_with(path, db, &args).await;
+    f.c.goto(&f.server.base).await.unwrap();
+    f.wait_for(
+        "document.body.dataset.form === 'failed'",
+        "the form's failure",
+    )
+    .await;
+    let shown = f
+        .js("return [document.getElementById('form-problem').hidden, document.getElementById('form-problem-text').textContent, \
+                     document.getElementById('quick-computer').disabled, document.getElementById('start').disabled, \
+                     document.getElementById('variant').options.length];")
+        .await;
+    assert_eq!(shown[0], false, "{shown}");
+    let text = shown[1].as_str().unwrap();
+    assert!(
+        text.starts_with("The game settings could not be loaded from the server (too many reads"),
+        "{text}"
+    );
+    assert_eq!(
+        &shown.as_array().unwrap()[2..],
+        &[json!(true), json!(true), json!(0)]
+    );
+    // A token comes back every second (the lists on the page take some too).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while f.js("return document.body.dataset.form;").await != "ready" {
+        assert!(Instant::now() < deadline, "the form never came");
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        f.js("if (document.body.dataset.form === 'failed') document.getElementById('form-retry').click();")
+            .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let ready = f
+        .js("return [document.getElementById('form-problem').hidden, document.getElementById('quick-computer').disabled, \
+                     document.getElementById('variant').options.length];")
+        .await;
+    assert_eq!(ready, json!([true, false, 4]));
     f.close().await;
 }

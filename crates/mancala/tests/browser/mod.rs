@@ -168,3 +168,14 @@ pub async fn wait_for(c: &Client, expr: &str, what: &str) -> Value {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// Waits until the home page has built its form (the variants, their boards and
+/// options, the computer players) from the server's lists (`catalogue.js`).
+pub async fn form_ready(c: &Client) {
+    wait_for(
+        c,
+        "document.body.dataset.form === 'ready'",
+        "the home page's form",
+    )
+    .await;
+}
