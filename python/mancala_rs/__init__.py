@@ -1,4 +1,4 @@
-"""Kalah and Oware for Python, on the rules, players and solver of the mancala suite.
+"""The mancala family (Kalah, Oware, Togyz Kumalak) for Python, on the rules, players and solver of the mancala suite.
 
 >>> import mancala_rs
 >>> game = mancala_rs.Game("kalah", houses=6, seeds=4)
@@ -22,6 +22,7 @@ from mancala_rs._core import (
     player_names,
     read_records,
     solve,
+    variant_info,
     write_records,
 )
 
@@ -34,5 +35,6 @@ __all__ = [
     "player_names",
     "read_records",
     "solve",
+    "variant_info",
     "write_records",
 ]

@@ -6,19 +6,25 @@ import numpy as np
 import numpy.typing as npt
 
 VARIANTS: List[str]
-"""The variants: "kalah", "oware", "oware-simplified"."""
+"""The variants' keys: "kalah", "oware", "oware-simplified", "togyzkumalak"."""
+
+def variant_info(variant: str) -> Dict[str, Any]:
+    """What a variant is: its key, display name, rules text, standard board
+    (default_houses, default_seeds), limits, rule options, and whether it has stores,
+    extra turns, a repetition rule and tuzdyks."""
 
 class Game:
-    """A game of Kalah, Oware or simplified Oware: the start position, the moves played
-    and the position they lead to, with Oware's repetition rule.
+    """A game of any variant (Kalah, Oware, simplified Oware, Togyz Kumalak): the start
+    position, the moves played and the position they lead to, with the repetition rule.
+    The board is the variant's standard one unless ``houses`` and ``seeds`` are given.
 
     Houses are numbered 1..H in the mover's sowing order; player 1 moves first."""
 
     def __init__(
         self,
         variant: str = "kalah",
-        houses: int = 6,
-        seeds: int = 4,
+        houses: Optional[int] = None,
+        seeds: Optional[int] = None,
         empty_capture: Optional[bool] = None,
         end_rule: Optional[str] = None,
     ) -> None:
@@ -29,12 +35,12 @@ class Game:
     def from_notation(notation: str) -> "Game":
         """A game starting from a position in the one-line notation."""
     @staticmethod
-    def from_record(text: str, variant: str = "kalah", houses: int = 6, seeds: int = 4) -> "Game":
+    def from_record(text: str, variant: str = "kalah", houses: Optional[int] = None, seeds: Optional[int] = None) -> "Game":
         """The game of a record holding exactly one game; the rules given are for text
         without tags."""
     @property
     def variant(self) -> str:
-        """"kalah", "oware" or "oware-simplified"."""
+        """The variant's key, one of ``VARIANTS``."""
     @property
     def rules(self) -> str:
         """The rules in words, e.g. "kalah(6,4) either-side-empty"."""
@@ -56,6 +62,10 @@ class Game:
         """Sow ``house``; ValueError with the rules' reason if illegal (nothing changes)."""
     def undo(self) -> bool:
         """Take back the last move; False if none was played."""
+    @property
+    def tuzdyks(self) -> Tuple[Optional[int], Optional[int]]:
+        """Togyz Kumalak: the house of player 2's row player 1 owns (as player 2 numbers
+        it) or None, then player 2's; (None, None) in the other variants."""
     @property
     def houses(self) -> Tuple[List[int], List[int]]:
         """Seeds in each house: player 1's row, then player 2's, each in sowing order."""
@@ -108,8 +118,8 @@ class VectorGame:
         self,
         n: int,
         variant: str = "kalah",
-        houses: int = 6,
-        seeds: int = 4,
+        houses: Optional[int] = None,
+        seeds: Optional[int] = None,
         empty_capture: Optional[bool] = None,
         end_rule: Optional[str] = None,
         seed: int = 0,
@@ -151,7 +161,7 @@ def solve(
 def player_names(variant: str = "kalah") -> List[str]:
     """The computer players that play ``variant``."""
 
-def read_records(text: str, variant: str = "kalah", houses: int = 6, seeds: int = 4) -> List[Game]:
+def read_records(text: str, variant: str = "kalah", houses: Optional[int] = None, seeds: Optional[int] = None) -> List[Game]:
     """Every game of a text of game records."""
 
 def write_records(games: Sequence[Game]) -> str:

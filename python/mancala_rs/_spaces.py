@@ -5,7 +5,7 @@ from typing import Optional
 
 import numpy as np
 
-from mancala_rs._core import Game
+from mancala_rs._core import Game, variant_info
 
 
 def total_seeds(game: Game) -> int:
@@ -14,13 +14,25 @@ def total_seeds(game: Game) -> int:
     return sum(first) + sum(second) + sum(game.stores)
 
 
+def observation_size(game: Game) -> int:
+    """The length of ``observation``: 2H+2, and 2 more in a variant with tuzdyks."""
+    extra = 2 if variant_info(game.variant)["tuzdyks"] else 0
+    return 2 * game.houses_per_side + 2 + extra
+
+
 def observation(game: Game, player: int) -> np.ndarray:
-    """(2H+2,) int32 from ``player``'s side (1 or 2): its houses in sowing order, the
-    opponent's, its store, the opponent's store."""
+    """int32 from ``player``'s side (1 or 2): its houses in sowing order, the
+    opponent's, its store, the opponent's store; in a variant with tuzdyks (Togyz
+    Kumalak) then the house of the opponent's row it owns and the opponent's of its
+    row, each as that row's owner numbers it, 0 for none (see ``observation_size``)."""
     rows = game.houses
     stores = game.stores
     me, them = player - 1, 2 - player
-    return np.array(rows[me] + rows[them] + [stores[me], stores[them]], dtype=np.int32)
+    values = rows[me] + rows[them] + [stores[me], stores[them]]
+    if variant_info(game.variant)["tuzdyks"]:
+        tuzdyks = game.tuzdyks
+        values += [tuzdyks[me] or 0, tuzdyks[them] or 0]
+    return np.array(values, dtype=np.int32)
 
 
 def action_mask(game: Game, player: Optional[int] = None) -> np.ndarray:

@@ -23,8 +23,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from mancala_rs._core import Game, Player
-from mancala_rs._spaces import action_mask, observation, total_seeds
+from mancala_rs._core import VARIANTS, Game, Player, variant_info
+from mancala_rs._spaces import action_mask, observation, observation_size, total_seeds
 
 
 class MancalaEnv(gymnasium.Env):
@@ -38,8 +38,8 @@ class MancalaEnv(gymnasium.Env):
     def __init__(
         self,
         variant: str = "kalah",
-        houses: int = 6,
-        seeds: int = 4,
+        houses: Optional[int] = None,
+        seeds: Optional[int] = None,
         opponent: str = "random",
         agent_player: Optional[int] = 1,
         render_mode: Optional[str] = None,
@@ -57,7 +57,7 @@ class MancalaEnv(gymnasium.Env):
         self.render_mode = render_mode
         n = self.game.houses_per_side
         self.observation_space = spaces.Box(
-            0, total_seeds(self.game), shape=(2 * n + 2,), dtype=np.int32)
+            0, total_seeds(self.game), shape=(observation_size(self.game),), dtype=np.int32)
         self.action_space = spaces.Discrete(n)
         self._opponent = Player(opponent)
         self._me = 1
@@ -106,13 +106,18 @@ class MancalaEnv(gymnasium.Env):
         return text
 
 
-_VARIANTS = {"Kalah": "kalah", "Oware": "oware", "OwareSimplified": "oware-simplified"}
+def env_name(variant: str) -> str:
+    """The environment's name for a variant: its display name without spaces, words
+    capitalised ("Kalah", "Oware", "SimplifiedOware", "TogyzKumalak")."""
+    return "".join(w[:1].upper() + w[1:] for w in variant_info(variant)["name"].split())
 
 
 def register() -> None:
-    """Registers ``mancala_rs/Kalah-v0``, ``Oware-v0`` and ``OwareSimplified-v0``
-    (already done on import)."""
-    for name, variant in _VARIANTS.items():
+    """Registers ``mancala_rs/<Name>-v0`` for every variant (``Kalah-v0``,
+    ``Oware-v0``, ``SimplifiedOware-v0``, ``TogyzKumalak-v0``; already done on import),
+    and ``OwareSimplified-v0``, the earlier name of ``SimplifiedOware-v0``."""
+    names = [(env_name(v), v) for v in VARIANTS] + [("OwareSimplified", "oware-simplified")]
+    for name, variant in names:
         env_id = f"mancala_rs/{name}-v0"
         if env_id not in gymnasium.registry:
             gymnasium.register(

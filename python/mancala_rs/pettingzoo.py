@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from mancala_rs._core import Game
-from mancala_rs._spaces import action_mask, observation, total_seeds
+from mancala_rs._spaces import action_mask, observation, observation_size, total_seeds
 
 AGENTS = ["player_1", "player_2"]
 
@@ -37,7 +37,7 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's convention)
-    """Kalah, Oware or simplified Oware between two agents; the keyword arguments are
+    """Any variant of the suite between two agents; the keyword arguments are
     ``Game``'s (variant, houses, seeds, empty_capture, end_rule) and ``render_mode``
     ("ansi" or "human")."""
 
@@ -60,7 +60,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's convention)
         high = total_seeds(self.game)
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(0, high, shape=(2 * n + 2,), dtype=np.int32),
+                "observation": spaces.Box(0, high, shape=(observation_size(self.game),), dtype=np.int32),
                 "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
             })
             for a in AGENTS

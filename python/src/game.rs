@@ -1,14 +1,15 @@
 //! `Game`: one game of any variant, with its notation and records.
 
-use mancala_core::{Position, Side};
+use mancala_core::{Move, Position, Side};
 use mancala_session::{Record, RecordFormat, parse_records};
 use pyo3::prelude::*;
 use pyo3::types::PyAny;
 
 use crate::{move_of, rules_of, value_error};
 
-/// A game of Kalah, Oware or simplified Oware: the start position, the moves played and
-/// the position they lead to, with Oware's repetition rule.
+/// A game of any variant (Kalah, Oware, simplified Oware, Togyz Kumalak): the start
+/// position, the moves played and the position they lead to, with the repetition rule.
+/// The board is the variant's standard one unless `houses` and `seeds` are given.
 ///
 /// Houses are numbered 1..H in the mover's sowing order; player 1 moves first from the
 /// rules' start position.
@@ -33,11 +34,11 @@ fn number(side: Side) -> u8 {
 impl Game {
     /// A new game from the start position of the rules given.
     #[new]
-    #[pyo3(signature = (variant = "kalah", houses = 6, seeds = 4, empty_capture = None, end_rule = None))]
+    #[pyo3(signature = (variant = "kalah", houses = None, seeds = None, empty_capture = None, end_rule = None))]
     fn new(
         variant: &str,
-        houses: i64,
-        seeds: i64,
+        houses: Option<i64>,
+        seeds: Option<i64>,
         empty_capture: Option<bool>,
         end_rule: Option<&str>,
     ) -> PyResult<Game> {
@@ -54,8 +55,13 @@ impl Game {
 
     /// The game of a record holding exactly one game (see `read_records` for several).
     #[staticmethod]
-    #[pyo3(signature = (text, variant = "kalah", houses = 6, seeds = 4))]
-    fn from_record(text: &str, variant: &str, houses: i64, seeds: i64) -> PyResult<Game> {
+    #[pyo3(signature = (text, variant = "kalah", houses = None, seeds = None))]
+    fn from_record(
+        text: &str,
+        variant: &str,
+        houses: Option<i64>,
+        seeds: Option<i64>,
+    ) -> PyResult<Game> {
         let mut games = read_records(text, variant, houses, seeds)?;
         match games.len() {
             1 => Ok(games.remove(0)),
@@ -63,7 +69,7 @@ impl Game {
         }
     }
 
-    /// The variant: "kalah", "oware" or "oware-simplified".
+    /// The variant's key: one of `VARIANTS`.
     #[getter]
     fn variant(&self) -> &'static str {
         self.inner.rules().variant().name()
@@ -133,6 +139,14 @@ impl Game {
             p.houses(Side::South).to_vec(),
             p.houses(Side::North).to_vec(),
         )
+    }
+
+    /// Togyz Kumalak's tuzdyks: for player 1, the house of player 2's row it owns (as
+    /// player 2 numbers it), or None; then player 2's. (None, None) in other variants.
+    #[getter]
+    fn tuzdyks(&self) -> (Option<u8>, Option<u8>) {
+        let [a, b] = self.inner.position().tuzdyks().map(|t| t.map(Move::house));
+        (a, b)
     }
 
     /// The stores (Oware: the seeds captured) of player 1 and player 2.
@@ -223,12 +237,12 @@ fn record_of(game: &Game, names: Option<(String, String)>) -> Record {
 /// the two-digit Oware notation are read too, with the rules given for text without
 /// tags). Raises ValueError with the line and reason of the first problem.
 #[pyfunction]
-#[pyo3(signature = (text, variant = "kalah", houses = 6, seeds = 4))]
+#[pyo3(signature = (text, variant = "kalah", houses = None, seeds = None))]
 pub(crate) fn read_records(
     text: &str,
     variant: &str,
-    houses: i64,
-    seeds: i64,
+    houses: Option<i64>,
+    seeds: Option<i64>,
 ) -> PyResult<Vec<Game>> {
     let defaults = rules_of(variant, houses, seeds, None, None)?;
     let records = parse_records(text, defaults).map_err(value_error)?;

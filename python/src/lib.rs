@@ -19,21 +19,26 @@ use mancala_core::{EndRule, IllegalMove, Move, Rules, RulesError, Variant};
 use mancala_session::RuleChoice;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 mod game;
 mod players;
 mod vector;
 
-/// The rules named by Python's keyword arguments. Kalah's options are `None` when not
-/// given, so that the session's check can name an option given for another variant.
+/// The rules named by Python's keyword arguments. The board is the variant's standard
+/// one unless given; Kalah's options are `None` when not given, so that the session's
+/// check can name an option given for another variant.
 pub(crate) fn rules_of(
     variant: &str,
-    houses: i64,
-    seeds: i64,
+    houses: Option<i64>,
+    seeds: Option<i64>,
     empty_capture: Option<bool>,
     end_rule: Option<&str>,
 ) -> PyResult<Rules> {
     let variant: Variant = variant.parse().map_err(value_error)?;
+    let info = variant.info();
+    let houses = houses.unwrap_or(info.default_houses.into());
+    let seeds = seeds.unwrap_or(info.default_seeds.into());
     let end_rule: Option<EndRule> = end_rule.map(str::parse).transpose().map_err(value_error)?;
     // Out of u8's range the board is out of range anyway: say so in the rules' words.
     let houses =
@@ -77,7 +82,30 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// Kalah and Oware: rules, computer players, an exact solver and batched games.
+/// What a variant is, as the rules core describes it: a dict of its key, display
+/// name, rules text, standard board, rule options and what its board has.
+#[pyfunction]
+fn variant_info(py: Python<'_>, variant: &str) -> PyResult<Py<PyDict>> {
+    let v: Variant = variant.parse().map_err(value_error)?;
+    let info = v.info();
+    let d = PyDict::new(py);
+    d.set_item("key", info.key)?;
+    d.set_item("name", info.name)?;
+    d.set_item("rules", info.rules)?;
+    d.set_item("default_houses", info.default_houses)?;
+    d.set_item("default_seeds", info.default_seeds)?;
+    d.set_item("max_houses", info.max_houses)?;
+    d.set_item("max_seeds", info.max_seeds)?;
+    let options: Vec<&str> = info.options.iter().map(|o| o.key).collect();
+    d.set_item("options", options)?;
+    d.set_item("stores", info.stores)?;
+    d.set_item("extra_turns", info.extra_turns)?;
+    d.set_item("repetition", info.repetition)?;
+    d.set_item("tuzdyks", info.tuzdyks)?;
+    Ok(d.unbind())
+}
+
+/// The mancala family: rules, computer players, an exact solver and batched games.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
@@ -88,6 +116,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(players::player_names, m)?)?;
     m.add_function(wrap_pyfunction!(game::read_records, m)?)?;
     m.add_function(wrap_pyfunction!(game::write_records, m)?)?;
+    m.add_function(wrap_pyfunction!(variant_info, m)?)?;
     m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
     Ok(())
 }

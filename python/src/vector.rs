@@ -163,12 +163,12 @@ impl VectorGame {
     /// `n` games of the rules given, each at its start position; `seed` seeds
     /// `random_actions`.
     #[new]
-    #[pyo3(signature = (n, variant = "kalah", houses = 6, seeds = 4, empty_capture = None, end_rule = None, seed = 0))]
+    #[pyo3(signature = (n, variant = "kalah", houses = None, seeds = None, empty_capture = None, end_rule = None, seed = 0))]
     fn new(
         n: usize,
         variant: &str,
-        houses: i64,
-        seeds: i64,
+        houses: Option<i64>,
+        seeds: Option<i64>,
         empty_capture: Option<bool>,
         end_rule: Option<&str>,
         seed: u64,

@@ -8,7 +8,13 @@ import mancala_rs
 import mancala_rs.gymnasium  # noqa: F401 (registers the environments)
 from mancala_rs.pettingzoo import env as aec_env
 
-IDS = ["mancala_rs/Kalah-v0", "mancala_rs/Oware-v0", "mancala_rs/OwareSimplified-v0"]
+IDS = [
+    "mancala_rs/Kalah-v0",
+    "mancala_rs/Oware-v0",
+    "mancala_rs/SimplifiedOware-v0",
+    "mancala_rs/OwareSimplified-v0",
+    "mancala_rs/TogyzKumalak-v0",
+]
 
 
 @pytest.mark.parametrize("env_id", IDS)
@@ -51,7 +57,7 @@ def test_gymnasium_refuses_unknown_opponents():
         gymnasium.make("mancala_rs/Oware-v0", opponent="grandmaster")
 
 
-@pytest.mark.parametrize("variant", ["kalah", "oware", "oware-simplified"])
+@pytest.mark.parametrize("variant", mancala_rs.VARIANTS)
 def test_pettingzoo_api_test(variant):
     api_test(aec_env(variant=variant), num_cycles=500)
 
@@ -77,3 +83,15 @@ def test_pettingzoo_game_follows_the_rules():
     expected = {f"player_{p}": 0 if winner is None else (1 if winner == p else -1)
                 for p in (1, 2)}
     assert final == expected
+
+
+def test_togyz_kumalak_observation_carries_the_tuzdyks():
+    env = gymnasium.make("mancala_rs/TogyzKumalak-v0", opponent="random")
+    obs, _ = env.reset(seed=1)
+    assert env.observation_space.shape == (2 * 9 + 2 + 2,)
+    assert obs.shape == (22,) and list(obs[-2:]) == [0, 0]
+    game = mancala_rs.Game.from_notation("togyzkumalak 3x3 1,0,1/6 2,x,1/7 2")
+    from mancala_rs._spaces import observation
+    # Player 2's side: its houses, player 1's, stores, then the tuzdyk it owns (none)
+    # and player 1's (house 2 of player 2's row).
+    assert list(observation(game, 2)) == [2, 0, 1, 1, 0, 1, 7, 6, 0, 2]
