@@ -11,17 +11,22 @@ use mancala_session::{Record, RuleChoice, parse_records};
 /// `--end-rule`.
 #[derive(Args, Clone, Debug)]
 pub struct RulesArgs {
-    /// Game to play: kalah, oware (Abapa rules) or oware-simplified
-    #[arg(long, default_value = "kalah", value_name = "VARIANT")]
+    #[arg(long, default_value = "kalah", value_name = "VARIANT", help = variant_help())]
     pub variant: Variant,
 
-    /// Houses per side
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=MAX_HOUSES as i64))]
-    pub houses: u8,
+    #[arg(
+        long,
+        help = default_help("Houses per side", |v| v.info().default_houses),
+        value_parser = clap::value_parser!(u8).range(1..=MAX_HOUSES as i64),
+    )]
+    pub houses: Option<u8>,
 
-    /// Seeds per house at the start
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64))]
-    pub seeds: u8,
+    #[arg(
+        long,
+        help = default_help("Seeds per house at the start", |v| v.info().default_seeds),
+        value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64),
+    )]
+    pub seeds: Option<u8>,
 
     /// Kalah: capture even when the opposite house is empty (the last seed goes to the store)
     #[arg(long)]
@@ -32,13 +37,46 @@ pub struct RulesArgs {
     pub end_rule: Option<EndRule>,
 }
 
+/// The help of `--variant`: every variant's key and name, from the variants themselves.
+fn variant_help() -> String {
+    let names: Vec<String> = Variant::ALL
+        .iter()
+        .map(|v| format!("{} ({})", v.name(), v.info().name))
+        .collect();
+    format!("Game to play: {}", names.join(", "))
+}
+
+/// The help of a board option whose default is the variant's, e.g. "Houses per side
+/// (default: 6; togyzkumalak 9)": the most common default, then the others.
+fn default_help(what: &str, default: fn(Variant) -> u8) -> String {
+    let common = Variant::ALL[0];
+    let others: Vec<String> = Variant::ALL
+        .iter()
+        .filter(|&&v| default(v) != default(common))
+        .map(|&v| format!("{v} {}", default(v)))
+        .collect();
+    if others.is_empty() {
+        format!("{what} (default: {})", default(common))
+    } else {
+        format!(
+            "{what} (default: {}; {})",
+            default(common),
+            others.join(", ")
+        )
+    }
+}
+
 impl RulesArgs {
-    /// The rules these arguments describe.
+    /// The rules these arguments describe: the board the variant plays by default
+    /// unless `--houses` or `--seeds` say otherwise.
     ///
     /// # Errors
     /// When a Kalah-only option is given for another variant.
     pub fn rules(&self) -> anyhow::Result<Rules> {
-        let rules = RuleChoice::new(self.variant, self.houses, self.seeds)
+        let info = self.variant.info();
+        let houses = self.houses.unwrap_or(info.default_houses);
+        let seeds = self.seeds.unwrap_or(info.default_seeds);
+        let rules = RuleChoice::new(self.variant, houses, seeds)
             .empty_capture(self.empty_capture.then_some(true))
             .end_rule(self.end_rule)
             .rules()?;
