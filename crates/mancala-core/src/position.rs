@@ -435,6 +435,25 @@ impl Position {
         self.play_into(mv, &mut NoSteps)
     }
 
+    /// What playing `mv` would report ([`MoveReport`]), without playing it where the
+    /// variant's arithmetic can say (Kalah always; Oware and Togyz Kumalak when the
+    /// sowing does not go round the board; otherwise a copy is played): move ordering
+    /// in search. `mv` must be legal, as for [`Position::play_unchecked`].
+    ///
+    /// ```
+    /// use mancala_core::{Position, Rules};
+    /// let p = Position::new(Rules::kalah(6, 4));
+    /// for mv in p.legal_moves() {
+    ///     assert_eq!(p.predict(mv), p.play_with_report(mv).unwrap().1);
+    /// }
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn predict(&self, mv: Move) -> MoveReport {
+        debug_assert!(self.check(mv).is_ok(), "illegal move {mv} in\n{self}");
+        crate::with_rule_set!(self.rules.variant(), R => R::predict(self, mv))
+    }
+
     /// Plays `mv` in place, reporting its steps to `steps`: the one path every move
     /// takes, recorded or not.
     #[inline]

@@ -74,6 +74,23 @@ proptest! {
         }
     }
 
+    /// [`Position::predict`] (move ordering without playing) says what playing says.
+    #[test]
+    fn predict_agrees_with_play(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 0..200)) {
+        let mut p = Position::new(rules);
+        for choice in choices {
+            let legal = p.legal_moves();
+            for &mv in &legal {
+                let (_, report) = p.play_with_report(mv).unwrap();
+                prop_assert_eq!(p.predict(mv), report, "house {} in\n{}", mv, p);
+            }
+            if legal.is_empty() {
+                break;
+            }
+            p = p.play(*choice.get(&legal)).unwrap();
+        }
+    }
+
     /// Undo restores the exact game, and a game replays to the same position.
     #[test]
     fn undo_restores(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 1..60)) {

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mancala_core::{Rules, Variant};
+use mancala_core::Rules;
 use mancala_solver::EndgameTable;
 
 /// The most boards a table is given by default: one byte each, 32 MiB.
@@ -36,7 +36,8 @@ static TABLES: Mutex<Option<Tables>> = Mutex::new(None);
 static BUILDING: Mutex<()> = Mutex::new(());
 
 /// The seeds of the largest table for `rules` within the default size (none beyond
-/// the seeds of the whole game, none for Oware, and 0 when even one seed is too much).
+/// the seeds of the whole game, none for rules the solver builds no tables for
+/// ([`EndgameTable::supports`]: Kalah's only), and 0 when even one seed is too much).
 ///
 /// ```
 /// use mancala_core::Rules;
@@ -47,7 +48,7 @@ static BUILDING: Mutex<()> = Mutex::new(());
 /// ```
 #[must_use]
 pub fn default_probe_seeds(rules: Rules) -> u16 {
-    if rules.variant() != Variant::Kalah {
+    if !EndgameTable::supports(rules) {
         return 0;
     }
     let cells = 2 * rules.houses() as u64;
@@ -66,9 +67,9 @@ pub fn default_probe_seeds(rules: Rules) -> u16 {
 
 /// The table of `rules` with at most `seeds` seeds in play, shared with every other
 /// search of this process that asked for the same, and started building on a thread of
-/// its own if nobody has; `None` for Oware or for 0 seeds.
+/// its own if nobody has; `None` for rules without tables or for 0 seeds.
 pub(crate) fn shared_table(rules: Rules, seeds: u16) -> Option<PendingTable> {
-    if rules.variant() != Variant::Kalah || seeds == 0 {
+    if !EndgameTable::supports(rules) || seeds == 0 {
         return None;
     }
     let seeds = seeds.min(rules.total_seeds());

@@ -68,18 +68,19 @@ impl Master {
     }
 
     /// The most seeds in play at which `variant`'s positions are given to the solver,
-    /// by default: Kalah's solver, with its endgame database, proves a best move
-    /// within a fraction of a second from about this many seeds; Oware's visits every
-    /// reachable position and refuses more than
-    /// [`OWARE_MAX_SEEDS`](mancala_solver::OWARE_MAX_SEEDS).
+    /// by default: where the solver says it proves a best move within a fraction of a
+    /// second ([`Solver::quick_seeds`]), and 0 (never) for a variant it does not solve,
+    /// which the search then plays to the end.
+    ///
+    /// ```
+    /// use mancala_core::Variant;
+    /// use mancala_engine::Master;
+    /// assert_eq!(Master::default_solve_seeds(Variant::Kalah), 24);
+    /// assert_eq!(Master::default_solve_seeds(Variant::TogyzKumalak), 0);
+    /// ```
     #[must_use]
     pub const fn default_solve_seeds(variant: Variant) -> u16 {
-        match variant {
-            Variant::Kalah => 24,
-            Variant::Oware | Variant::OwareSimplified => 14,
-            // The solver does not play Togyz Kumalak: the search plays to the end.
-            Variant::TogyzKumalak => 0,
-        }
+        Solver::quick_seeds(variant)
     }
 
     /// The same master probing a Kalah endgame table of every position with at most
@@ -141,7 +142,7 @@ impl Master {
 
     fn solve(&mut self, game: &Game) -> Option<Choice> {
         let pos = game.position();
-        if pos.seeds_in_play() > self.solve_seeds {
+        if pos.seeds_in_play() > self.solve_seeds || !Solver::solves(pos.variant()) {
             return None;
         }
         let (Some(mv), solution) = self.solver.best_move(game).ok()? else {

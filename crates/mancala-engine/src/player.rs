@@ -302,7 +302,7 @@ impl PlayerSpec {
     fn build_alphabeta(&self, rules: Rules) -> Result<Box<dyn Player>, PlayerError> {
         self.expect_options(&[
             "depth", "nodes", "ms", "hash", "store", "row", "mobility", "reach", "threat",
-            "threads", "probe",
+            "tuzdyk", "threads", "probe",
         ])?;
         let mut limits = Limits {
             depth: self.positive_option("depth")?,
@@ -320,6 +320,7 @@ impl PlayerSpec {
             mobility: self.parsed_option("mobility", default.mobility)?,
             reach: self.parsed_option("reach", default.reach)?,
             threat: self.parsed_option("threat", default.threat)?,
+            tuzdyk: self.parsed_option("tuzdyk", default.tuzdyk)?,
         };
         let threads = self.positive_option("threads")?.unwrap_or(1usize);
         let probe = self.parsed_option("probe", 0u16)?;

@@ -22,7 +22,6 @@ use mancala_core::{Game, Move, Position, Side};
 use crate::endgame::PendingTable;
 use crate::{
     Bound, History, Score, TranspositionTable, Weights, evaluate_with, order_key, position_key,
-    predict,
 };
 
 /// Nodes this deep or shallower (in plies left) neither probe nor fill the table.
@@ -475,10 +474,10 @@ impl Searcher {
 
         // The table's move first, before the others are even looked at: when it cuts
         // off, they never are. Then the others by ordering key, best first: extra
-        // turns, captures by size, history, from arithmetic on the board (`predict`),
-        // so that a move is only played when it is searched. `keys[k]` is the key of
-        // `legal[k]` with `k` in its low 5 bits and the top bit set, or 0 once the move
-        // has been searched (and for the table's move).
+        // turns, captures by size, history, from arithmetic on the board
+        // (`Position::predict`), so that a move is only played when it is searched.
+        // `keys[k]` is the key of `legal[k]` with `k` in its low 5 bits and the top bit
+        // set, or 0 once the move has been searched (and for the table's move).
         let tt_index = tt_move.and_then(|m| legal.iter().position(|&x| x == m));
         let skip = usize::from(tt_index.is_some());
         let mut keys = [0u64; mancala_core::MAX_HOUSES];
@@ -489,7 +488,7 @@ impl Searcher {
                     if step == skip {
                         for (k, &mv) in legal.iter().enumerate() {
                             if Some(k) != tt_index {
-                                let report = predict(pos, mv);
+                                let report = pos.predict(mv);
                                 let key =
                                     order_key(report, false, self.history.get(me.index(), mv));
                                 keys[k] = 1 << 63 | key << 5 | k as u64;

@@ -293,7 +293,7 @@ proptest! {
 
 #[test]
 fn predicted_reports_match_played_moves() {
-    // `predict` (move ordering without playing) says exactly what playing says, on
+    // `Position::predict` (move ordering without playing) says exactly what playing says, on
     // random positions of every variant, size and Kalah rule option.
     let mut rng = SmallRng::seed_from_u64(21);
     let mut checked = 0;
@@ -312,11 +312,7 @@ fn predicted_reports_match_played_moves() {
                 let pos = *game.position();
                 for mv in pos.legal_moves() {
                     let (_, report) = pos.play_with_report(mv).unwrap();
-                    assert_eq!(
-                        mancala_engine::predict(&pos, mv),
-                        report,
-                        "{rules} move {mv} at\n{pos}"
-                    );
+                    assert_eq!(pos.predict(mv), report, "{rules} move {mv} at\n{pos}");
                     checked += 1;
                     nonzero += usize::from(report != mancala_core::MoveReport::default());
                 }

@@ -60,6 +60,59 @@ impl Solver {
         }
     }
 
+    /// Whether the solver solves positions of `variant` at all (a position may still
+    /// be too large: see [`Solver::estimate`]). Others ask this rather than try: a
+    /// solve of any other variant is refused with [`SolveError::Unsupported`].
+    ///
+    /// ```
+    /// use mancala_core::Variant;
+    /// use mancala_solver::Solver;
+    /// assert!(Solver::solves(Variant::Kalah) && Solver::solves(Variant::Oware));
+    /// assert!(!Solver::solves(Variant::TogyzKumalak));
+    /// ```
+    #[must_use]
+    pub const fn solves(variant: Variant) -> bool {
+        match variant {
+            Variant::Kalah | Variant::Oware => true,
+            Variant::OwareSimplified | Variant::TogyzKumalak => false,
+        }
+    }
+
+    /// About the most seeds in play at which the solver proves a best move of a
+    /// `variant` position within a fraction of a second, for a player with a time
+    /// budget deciding whether to try it: Kalah's, with its endgame database, from
+    /// about 24 seeds; Oware's visits every reachable position, quick up to about 14
+    /// (and refuses more than [`OWARE_MAX_SEEDS`](crate::OWARE_MAX_SEEDS)). 0 for a
+    /// variant it does not solve.
+    ///
+    /// ```
+    /// use mancala_core::Variant;
+    /// use mancala_solver::Solver;
+    /// assert_eq!(Solver::quick_seeds(Variant::Kalah), 24);
+    /// assert_eq!(Solver::quick_seeds(Variant::TogyzKumalak), 0);
+    /// ```
+    #[must_use]
+    pub const fn quick_seeds(variant: Variant) -> u16 {
+        match variant {
+            Variant::Kalah => 24,
+            Variant::Oware => 14,
+            Variant::OwareSimplified | Variant::TogyzKumalak => 0,
+        }
+    }
+
+    /// The keys of the variants it solves, for messages: `kalah and oware`.
+    pub(crate) fn solvable_in_words() -> String {
+        let keys: Vec<&str> = Variant::ALL
+            .into_iter()
+            .filter(|&v| Solver::solves(v))
+            .map(Variant::name)
+            .collect();
+        match keys.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => keys.concat(),
+        }
+    }
+
     /// The same solver keeping its Kalah endgame database in the file at `path`: a
     /// solve reads the database from there when the file holds at least the boards it
     /// needs (so later solves start warm), and otherwise builds it and writes it there.

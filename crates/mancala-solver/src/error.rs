@@ -6,7 +6,10 @@ use mancala_core::Variant;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
     /// The solver does not handle this variant.
-    #[error("the solver does not handle {0} (it solves kalah and oware)")]
+    #[error(
+        "the solver does not handle {0} (it solves {solvable})",
+        solvable = crate::Solver::solvable_in_words()
+    )]
     Unsupported(Variant),
     /// The problem is too large to solve on this machine.
     #[error("{0}")]

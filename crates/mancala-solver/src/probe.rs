@@ -44,6 +44,19 @@ impl std::fmt::Debug for EndgameTable {
 }
 
 impl EndgameTable {
+    /// Whether tables can be built for `rules`: Kalah's, whatever its options.
+    ///
+    /// ```
+    /// use mancala_core::Rules;
+    /// use mancala_solver::EndgameTable;
+    /// assert!(EndgameTable::supports(Rules::kalah(6, 4)));
+    /// assert!(!EndgameTable::supports(Rules::togyz_kumalak(9, 9)));
+    /// ```
+    #[must_use]
+    pub fn supports(rules: Rules) -> bool {
+        rules.variant() == Variant::Kalah
+    }
+
     /// Builds the table of every position of `rules` with at most `seeds` seeds in play.
     ///
     /// # Errors
@@ -51,7 +64,7 @@ impl EndgameTable {
     /// [`SolveError::TooLarge`] when the boards cannot be numbered (more than
     /// 127 seeds, or too many houses).
     pub fn build(rules: Rules, seeds: u16) -> Result<EndgameTable, SolveError> {
-        if rules.variant() != Variant::Kalah {
+        if !EndgameTable::supports(rules) {
             return Err(SolveError::Unsupported(rules.variant()));
         }
         let seeds = usize::from(seeds);

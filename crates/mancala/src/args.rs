@@ -11,16 +11,21 @@ use mancala_session::{Record, RuleChoice, parse_records};
 /// `--end-rule`.
 #[derive(Args, Clone, Debug)]
 pub struct RulesArgs {
-    /// Game to play: kalah, oware (Abapa rules), oware-simplified or togyzkumalak
-    #[arg(long, default_value = "kalah", value_name = "VARIANT")]
+    #[arg(long, default_value = "kalah", value_name = "VARIANT", help = variant_help())]
     pub variant: Variant,
 
-    /// Houses per side [default: the variant's, 6; 9 in togyzkumalak]
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_HOUSES as i64))]
+    #[arg(
+        long,
+        help = default_help("Houses per side", |v| v.info().default_houses),
+        value_parser = clap::value_parser!(u8).range(1..=MAX_HOUSES as i64),
+    )]
     pub houses: Option<u8>,
 
-    /// Seeds per house at the start [default: the variant's, 4; 9 in togyzkumalak]
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64))]
+    #[arg(
+        long,
+        help = default_help("Seeds per house at the start", |v| v.info().default_seeds),
+        value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64),
+    )]
     pub seeds: Option<u8>,
 
     /// Kalah: capture even when the opposite house is empty (the last seed goes to the store)
@@ -32,10 +37,38 @@ pub struct RulesArgs {
     pub end_rule: Option<EndRule>,
 }
 
+/// The help of `--variant`: every variant's key and name, from the variants themselves.
+fn variant_help() -> String {
+    let names: Vec<String> = Variant::ALL
+        .iter()
+        .map(|v| format!("{} ({})", v.name(), v.info().name))
+        .collect();
+    format!("Game to play: {}", names.join(", "))
+}
+
+/// The help of a board option whose default is the variant's, e.g. "Houses per side
+/// (default: 6; togyzkumalak 9)": the most common default, then the others.
+fn default_help(what: &str, default: fn(Variant) -> u8) -> String {
+    let common = Variant::ALL[0];
+    let others: Vec<String> = Variant::ALL
+        .iter()
+        .filter(|&&v| default(v) != default(common))
+        .map(|&v| format!("{v} {}", default(v)))
+        .collect();
+    if others.is_empty() {
+        format!("{what} (default: {})", default(common))
+    } else {
+        format!(
+            "{what} (default: {}; {})",
+            default(common),
+            others.join(", ")
+        )
+    }
+}
+
 impl RulesArgs {
-    /// The rules these arguments describe.
-    ///
-    /// A board left out is the variant's default board (`VariantInfo`).
+    /// The rules these arguments describe: the board the variant plays by default
+    /// unless `--houses` or `--seeds` say otherwise.
     ///
     /// # Errors
     /// When a rule option is given for a variant that does not take it.

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use mancala_core::{Position, RepetitionTracker, Rules, Variant, perft};
+use mancala_core::{Position, RepetitionTracker, Rules, perft};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
@@ -118,8 +118,9 @@ fn playouts(rules: Rules, budget: Duration, seed: u64) -> PlayoutFigures {
     let start = Position::new(rules);
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut repetitions = RepetitionTracker::new(&start);
-    // Only Oware has the repetition rule; skip the bookkeeping elsewhere.
-    let track = rules.variant() == Variant::Oware;
+    // Only variants with the repetition rule need its bookkeeping (and without it a
+    // random game of one can go round for ever).
+    let track = rules.variant().has_repetition_rule();
     let (mut games, mut moves) = (0u64, 0u64);
     let clock = Instant::now();
     loop {

@@ -6,7 +6,7 @@ use std::io::Write;
 use clap::Args;
 use mancala_core::{Game, Move, Side};
 use mancala_engine::{Limits, MAX_PLIES, Searcher, features};
-use nalgebra::{Matrix5, Vector5};
+use nalgebra::{SMatrix, SVector};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -15,7 +15,20 @@ use serde::Serialize;
 use crate::args::RulesArgs;
 
 /// The evaluation's terms, in the order of `features`.
-const TERMS: [&str; 5] = ["store", "row", "mobility", "reach", "threat"];
+const TERMS: [&str; N] = ["store", "row", "mobility", "reach", "threat", "tuzdyk"];
+
+/// How many terms the evaluation has.
+const N: usize = 6;
+
+type Vector = SVector<f64, N>;
+type Matrix = SMatrix<f64, N, N>;
+
+/// Only the store term: the model the fit is compared with.
+const STORE_ONLY: [bool; N] = {
+    let mut used = [false; N];
+    used[0] = true;
+    used
+};
 
 /// Arguments of `mancala bench tune`.
 #[derive(Args, Debug)]
@@ -42,7 +55,7 @@ pub struct TuneArgs {
 /// A position's terms for its player to move, and that player's result (1 a win, 0.5
 /// a draw, 0 a loss).
 struct Sample {
-    terms: [f64; 5],
+    terms: [f64; N],
     result: f64,
 }
 
@@ -68,8 +81,8 @@ pub fn tune(args: &TuneArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .flat_map_iter(|i| self_play(rules, args, i))
         .collect();
     anyhow::ensure!(!samples.is_empty(), "the games gave no positions to fit");
-    let all = fit(&samples, &[true; 5]);
-    let store_only = fit(&samples, &[true, false, false, false, false]);
+    let all = fit(&samples, &[true; N]);
+    let store_only = fit(&samples, &STORE_ONLY);
     anyhow::ensure!(all[0] > 0.0, "the store term did not come out positive");
     let scale = f64::from(args.store) / all[0];
     let weights: Vec<(String, i32)> = TERMS
@@ -102,7 +115,7 @@ fn self_play(rules: mancala_core::Rules, args: &TuneArgs, index: u32) -> Vec<Sam
     let mut rng = SmallRng::seed_from_u64(args.seed.wrapping_mul(0x9E37_79B9) ^ u64::from(index));
     let mut searcher = Searcher::new(1);
     let mut game = Game::new(rules);
-    let mut seen: Vec<([f64; 5], Side)> = Vec::new();
+    let mut seen: Vec<([f64; N], Side)> = Vec::new();
     while !game.is_over() && game.ply() < MAX_PLIES {
         let moves = game.legal_moves();
         let mv: Move = if game.ply() < args.opening_plies as usize {
@@ -133,11 +146,11 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn predict(s: &Sample, w: &[f64; 5]) -> f64 {
+fn predict(s: &Sample, w: &[f64; N]) -> f64 {
     sigmoid(s.terms.iter().zip(w).map(|(x, w)| x * w).sum())
 }
 
-fn log_loss(samples: &[Sample], w: &[f64; 5]) -> f64 {
+fn log_loss(samples: &[Sample], w: &[f64; N]) -> f64 {
     let sum: f64 = samples
         .iter()
         .map(|s| {
@@ -151,14 +164,14 @@ fn log_loss(samples: &[Sample], w: &[f64; 5]) -> f64 {
 /// Logistic regression without an intercept (the evaluation is antisymmetric: a
 /// position scores for one player what it scores against the other), by Newton's
 /// method with a little ridge, over the terms `used` (the others keep weight 0).
-fn fit(samples: &[Sample], used: &[bool; 5]) -> [f64; 5] {
-    let mask = Vector5::from_fn(|i, _| f64::from(u8::from(used[i])));
-    let mut w = Vector5::zeros();
+fn fit(samples: &[Sample], used: &[bool; N]) -> [f64; N] {
+    let mask = Vector::from_fn(|i, _| f64::from(u8::from(used[i])));
+    let mut w = Vector::zeros();
     for _ in 0..25 {
-        let mut grad = Vector5::zeros();
-        let mut hess = Matrix5::identity() * (1e-6 * samples.len() as f64);
+        let mut grad = Vector::zeros();
+        let mut hess = Matrix::identity() * (1e-6 * samples.len() as f64);
         for s in samples {
-            let x = Vector5::from(s.terms).component_mul(&mask);
+            let x = Vector::from(s.terms).component_mul(&mask);
             let p = sigmoid(w.dot(&x));
             grad += x * (p - s.result);
             hess += x * x.transpose() * (p * (1.0 - p));
@@ -182,22 +195,22 @@ mod tests {
     /// Results drawn from a known logistic model come back out of the fit.
     #[test]
     fn the_fit_recovers_a_known_model() {
-        let truth = [0.8, 0.2, 0.0, -0.3, 0.5];
+        let truth = [0.8, 0.2, 0.0, -0.3, 0.5, 0.4];
         let mut rng = SmallRng::seed_from_u64(3);
         let samples: Vec<Sample> = (0..20_000)
             .map(|_| {
-                let terms = [(); 5].map(|()| f64::from(rng.random_range(-6..=6)));
+                let terms = [(); N].map(|()| f64::from(rng.random_range(-6..=6)));
                 let p = sigmoid(terms.iter().zip(&truth).map(|(x, w)| x * w).sum());
                 let result = f64::from(u8::from(rng.random_bool(p)));
                 Sample { terms, result }
             })
             .collect();
-        let w = fit(&samples, &[true; 5]);
+        let w = fit(&samples, &[true; N]);
         for (got, want) in w.iter().zip(truth) {
             assert!((got - want).abs() < 0.05, "{w:?} against {truth:?}");
         }
-        let store_only = fit(&samples, &[true, false, false, false, false]);
-        assert_eq!(store_only[1..], [0.0; 4]);
+        let store_only = fit(&samples, &STORE_ONLY);
+        assert_eq!(store_only[1..], [0.0; N - 1]);
         assert!(log_loss(&samples, &w) < log_loss(&samples, &store_only));
     }
 }

@@ -87,6 +87,39 @@ fn a_match_against_our_own_engine_process() {
     assert_eq!(v["p1_score_rate"], inside["p1_score_rate"]);
 }
 
+/// Togyz Kumalak through the protocol: a tuzdyk travels in the position notation
+/// (player 2's house 6 marked `x`: player 1's tuzdyk, empty, not a move), and the
+/// engine's default player (master, whom the solver cannot help here) answers at
+/// once; whole games against our own engine process, tuzdyks made on the way and
+/// rebuilt by the engine from the moves, come out as when the player is built in.
+#[test]
+fn togyz_kumalak_through_the_protocol() {
+    let input = "protocol 1\n\
+                 position togyzkumalak 9x9 1,4,13,3,2,17,4,1,4/25 14,2,15,2,3,x,3,12,1/36 2\n\
+                 go ms 50\n\
+                 quit\n";
+    let started = Instant::now();
+    let (code, out, err) = run(&["engine"], input);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let mv: u8 = lines[2].strip_prefix("bestmove ").unwrap().parse().unwrap();
+    assert!((1..=9).contains(&mv) && mv != 6, "{out}");
+
+    let ext = format!("ext:{BIN} engine --player alphabeta:depth=4");
+    let togyz = ["--variant", "togyzkumalak", "--ext-ms", "100"];
+    let (v, err) = match_json(&ext, "2", &togyz);
+    assert_eq!(
+        (v["games"].as_u64(), v["forfeits"].as_u64()),
+        (Some(2), Some(0)),
+        "{err}"
+    );
+    let (inside, _) = match_json("alphabeta:depth=4", "2", &togyz);
+    assert_eq!(v["p1_score_rate"], inside["p1_score_rate"]);
+    assert_eq!(v["p1_wins"], inside["p1_wins"]);
+}
+
 #[test]
 fn misbehaving_engines_lose_their_games_without_hanging() {
     let dir = tempfile::tempdir().unwrap();

@@ -45,6 +45,33 @@ fn replay_reports_the_result_of_a_finished_game() {
     );
 }
 
+/// Togyz Kumalak plays on its own board by default (9 houses of 9 seeds), and every
+/// line says who owns which tuzdyk: here player 1's house 1 makes player 2's house 6
+/// hold 3 at the 15th ply (a random game's), claiming it.
+#[test]
+fn replay_togyz_kumalak_reports_the_tuzdyks() {
+    let moves = "8 2 8 9 5 6 5 9 4 2 8 4 5 9 1";
+    let mut args = vec!["replay", "--variant", "togyzkumalak"];
+    args.extend(moves.split(' '));
+    let (ok, out, err) = spec::run_binary(&args, "");
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.lines().next().unwrap(),
+        r#"{"ply":0,"to_move":1,"houses":[[9,9,9,9,9,9,9,9,9],[9,9,9,9,9,9,9,9,9]],"stores":[0,0],"tuzdyks":[null,null],"over":false,"result":null}"#
+    );
+    let v = lines(&out);
+    assert_eq!(v.len(), 16);
+    assert!(
+        v[..15]
+            .iter()
+            .all(|l| l["tuzdyks"] == serde_json::json!([null, null]))
+    );
+    assert_eq!(
+        out.lines().last().unwrap(),
+        r#"{"ply":15,"to_move":2,"houses":[[1,4,13,3,2,17,4,1,4],[14,2,15,2,3,0,3,12,1]],"stores":[25,36],"tuzdyks":[6,null],"over":false,"result":null}"#
+    );
+}
+
 #[test]
 fn replay_oware_banks_captures_in_stores() {
     let (ok, out, _) = spec::run_binary(
@@ -160,6 +187,16 @@ fn perft_prints_a_line_per_depth() {
     assert_eq!(out, "1 6\n2 35\n3 185\n4 942\n");
 }
 
+/// Togyz Kumalak's perft from its default board, 9 houses of 9 seeds (the figures of
+/// crates/mancala-core/tests/data/perft.txt, from the referee).
+#[test]
+fn perft_counts_togyz_kumalak_on_its_own_board() {
+    let (ok, out, err) =
+        spec::run_binary(&["perft", "--variant", "togyzkumalak", "--depth", "4"], "");
+    assert!(ok, "{err}");
+    assert_eq!(out, "1 9\n2 73\n3 613\n4 5199\n");
+}
+
 #[test]
 fn bench_prints_one_json_line_with_the_documented_keys() {
     let (ok, out, err) = spec::run_binary(
@@ -190,6 +227,37 @@ fn bench_prints_one_json_line_with_the_documented_keys() {
     );
     assert!(v[0]["games"].as_u64().unwrap() > 0);
     assert!(v[0]["moves"].as_u64().unwrap() > v[0]["games"].as_u64().unwrap());
+}
+
+/// Random games of the variants with the repetition rule end when a position comes
+/// round again: on one house a side they would otherwise go round for ever (Togyz
+/// Kumalak 2|2, 1|3, 2|2; simplified Oware's 4|4 from the first move).
+#[test]
+fn bench_playouts_end_games_that_go_round() {
+    for (variant, seeds) in [
+        ("togyzkumalak", "2"),
+        ("oware-simplified", "4"),
+        ("oware", "2"),
+    ] {
+        let args = [
+            "bench",
+            "playouts",
+            "--variant",
+            variant,
+            "--houses",
+            "1",
+            "--seeds",
+            seeds,
+            "--seconds",
+            "0.05",
+        ];
+        let (ok, out, err) = spec::run_binary(&args, "");
+        assert!(ok, "{variant}: {err}");
+        assert!(
+            lines(&out)[0]["games"].as_u64().unwrap() > 0,
+            "{variant}: {out}"
+        );
+    }
 }
 
 #[test]

@@ -98,12 +98,25 @@ fn bad_problems_are_refused_with_a_message_before_any_work() {
             &["solve", "--variant", "oware-simplified"][..],
             "does not handle",
         ),
+        (
+            &[
+                "solve",
+                "--variant",
+                "togyzkumalak",
+                "--houses",
+                "2",
+                "--seeds",
+                "1",
+            ][..],
+            "the solver does not handle togyzkumalak (it solves kalah and oware)",
+        ),
         (&["solve", "--hash-mb", "100000"][..], "--hash-mb"),
         (&["solve", "--houses", "3", "--moves", "4"][..], "move 1"),
     ] {
         let (ok, out, err) = spec::run_binary(args, "");
         assert!(!ok, "{args:?} succeeded: {out}");
         assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
 

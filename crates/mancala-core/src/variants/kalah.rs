@@ -178,6 +178,41 @@ impl RuleSet for Kalah {
         report
     }
 
+    /// By arithmetic alone: counted along one lap from the mover's house 1 (own houses
+    /// `0..h`, the store `h`, the opponent's houses `h + 1..=2h`), the seed dropped
+    /// `k`-th from house `i` lands at `(i + k) mod (2h + 1)`.
+    #[inline]
+    fn predict(pos: &Position, mv: Move) -> MoveReport {
+        let h = pos.rules.houses();
+        let me = pos.to_move;
+        let own = pos.houses(me);
+        let i = mv.index();
+        let n = usize::from(own[i]);
+        let lap = 2 * h + 1;
+        let last = lap_position(i + n, lap);
+        // Without branches, as in `sow`: which moves capture or earn another turn is
+        // unpredictable. House 0 stands in for the landing house when the last seed is
+        // not on the own row (no capture then).
+        let ended_in_store = last == h;
+        let lands_own = last < h;
+        let landing = if lands_own { last } else { 0 };
+        // The landing house held nothing (the origin was emptied) and got only the last
+        // seed: at most one lap.
+        let before = if landing == i { 0 } else { own[landing] };
+        // The facing house's place on the lap is 2h - landing, reached by the
+        // (2h - landing - i)-th seed.
+        let reached = u16::from(n >= 2 * h - landing - i);
+        let taken = pos.houses(me.opponent())[h - 1 - landing] + reached;
+        let captures = lands_own
+            & (before == 0)
+            & (n <= lap)
+            & ((taken > 0) | pos.rules.options().empty_capture);
+        MoveReport {
+            captured: u16::from(captures) * (taken + 1),
+            ended_in_store,
+        }
+    }
+
     #[inline]
     fn is_over(pos: &Position) -> bool {
         match pos.rules.options().end_rule {
@@ -205,6 +240,19 @@ impl RuleSet for Kalah {
     /// or moves seeds towards the mover's store.
     fn repetition_scores(_: &Position) -> Option<[u16; 2]> {
         None
+    }
+}
+
+/// `k mod lap`, without the division when `k` is below two laps (almost every move:
+/// a hardware division costs more than the rest of [`Kalah::predict`]).
+#[inline]
+fn lap_position(k: usize, lap: usize) -> usize {
+    if k < lap {
+        k
+    } else if k < 2 * lap {
+        k - lap
+    } else {
+        k % lap
     }
 }
 

@@ -58,6 +58,35 @@ pub trait RuleSet {
         Self::sow(pos, mv, &mut NoSteps)
     }
 
+    /// What playing a legal move would report, without playing it where the variant
+    /// can say by arithmetic on the board: search asks this of every move it orders, so
+    /// a variant may answer faster than a sowing. By default the move is played on a
+    /// copy. Must agree with [`RuleSet::play`].
+    #[inline]
+    fn predict(pos: &Position, mv: Move) -> MoveReport {
+        let mut copy = *pos;
+        Self::play(&mut copy, mv)
+    }
+
+    /// Whether a seed sown onto the opponent's row captures the house it lands in by
+    /// making it hold `seeds`, by the count alone (Oware: 2 or 3; Togyz Kumalak: an
+    /// even number; simplified Oware: 2). What else a capture asks (which seed, a grand
+    /// slam, a tuzdyk's claim) is left aside: evaluations count the opponent's houses
+    /// one seed from a capture. `false` (the default) where captures are made
+    /// otherwise (Kalah: from an own empty house).
+    ///
+    /// ```
+    /// use mancala_core::variants::{Kalah, Oware, RuleSet, TogyzKumalak};
+    /// assert!(Oware::captures_at(3) && !Oware::captures_at(4));
+    /// assert!(TogyzKumalak::captures_at(4) && !TogyzKumalak::captures_at(3));
+    /// assert!(!Kalah::captures_at(2));
+    /// ```
+    #[inline]
+    fn captures_at(seeds: u16) -> bool {
+        let _ = seeds;
+        false
+    }
+
     /// Whether the game is over in this position, computed from scratch.
     fn is_over(pos: &Position) -> bool;
 

@@ -146,6 +146,21 @@ impl RuleSet for Oware {
         report
     }
 
+    /// By arithmetic when the sowing does not go round the board (fewer seeds than the
+    /// other houses); otherwise played on a copy.
+    #[inline]
+    fn predict(pos: &Position, mv: Move) -> MoveReport {
+        predict_without_lap(pos, mv).unwrap_or_else(|| {
+            let mut copy = *pos;
+            Oware::play(&mut copy, mv)
+        })
+    }
+
+    #[inline]
+    fn captures_at(seeds: u16) -> bool {
+        (2..=3).contains(&seeds)
+    }
+
     #[inline]
     fn is_over(pos: &Position) -> bool {
         super::decided_by_captures(pos) || {
@@ -185,4 +200,42 @@ impl RuleSet for Oware {
     fn repetition_scores(pos: &Position) -> Option<[u16; 2]> {
         Some(pos.stores_plus_rows())
     }
+}
+
+/// [`Oware::predict`] without a lap: the sowing covers the cells after the origin round
+/// the ring of both rows, one seed each; `None` for a sowing that laps.
+#[inline]
+fn predict_without_lap(pos: &Position, mv: Move) -> Option<MoveReport> {
+    let h = pos.rules.houses();
+    let me = pos.to_move;
+    let i = mv.index();
+    let n = usize::from(pos.houses(me)[i]);
+    if n >= 2 * h - 1 {
+        return None;
+    }
+    let mut report = MoveReport::default();
+    // Seeds for the own houses after the origin, then the opponent's row.
+    let to_own = h - 1 - i;
+    if n <= to_own {
+        return Some(report);
+    }
+    let reach = (n - to_own).min(h); // opponent's houses 0..reach got a seed
+    if n - to_own > h {
+        // The last seed is back on the own row.
+        return Some(report);
+    }
+    let theirs = pos.houses(me.opponent());
+    let mut taken = 0;
+    for &c in theirs[..reach].iter().rev() {
+        let after = c + 1;
+        if !(2..=3).contains(&after) {
+            break;
+        }
+        taken += after;
+    }
+    // A grand slam (every seed of the opponent's row) captures nothing.
+    if taken > 0 && taken < pos.row_sum(me.opponent()) + reach as u16 {
+        report.captured = taken;
+    }
+    Some(report)
 }

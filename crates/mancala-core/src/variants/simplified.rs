@@ -107,6 +107,11 @@ impl RuleSet for OwareSimplified {
         report
     }
 
+    #[inline]
+    fn captures_at(seeds: u16) -> bool {
+        seeds == 2
+    }
+
     fn is_over(pos: &Position) -> bool {
         pos.seeds_in_play() <= 2
     }

@@ -115,6 +115,47 @@ impl RuleSet for TogyzKumalak {
         report
     }
 
+    /// By arithmetic when the sowing does not go round the board (fewer seeds than
+    /// houses on it): every house from the first sown gets one seed, so the last one
+    /// makes its house hold one more than now. Otherwise played on a copy.
+    #[inline]
+    fn predict(pos: &Position, mv: Move) -> MoveReport {
+        let h = pos.rules.houses();
+        let ring = 2 * h;
+        let me = pos.to_move;
+        let origin = me.index() * h + mv.index();
+        let n = usize::from(pos.cells[origin]);
+        if n >= ring {
+            let mut copy = *pos;
+            return TogyzKumalak::play(&mut copy, mv);
+        }
+        // The first seed goes back into the origin (a lone seed moves on), so the last
+        // lands n - 1 houses on, never in the emptied origin.
+        let last = (origin + n.max(2) - 1) % ring;
+        let them = me.opponent();
+        let mut report = MoveReport::default();
+        // On the own row nothing is captured. (The mover's tuzdyk holds no seeds: the
+        // last seed would make it 1, which captures nothing, and goes to the mover.)
+        if last / h != them.index() {
+            return report;
+        }
+        let seeds = pos.cells[last] + 1;
+        let house = (last - them.index() * h) as u8 + 1;
+        let claims = seeds == 3
+            && pos.tuzdyks[me.index()] == 0
+            && usize::from(house) != h
+            && house != pos.tuzdyks[them.index()];
+        if seeds % 2 == 0 || claims {
+            report.captured = seeds;
+        }
+        report
+    }
+
+    #[inline]
+    fn captures_at(seeds: u16) -> bool {
+        seeds > 0 && seeds % 2 == 0
+    }
+
     #[inline]
     fn is_over(pos: &Position) -> bool {
         super::decided_by_captures(pos) || pos.rows[pos.to_move.index()] == 0
