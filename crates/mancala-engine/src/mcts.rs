@@ -487,10 +487,12 @@ fn playout_winner_with<R: RuleSet>(pos: &mut Position, rng: &mut SmallRng) -> Op
     if let Some(side) = pos.decided_winner() {
         return Some(side);
     }
-    // `Position::decided_winner` after each move, looking only at the store that can
-    // have grown (the mover's: every variant banks for the mover): `2s > t` is
-    // `s > t / 2`. Reading the one store the move wrote, and no wider, also lets the
-    // processor forward the value from the write.
+    // `Position::decided_winner` after each move, looking only at the mover's store
+    // (every variant banks captures for the mover; a Togyz Kumalak tuzdyk can bank
+    // for the other player too, and a majority reached that way ends the game, seen
+    // by `is_over` at the next turn): `2s > t` is `s > t / 2`. Reading the one store
+    // the move wrote, and no wider, also lets the processor forward the value from the
+    // write.
     let half = pos.rules().total_seeds() / 2;
     for _ in 0..PLAYOUT_LIMIT {
         if pos.is_over() {
@@ -533,17 +535,15 @@ impl Player for Mcts {
 
 #[cfg(test)]
 mod tests {
-    use mancala_core::{EndRule, RuleOptions, Rules};
+    use mancala_core::{EndRule, RuleOptions, Rules, Variant};
     use proptest::prelude::*;
 
     use super::*;
 
-    fn rules(variant: u8, houses: u8, seeds: u8, option: u8) -> Rules {
-        let rules = match variant {
-            0 => Rules::kalah(houses, seeds),
-            1 => Rules::oware(houses, seeds),
-            _ => Rules::oware_simplified(houses, seeds),
-        };
+    /// The rules of `Variant::ALL[variant]` (the Kalah options are ignored by the
+    /// others).
+    fn rules(variant: usize, houses: u8, seeds: u8, option: u8) -> Rules {
+        let rules = Rules::new(Variant::ALL[variant], houses, seeds).unwrap();
         rules.with_options(RuleOptions {
             empty_capture: option & 1 != 0,
             end_rule: if option & 2 != 0 {
@@ -561,7 +561,7 @@ mod tests {
         /// same random moves played to the end produce.
         #[test]
         fn early_stopped_playouts_keep_the_winner(
-            variant in 0u8..3, houses in 1u8..=7, seeds in 1u8..=6, option in 0u8..4,
+            variant in 0..Variant::ALL.len(), houses in 1u8..=7, seeds in 1u8..=6, option in 0u8..4,
             plies in 0usize..40, seed: u64,
         ) {
             let mut rng = SmallRng::seed_from_u64(seed);

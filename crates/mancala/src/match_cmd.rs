@@ -83,6 +83,8 @@ struct Summary {
     forfeits: usize,
     /// Games that repeat an earlier game move for move, `p1` in the same seat.
     repeated: u32,
+    /// The rules played, as the table names them: `togyzkumalak(9,9)`.
+    rules: String,
 }
 
 /// `contestant` with the match's time budget and grace period if it is an external
@@ -181,6 +183,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
             p1_score_high: stats.confidence_interval().1,
             forfeits,
             repeated,
+            rules: config.rules.to_string(),
         };
         serde_json::to_writer(&mut *out, &summary)?;
         writeln!(out)?;
