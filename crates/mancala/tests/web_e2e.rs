@@ -7,7 +7,7 @@ mod server;
 
 use std::time::{Duration, Instant};
 
-use browser::{Driver, Look, chromedriver, session, start_driver};
+use browser::{Driver, Look, chromedriver, click, session, start_driver};
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use server::{Server, TestDb};
@@ -48,15 +48,6 @@ async fn page_state(c: &Client) -> Value {
     )
     .await
     .unwrap_or(Value::Null)
-}
-
-async fn click(c: &Client, id: &str) {
-    c.find(Locator::Id(id))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
 }
 
 /// Sets the sowing animation speed (milliseconds per seed, 0 for none).
@@ -870,12 +861,7 @@ async fn a_chosen_sound_plays_on_the_opponent_s_move(db: TestDb) {
     click_when_ready(c, "h1-1").await;
     wait_status(c, "Your turn").await;
     assert_eq!(c.execute(chimes, vec![]).await.unwrap(), json!(0));
-    c.find(Locator::Id("sound"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(c, "sound").await;
     // Play on (a move into the store is answered by another of ours) until the
     // computer moves.
     let deadline = Instant::now() + Duration::from_secs(30);

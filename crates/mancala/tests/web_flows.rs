@@ -255,12 +255,7 @@ async fn reviewing_an_imported_record_shows_its_players_names(db: TestDb) {
         .send_keys(record)
         .await
         .unwrap();
-    f.c.find(Locator::Id("import-start"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser::click(&f.c, "import-start").await;
     f.wait_for("document.body.dataset.replay === 'ready'", "the viewer")
         .await;
     let players = f
@@ -292,12 +287,7 @@ async fn a_public_game_s_page_offers_its_seat_and_a_spent_invite_says_so(db: Tes
         "the offer of the seat",
     )
     .await;
-    f.c.find(Locator::Id("join"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser::click(&f.c, "join").await;
     f.wait_for(
         "document.getElementById('join-box').hidden && !!localStorage.getItem('mancala:seat:' + location.pathname.slice(3))",
         "the seat taken",
@@ -421,12 +411,7 @@ async fn togyz_kumalak_from_the_home_page_against_the_computer(db: TestDb) {
     assert_eq!(f.board().await, json!(["5", "9"]));
     f.type_in("houses", "9").await;
 
-    f.c.find(Locator::Id("quick-computer"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser::click(&f.c, "quick-computer").await;
     f.wait_for(
         "document.querySelectorAll('#board button.house').length === 18 && document.getElementById('h2-9') && \
          document.querySelector('#board button.house.legal')",
@@ -450,12 +435,7 @@ async fn togyz_kumalak_from_the_home_page_against_the_computer(db: TestDb) {
             false
         ])
     );
-    f.c.find(Locator::Id("h1-5"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser::click(&f.c, "h1-5").await;
     f.wait_for(
         "document.querySelectorAll('#history li[data-seat=\"2\"]').length === 1 && \
          document.getElementById('status').textContent.startsWith('Your turn')",
@@ -560,12 +540,7 @@ async fn a_tuzdyk_is_claimed_marked_and_sown_into(db: TestDb) {
         "Ann's turn",
     )
     .await;
-    f.c.find(Locator::Id("h1-9"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser::click(&f.c, "h1-9").await;
     f.wait_for(
         "document.querySelectorAll('#history li').length === 5 && document.getElementById('s2').dataset.count === '4'",
         "Ann's sowing into Bob's tuzdyk",

@@ -14,7 +14,7 @@ mod server;
 
 use std::time::{Duration, Instant};
 
-use browser::{Driver, Look, chromedriver, form_ready, js, session, start_driver, wait_for};
+use browser::{Driver, Look, chromedriver, click, form_ready, js, session, start_driver, wait_for};
 use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 use server::{Server, TestDb};
@@ -38,15 +38,6 @@ async fn browser(
 async fn wait_status(c: &Client, prefix: &str) {
     let expr = format!("document.getElementById('status').textContent.startsWith({prefix:?})");
     wait_for(c, &expr, &format!("the status {prefix:?}")).await;
-}
-
-async fn click(c: &Client, id: &str) {
-    c.find(Locator::Id(id))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
 }
 
 /// The server, chromedriver and one browser per size given.

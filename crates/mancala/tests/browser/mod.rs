@@ -147,6 +147,16 @@ pub async fn js(c: &Client, script: &str) -> Value {
     c.execute(script, vec![]).await.unwrap_or(Value::Null)
 }
 
+/// Clicks the element with this id (failing the test when there is none).
+pub async fn click(c: &Client, id: &str) {
+    c.find(fantoccini::Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("no element #{id}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("clicking #{id}: {e}"));
+}
+
 /// Evaluates `expr` in the page until it is truthy; returns its value. After 20 s it
 /// fails with `what` and where the page is (address, status line, form error).
 pub async fn wait_for(c: &Client, expr: &str, what: &str) -> Value {
