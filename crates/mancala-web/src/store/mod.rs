@@ -32,6 +32,7 @@
 //! instance that thinks holds that row's lease (renewed while it thinks, taken over by
 //! another instance once it lapses); periodic jobs fire through the `timers` table.
 
+mod checkpoint;
 mod postgres;
 mod sqlite;
 
@@ -396,6 +397,14 @@ pub trait GameStore: Send + Sync {
     /// This server instance's name in the database (random per start).
     fn instance(&self) -> &str;
 
+    /// Whether this instance is the only one writing to the database (SQLite: one
+    /// instance per file), so that the game it last stored is the game as stored,
+    /// unless its own other requests changed it since. The move path then plays on its
+    /// own copy instead of reading the game again (see `moves`).
+    fn sole_writer(&self) -> bool {
+        false
+    }
+
     /// Stores a new game with no moves.
     fn create(&self, game: &GameRow) -> impl Future<Output = Result<(), StoreError>> + Send;
 
@@ -598,6 +607,10 @@ macro_rules! both {
 impl GameStore for Store {
     fn instance(&self) -> &str {
         both!(self, s => s.instance())
+    }
+
+    fn sole_writer(&self) -> bool {
+        both!(self, s => s.sole_writer())
     }
 
     async fn create(&self, game: &GameRow) -> Result<(), StoreError> {

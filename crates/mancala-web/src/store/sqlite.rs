@@ -1,7 +1,10 @@
 //! SQLite (rusqlite): the embedded default, for one server instance.
 //!
-//! One connection behind a mutex: every operation is short, and runs on the blocking
-//! pool. The database runs in WAL mode with `synchronous=NORMAL`, which keeps every
+//! One connection, owned by a thread of its own (`tokio_rusqlite`): every operation is
+//! short, and the requests queue to that thread. Handing each operation to tokio's
+//! blocking pool instead woke an idle pool thread per operation, and the pool's
+//! threads then fought over the one connection: on the 2-core host that hand-over
+//! cost more CPU than the queries (docs/speed.md). The database runs in WAL mode with `synchronous=NORMAL`, which keeps every
 //! committed transaction across a crash or `kill -9` of the server (only an
 //! operating-system crash or power loss could lose the last ones).
 //!
@@ -12,13 +15,15 @@
 //! migrations (V1 finds their tables in place), and the release of the web hardening,
 //! which added V3's columns by itself (see [`migrate`]).
 
+use std::panic::AssertUnwindSafe;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::mpsc;
 
+use super::checkpoint::{self, Checkpointer};
 use super::{
     Change, ComputerCommit, Expiry, GameRow, GameStore, Listing, NewMove, Next, Progress,
     RematchSeat, RematchToken, StateChange, StateUpdate, StoreError, now_ms,
@@ -63,8 +68,10 @@ pub struct SqliteStore {
 }
 
 struct Inner {
-    conn: Mutex<Connection>,
-    instance: String,
+    /// The log's checkpoints, for a database in a file; stops with the store.
+    _checkpointer: Option<Checkpointer>,
+    conn: tokio_rusqlite::Connection,
+    instance: Arc<str>,
 }
 
 fn hash_from_blob(blob: Option<Vec<u8>>) -> Result<Option<[u8; 32]>, StoreError> {
@@ -107,39 +114,55 @@ impl SqliteStore {
     fn setup(mut conn: Connection) -> Result<SqliteStore, StoreError> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // Checkpoints run on a thread of their own (`checkpoint`).
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // Every statement is compiled once and kept: compiling one took longer than
+        // running it.
+        conn.set_prepared_statement_cache_capacity(64);
         conn.busy_timeout(Duration::from_secs(5))?;
         migrate(&mut conn)?;
         // One instance per file: whatever an earlier run held is free now.
-        conn.execute(
+        conn.prepare_cached(
             "UPDATE computer_turns SET holder = NULL, expires = 0 WHERE holder IS NOT NULL",
-            [],
-        )?;
+        )?
+        .execute([])?;
+        let checkpointer = match checkpoint::file_of(&conn) {
+            Some(path) => Some(Checkpointer::start(&path)?),
+            None => None,
+        };
         Ok(SqliteStore {
             inner: Arc::new(Inner {
-                conn: Mutex::new(conn),
-                instance: super::new_instance_name(),
+                _checkpointer: checkpointer,
+                conn: conn.into(),
+                instance: super::new_instance_name().into(),
             }),
         })
     }
 
-    /// Runs `f` with the connection on the blocking pool.
+    /// Runs `f` with the connection on the connection's thread.
     async fn blocking<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection, &str) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let inner = self.inner.clone();
-        tokio::task::spawn_blocking(move || {
-            // A panic while holding the lock cannot leave SQLite inconsistent (every
-            // statement or transaction is atomic), so a poisoned lock is still usable.
-            let mut conn: MutexGuard<'_, Connection> = inner
-                .conn
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            f(&mut conn, &inner.instance)
-        })
-        .await
-        .map_err(|e| StoreError::Task(e.to_string()))?
+        let instance = Arc::clone(&self.inner.instance);
+        let outcome = self
+            .inner
+            .conn
+            .call(move |conn| {
+                // A panic cannot leave SQLite inconsistent (every statement or
+                // transaction is atomic), so the connection's thread goes on serving
+                // the other requests; this one fails.
+                Ok(std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    f(conn, &instance)
+                })))
+            })
+            .await;
+        match outcome {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err(StoreError::Task("a database operation panicked".into())),
+            Err(e) => Err(StoreError::Task(e.to_string())),
+        }
     }
 }
 
@@ -210,43 +233,40 @@ fn v3_without(present: &[String]) -> String {
 }
 
 fn insert_game(conn: &Connection, g: &GameRow) -> Result<(), StoreError> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, opponent,
                             token1, token2, rematch, rematch_by, invite, activity, finished,
                             play, version, deadline)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-        params![
-            g.id,
-            g.variant,
-            g.houses,
-            g.seeds,
-            g.empty_capture,
-            g.end_rule,
-            g.opponent,
-            g.token_hashes[0].map(|h| h.to_vec()),
-            g.token_hashes[1].map(|h| h.to_vec()),
-            g.rematch,
-            g.rematch_by,
-            g.invite_hash.map(|h| h.to_vec()),
-            g.activity_ms,
-            g.finished_ms,
-            g.play.to_json(),
-            i64::try_from(g.version).unwrap_or(i64::MAX),
-            g.deadline_ms,
-        ],
-    )?;
+    )?
+    .execute(params![
+        g.id,
+        g.variant,
+        g.houses,
+        g.seeds,
+        g.empty_capture,
+        g.end_rule,
+        g.opponent,
+        g.token_hashes[0].map(|h| h.to_vec()),
+        g.token_hashes[1].map(|h| h.to_vec()),
+        g.rematch,
+        g.rematch_by,
+        g.invite_hash.map(|h| h.to_vec()),
+        g.activity_ms,
+        g.finished_ms,
+        g.play.to_json(),
+        i64::try_from(g.version).unwrap_or(i64::MAX),
+        g.deadline_ms,
+    ])?;
     Ok(())
 }
 
 fn load(conn: &Connection, id: &str) -> Result<Option<GameRow>, StoreError> {
     type Blobs = (Option<Vec<u8>>, Option<Vec<u8>>, Option<Vec<u8>>);
-    let row = conn
-        .query_row(
-            "SELECT variant, houses, seeds, empty_capture, end_rule, opponent, rematch, token1, token2,
+    let row = conn.prepare_cached("SELECT variant, houses, seeds, empty_capture, end_rule, opponent, rematch, token1, token2,
                     rematch_by, invite, COALESCE(activity, created * 1000), finished,
                     play, version, deadline
-             FROM games WHERE id = ?1",
-            [id],
+             FROM games WHERE id = ?1")?.query_row([id],
             |r| {
                 let game = GameRow {
                     id: id.to_owned(),
@@ -289,10 +309,9 @@ fn load(conn: &Connection, id: &str) -> Result<Option<GameRow>, StoreError> {
 /// Stores the move, and the game's activity (and end) with it; `false` when the ply is
 /// stored already. Called inside a transaction.
 fn insert_move(conn: &Connection, mv: &NewMove) -> Result<bool, StoreError> {
-    let result = conn.execute(
-        "INSERT INTO moves (game, ply, house) VALUES (?1, ?2, ?3)",
-        params![mv.game, mv.ply as i64, mv.house],
-    );
+    let result = conn
+        .prepare_cached("INSERT INTO moves (game, ply, house) VALUES (?1, ?2, ?3)")?
+        .execute(params![mv.game, mv.ply as i64, mv.house]);
     match result {
         Ok(_) => {}
         Err(e) if is_constraint_violation(&e) => return Ok(false),
@@ -300,12 +319,13 @@ fn insert_move(conn: &Connection, mv: &NewMove) -> Result<bool, StoreError> {
     }
     let ends = mv.next == Next::Nobody;
     let updated = match &mv.state {
-        None => conn.execute(
-            "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END,
+        None => conn
+            .prepare_cached(
+                "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END,
                               version = version + 1
              WHERE id = ?1",
-            params![mv.game, now_ms(), ends],
-        )?,
+            )?
+            .execute(params![mv.game, now_ms(), ends])?,
         Some(state) => update_state(conn, &mv.game, ends, state)?,
     };
     // Nothing updated: the game changed since the move was decided (the caller rolls
@@ -323,19 +343,20 @@ fn update_state(
     ends: bool,
     state: &StateUpdate,
 ) -> Result<usize, StoreError> {
-    Ok(conn.execute(
-        "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END,
+    Ok(conn
+        .prepare_cached(
+            "UPDATE games SET activity = ?2, finished = CASE WHEN ?3 THEN ?2 ELSE finished END,
                           version = version + 1, play = ?4, deadline = ?5
          WHERE id = ?1 AND version = ?6",
-        params![
+        )?
+        .execute(params![
             game,
             now_ms(),
             ends,
             state.play.to_json(),
             state.deadline_ms,
             i64::try_from(state.seen_version).unwrap_or(i64::MAX)
-        ],
-    )?)
+        ])?)
 }
 
 /// Stores a change of state (see [`GameStore::change_state`]).
@@ -355,15 +376,14 @@ fn change_state(
         return Ok(false);
     }
     if let Some(keep) = change.keep_plies {
-        tx.execute(
-            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
-            params![change.game, keep as i64],
-        )?;
+        tx.prepare_cached("DELETE FROM moves WHERE game = ?1 AND ply >= ?2")?
+            .execute(params![change.game, keep as i64])?;
     }
     match change.next {
         Next::Computer { lease } => hold_turn(&tx, &change.game, instance, lease)?,
         Next::Person | Next::Nobody => {
-            tx.execute("DELETE FROM computer_turns WHERE game = ?1", [&change.game])?;
+            tx.prepare_cached("DELETE FROM computer_turns WHERE game = ?1")?
+                .execute([&change.game])?;
         }
     }
     tx.commit()?;
@@ -377,11 +397,11 @@ fn hold_turn(
     instance: &str,
     lease: Duration,
 ) -> Result<(), StoreError> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO computer_turns (game, holder, expires) VALUES (?1, ?2, ?3)
          ON CONFLICT (game) DO UPDATE SET holder = excluded.holder, expires = excluded.expires",
-        params![id, instance, expiry(lease)],
-    )?;
+    )?
+    .execute(params![id, instance, expiry(lease)])?;
     Ok(())
 }
 
@@ -391,11 +411,11 @@ fn append_computer_move(
     instance: &str,
 ) -> Result<ComputerCommit, StoreError> {
     let tx = conn.transaction()?;
-    let held: bool = tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM computer_turns WHERE game = ?1 AND holder = ?2)",
-        params![mv.game, instance],
-        |r| r.get(0),
-    )?;
+    let held: bool = tx
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM computer_turns WHERE game = ?1 AND holder = ?2)",
+        )?
+        .query_row(params![mv.game, instance], |r| r.get(0))?;
     if !held {
         return Ok(ComputerCommit::LeaseLost);
     }
@@ -405,7 +425,8 @@ fn append_computer_move(
     match mv.next {
         Next::Computer { lease } => hold_turn(&tx, &mv.game, instance, lease)?,
         Next::Person | Next::Nobody => {
-            tx.execute("DELETE FROM computer_turns WHERE game = ?1", [&mv.game])?;
+            tx.prepare_cached("DELETE FROM computer_turns WHERE game = ?1")?
+                .execute([&mv.game])?;
         }
     }
     tx.commit()?;
@@ -421,11 +442,8 @@ fn rematch(
 ) -> Result<RematchSeat, StoreError> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let (existing, by): (Option<String>, Option<u8>) = tx
-        .query_row(
-            "SELECT rematch, rematch_by FROM games WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+        .prepare_cached("SELECT rematch, rematch_by FROM games WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?
         .ok_or_else(|| StoreError::Corrupt(format!("rematch of {id}: no such game")))?;
     // A rematch that has expired since is started again.
@@ -457,10 +475,8 @@ fn rematch(
             let fresh = match game.token_hashes[usize::from(seat - 1)] {
                 Some(held) if held == mine => false,
                 None if seat == 2 => {
-                    tx.execute(
-                        "UPDATE games SET token2 = ?2, activity = ?3 WHERE id = ?1",
-                        params![game.id, mine.to_vec(), now_ms()],
-                    )?;
+                    tx.prepare_cached("UPDATE games SET token2 = ?2, activity = ?3 WHERE id = ?1")?
+                        .execute(params![game.id, mine.to_vec(), now_ms()])?;
                     true
                 }
                 _ => {
@@ -495,13 +511,14 @@ fn expire(conn: &mut Connection, expiry: &Expiry, now_ms: i64) -> Result<Vec<Str
         .query_map(params![finished, idle, unstarted], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     for id in &ids {
-        tx.execute("DELETE FROM computer_turns WHERE game = ?1", [id])?;
-        tx.execute("DELETE FROM moves WHERE game = ?1", [id])?;
-        tx.execute("DELETE FROM games WHERE id = ?1", [id])?;
-        tx.execute(
-            "UPDATE games SET rematch = NULL, rematch_by = NULL WHERE rematch = ?1",
-            [id],
-        )?;
+        tx.prepare_cached("DELETE FROM computer_turns WHERE game = ?1")?
+            .execute([id])?;
+        tx.prepare_cached("DELETE FROM moves WHERE game = ?1")?
+            .execute([id])?;
+        tx.prepare_cached("DELETE FROM games WHERE id = ?1")?
+            .execute([id])?;
+        tx.prepare_cached("UPDATE games SET rematch = NULL, rematch_by = NULL WHERE rematch = ?1")?
+            .execute([id])?;
     }
     tx.commit()?;
     Ok(ids)
@@ -510,6 +527,10 @@ fn expire(conn: &mut Connection, expiry: &Expiry, now_ms: i64) -> Result<Vec<Str
 impl GameStore for SqliteStore {
     fn instance(&self) -> &str {
         &self.inner.instance
+    }
+
+    fn sole_writer(&self) -> bool {
+        true
     }
 
     async fn create(&self, g: &GameRow) -> Result<(), StoreError> {
@@ -525,11 +546,12 @@ impl GameStore for SqliteStore {
     async fn claim_seat_2(&self, id: &str, token_hash: [u8; 32]) -> Result<bool, StoreError> {
         let id = id.to_owned();
         self.blocking(move |conn, _| {
-            let n = conn.execute(
-                "UPDATE games SET token2 = ?2, activity = ?3
+            let n = conn
+                .prepare_cached(
+                    "UPDATE games SET token2 = ?2, activity = ?3
                  WHERE id = ?1 AND token2 IS NULL AND opponent = 'human'",
-                params![id, token_hash.to_vec(), now_ms()],
-            )?;
+                )?
+                .execute(params![id, token_hash.to_vec(), now_ms()])?;
             Ok(n == 1)
         })
         .await
@@ -573,14 +595,13 @@ impl GameStore for SqliteStore {
         self.blocking(move |conn, instance| {
             let now = expiry(Duration::ZERO);
             Ok(conn
-                .query_row(
+                .prepare_cached(
                     "UPDATE computer_turns SET holder = ?1, expires = ?2
                      WHERE game = (SELECT game FROM computer_turns WHERE expires < ?3
                                    ORDER BY expires LIMIT 1)
                      RETURNING game",
-                    params![instance, expiry(lease), now],
-                    |r| r.get(0),
-                )
+                )?
+                .query_row(params![instance, expiry(lease), now], |r| r.get(0))
                 .optional()?)
         })
         .await
@@ -589,10 +610,11 @@ impl GameStore for SqliteStore {
     async fn renew_computer_turn(&self, id: &str, lease: Duration) -> Result<bool, StoreError> {
         let id = id.to_owned();
         self.blocking(move |conn, instance| {
-            let n = conn.execute(
-                "UPDATE computer_turns SET expires = ?3 WHERE game = ?1 AND holder = ?2",
-                params![id, instance, expiry(lease)],
-            )?;
+            let n = conn
+                .prepare_cached(
+                    "UPDATE computer_turns SET expires = ?3 WHERE game = ?1 AND holder = ?2",
+                )?
+                .execute(params![id, instance, expiry(lease)])?;
             Ok(n == 1)
         })
         .await
@@ -626,10 +648,8 @@ impl GameStore for SqliteStore {
     async fn finish_computer_turn(&self, id: &str) -> Result<(), StoreError> {
         let id = id.to_owned();
         self.blocking(move |conn, instance| {
-            conn.execute(
-                "DELETE FROM computer_turns WHERE game = ?1 AND holder = ?2",
-                params![id, instance],
-            )?;
+            conn.prepare_cached("DELETE FROM computer_turns WHERE game = ?1 AND holder = ?2")?
+                .execute(params![id, instance])?;
             Ok(())
         })
         .await
@@ -637,10 +657,10 @@ impl GameStore for SqliteStore {
 
     async fn release_computer_turns(&self) -> Result<(), StoreError> {
         self.blocking(move |conn, instance| {
-            conn.execute(
+            conn.prepare_cached(
                 "UPDATE computer_turns SET holder = NULL, expires = 0 WHERE holder = ?1",
-                [instance],
-            )?;
+            )?
+            .execute([instance])?;
             Ok(())
         })
         .await
@@ -649,11 +669,12 @@ impl GameStore for SqliteStore {
     async fn claim_tick(&self, timer: &str, every: Duration) -> Result<bool, StoreError> {
         let timer = timer.to_owned();
         self.blocking(move |conn, _| {
-            let n = conn.execute(
-                "INSERT INTO timers (name, due) VALUES (?1, ?2)
+            let n = conn
+                .prepare_cached(
+                    "INSERT INTO timers (name, due) VALUES (?1, ?2)
                  ON CONFLICT (name) DO UPDATE SET due = excluded.due WHERE timers.due <= ?3",
-                params![timer, expiry(every), expiry(Duration::ZERO)],
-            )?;
+                )?
+                .execute(params![timer, expiry(every), expiry(Duration::ZERO)])?;
             Ok(n == 1)
         })
         .await
@@ -695,10 +716,8 @@ impl GameStore for SqliteStore {
     async fn list_publicly(&self, id: &str) -> Result<(), StoreError> {
         let id = id.to_owned();
         self.blocking(move |conn, _| {
-            conn.execute(
-                "INSERT INTO listings (game) VALUES (?1) ON CONFLICT DO NOTHING",
-                [id],
-            )?;
+            conn.prepare_cached("INSERT INTO listings (game) VALUES (?1) ON CONFLICT DO NOTHING")?
+                .execute([id])?;
             Ok(())
         })
         .await
@@ -708,7 +727,8 @@ impl GameStore for SqliteStore {
         let id = id.to_owned();
         self.blocking(move |conn, _| {
             Ok(conn
-                .query_row("SELECT 1 FROM listings WHERE game = ?1", [id], |_| Ok(()))
+                .prepare_cached("SELECT 1 FROM listings WHERE game = ?1")?
+                .query_row([id], |_| Ok(()))
                 .optional()?
                 .is_some())
         })
