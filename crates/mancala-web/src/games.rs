@@ -144,7 +144,7 @@ impl Games {
 
     /// A copy of the live session of the stored game `row`.
     pub(crate) async fn session(&self, row: &GameRow) -> Result<Session, GameError> {
-        Ok(self.inner.sessions.of(row).await?.clone())
+        Ok(self.inner.sessions.of(row).await?.session.clone())
     }
 
     /// Stops thinking about game `id`'s computer moves (it is over).
@@ -154,11 +154,15 @@ impl Games {
 
     /// The stored game, unless it does not exist or has expired.
     pub(crate) async fn row(&self, id: &str) -> Result<GameRow, GameError> {
-        let row = self.store().load(id).await?;
-        match row {
-            Some(row) if self.inner.limits.expiry.deadline_ms(&row) > now_ms() => Ok(row),
+        match self.store().load(id).await? {
+            Some(row) if self.unexpired(&row) => Ok(row),
             _ => Err(GameError::NotFound),
         }
+    }
+
+    /// Whether the game stored as `row` has not expired.
+    pub(crate) fn unexpired(&self, row: &GameRow) -> bool {
+        self.inner.limits.expiry.deadline_ms(row) > now_ms()
     }
 
     pub(crate) fn view_of(&self, row: &GameRow) -> Result<GameView, GameError> {

@@ -6,6 +6,11 @@
 //! moves. A session that is behind plays the moves it missed; one that disagrees
 //! (a move it played whose commit lost a race) is rebuilt from the stored moves.
 //! Sessions are kept for the games used most recently, up to a fixed number.
+//!
+//! With each session goes the stored game it was last brought up to date with, for
+//! the move path of a store with one writer (`moves`): there, the copy is the game as
+//! stored unless this instance changed it since, which the store's version check on
+//! the next commit tells.
 
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
@@ -22,8 +27,20 @@ use crate::store::{GameRow, StoreError};
 /// the most recently used is rebuilt from the database when it is next played.
 pub(crate) const LIVE_SESSIONS: usize = 4096;
 
-/// One game's session, used by one request at a time.
-type Shared = Arc<AsyncMutex<Session>>;
+/// A game's live session, and the stored game as this instance last knew it.
+pub(crate) struct LiveGame {
+    /// The session, up to date with `row` (or ahead of it by a move being committed).
+    pub(crate) session: Session,
+    /// The stored game the session was last brought up to date with, or stored by this
+    /// instance since; `None` until a request has read it.
+    pub(crate) row: Option<GameRow>,
+}
+
+/// One game's live session, used by one request at a time.
+type Shared = Arc<AsyncMutex<LiveGame>>;
+
+/// A game's live session, held by one request.
+pub(crate) type LiveGuard = OwnedMutexGuard<LiveGame>;
 
 /// The live sessions, by game id.
 pub(crate) struct LiveSessions {
@@ -45,7 +62,7 @@ impl LiveSessions {
     ///
     /// # Errors
     /// When the stored game does not replay.
-    pub(crate) async fn of(&self, row: &GameRow) -> Result<OwnedMutexGuard<Session>, GameError> {
+    pub(crate) async fn of(&self, row: &GameRow) -> Result<LiveGuard, GameError> {
         let shared = {
             let mut sessions = self
                 .sessions
@@ -54,15 +71,32 @@ impl LiveSessions {
             match sessions.get(&row.id) {
                 Some(shared) => Arc::clone(shared),
                 None => {
-                    let shared = Arc::new(AsyncMutex::new(rebuilt(row)?));
+                    let shared = Arc::new(AsyncMutex::new(LiveGame {
+                        session: rebuilt(row)?,
+                        row: None,
+                    }));
                     sessions.put(row.id.clone(), Arc::clone(&shared));
                     shared
                 }
             }
         };
-        let mut session = shared.lock_owned().await;
-        bring_up_to_date(&mut session, row)?;
-        Ok(session)
+        let mut live = shared.lock_owned().await;
+        bring_up_to_date(&mut live.session, row)?;
+        live.row = Some(row.clone());
+        Ok(live)
+    }
+
+    /// Game `id`'s live session with the stored game it was last brought up to date
+    /// with, if this instance has one, held until the guard is dropped.
+    pub(crate) async fn known(&self, id: &str) -> Option<LiveGuard> {
+        let shared = Arc::clone(
+            self.sessions
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get(id)?,
+        );
+        let live = shared.lock_owned().await;
+        live.row.is_some().then_some(live)
     }
 
     /// Lets go of game `id`'s session (it expired).
@@ -132,10 +166,11 @@ mod tests {
     #[tokio::test]
     async fn a_session_plays_the_moves_made_elsewhere() {
         let live = LiveSessions::new(8);
-        assert_eq!(houses(&live.of(&row(&[3])).await.unwrap()), [3]);
+        assert_eq!(houses(&live.of(&row(&[3])).await.unwrap().session), [3]);
         // Another instance played two more moves.
-        let session = live.of(&row(&[3, 1, 2])).await.unwrap();
-        assert_eq!(houses(&session), [3, 1, 2]);
+        let game = live.of(&row(&[3, 1, 2])).await.unwrap();
+        assert_eq!(houses(&game.session), [3, 1, 2]);
+        assert_eq!(game.row.as_ref().unwrap().moves, [3, 1, 2]);
     }
 
     #[tokio::test]
@@ -143,16 +178,22 @@ mod tests {
         let live = LiveSessions::new(8);
         {
             // This instance played 1 after 3, but its commit lost the race to 2.
-            let mut session = live.of(&row(&[3])).await.unwrap();
-            session.play(Move::new(1).unwrap()).unwrap();
+            let mut game = live.of(&row(&[3])).await.unwrap();
+            game.session.play(Move::new(1).unwrap()).unwrap();
         }
-        assert_eq!(houses(&live.of(&row(&[3, 2])).await.unwrap()), [3, 2]);
+        assert_eq!(
+            houses(&live.of(&row(&[3, 2])).await.unwrap().session),
+            [3, 2]
+        );
         // And one ahead of the store (a move never committed) goes back.
         {
-            let mut session = live.of(&row(&[3, 2])).await.unwrap();
-            session.play(Move::new(1).unwrap()).unwrap();
+            let mut game = live.of(&row(&[3, 2])).await.unwrap();
+            game.session.play(Move::new(1).unwrap()).unwrap();
         }
-        assert_eq!(houses(&live.of(&row(&[3, 2])).await.unwrap()), [3, 2]);
+        assert_eq!(
+            houses(&live.of(&row(&[3, 2])).await.unwrap().session),
+            [3, 2]
+        );
     }
 
     #[tokio::test]
@@ -160,9 +201,22 @@ mod tests {
         let live = LiveSessions::new(8);
         let mut stored = row(&[]);
         stored.opponent = "greedy".into();
-        let session = live.of(&stored).await.unwrap();
+        let session = &live.of(&stored).await.unwrap().session;
         assert_eq!(session.seat(Side::North), &"greedy".parse().unwrap());
         assert!(session.seat(Side::South).is_human());
+    }
+
+    #[tokio::test]
+    async fn only_a_game_read_here_is_known() {
+        let live = LiveSessions::new(8);
+        assert!(live.known("g").await.is_none());
+        drop(live.of(&row(&[3])).await.unwrap());
+        let known = live.known("g").await.unwrap();
+        assert_eq!(known.row.as_ref().unwrap().moves, [3]);
+        assert_eq!(houses(&known.session), [3]);
+        drop(known);
+        live.forget("g");
+        assert!(live.known("g").await.is_none());
     }
 
     #[tokio::test]

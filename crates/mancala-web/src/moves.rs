@@ -1,10 +1,13 @@
 //! A person's move: checked against the game's live session, charged to the mover's
 //! clock, committed to the store (one of two racing requests gets in), and sent to the
 //! game's watchers; when the session says a computer is to move next, its turn is
-//! scheduled (`background`).
+//! scheduled (`background`). With a store of one writer, a move on a game this instance
+//! knows is played without reading the game again (see [`Games::play`]).
 
 use mancala_core::{Move, Side};
 use mancala_session::Session;
+
+use crate::live::LiveGame;
 
 use crate::client::ClientKey;
 use crate::clock::{charge_move, deadline};
@@ -83,6 +86,16 @@ fn stored_after(mut row: GameRow, mv: Move, update: StateUpdate, session: &Sessi
     row
 }
 
+/// What trying a move on a game and its session came to.
+enum Attempt {
+    /// Played and committed: the game's view after it, and who is owed the turn.
+    Played(Box<GameView>, Next),
+    /// The mover's clock has fallen: the game is to be ended on time.
+    OutOfTime,
+    /// Refused (nothing changed).
+    Refused(GameError),
+}
+
 impl Games {
     /// Plays `house` for the holder of `token`, if `ply` is the game's current ply.
     /// A computer reply is thought on behalf of `client`, after that client's earlier
@@ -91,6 +104,13 @@ impl Games {
     /// Checks, in order: the game exists (404), the token (401), the request body
     /// (400), the ply (409), both seats taken (409), the turn (403), the rules (422).
     /// The move is committed before this returns.
+    ///
+    /// With a store this instance alone writes to, a move on a game it knows is tried
+    /// first on its own copy of the stored game, without reading it again: the commit
+    /// succeeds only if the stored game is still at that copy's version, so a copy
+    /// that fell behind (a join, a resignation, a rematch offer) cannot be played on.
+    /// Anything short of success there is left to the stored game, which answers as
+    /// if the copy had never been tried.
     ///
     /// # Errors
     /// The [`GameError`] for the first check that fails; nothing is changed then.
@@ -101,42 +121,114 @@ impl Games {
         request: Result<MoveRequest, GameError>,
         client: ClientKey,
     ) -> Result<GameView, GameError> {
+        if let Ok(request) = &request {
+            if let Some(view) = self.play_on_known(id, token, *request, &client).await? {
+                return Ok(view);
+            }
+        }
         let row = self.row(id).await?;
         let seat = seat_of(&row, token)?;
-        let MoveRequest { house, ply } = request?;
-        let mut session = self.sessions().of(&row).await?;
-        check_turn(&row, &session, seat, ply)?;
-        let mv = house_move(house, session.rules().houses())?;
-        let mut play = row.play.clone();
-        if charge_move(&mut play, &session, self.now_ms()).is_err() {
-            drop(session);
-            self.flag(id).await?;
-            return Err(GameError::Conflict("your time ran out".into()));
+        let request = request?;
+        let mut live = self.sessions().of(&row).await?;
+        match self.attempt(&mut live, row, seat, request).await {
+            Attempt::Played(view, next) => {
+                drop(live);
+                Ok(self.after_move(id, *view, next, &client))
+            }
+            Attempt::OutOfTime => {
+                drop(live);
+                self.flag(id).await?;
+                Err(GameError::Conflict("your time ran out".into()))
+            }
+            Attempt::Refused(e) => Err(e),
         }
-        session
-            .play(mv)
-            .map_err(|e| GameError::Unprocessable(e.to_string()))?;
-        let next = self.next_after(&session);
+    }
+
+    /// Plays the move on this instance's copy of game `id`, if the store has no other
+    /// writer and the copy allows it; `None` when the stored game must decide.
+    ///
+    /// # Errors
+    /// When the store fails.
+    async fn play_on_known(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        request: MoveRequest,
+        client: &ClientKey,
+    ) -> Result<Option<GameView>, GameError> {
+        if !self.store().sole_writer() {
+            return Ok(None);
+        }
+        let Some(mut live) = self.sessions().known(id).await else {
+            return Ok(None);
+        };
+        let Some(row) = live.row.clone().filter(|row| self.unexpired(row)) else {
+            return Ok(None);
+        };
+        let Ok(seat) = seat_of(&row, token) else {
+            return Ok(None);
+        };
+        match self.attempt(&mut live, row, seat, request).await {
+            Attempt::Played(view, next) => {
+                drop(live);
+                Ok(Some(self.after_move(id, *view, next, client)))
+            }
+            Attempt::Refused(GameError::Store(e)) => Err(GameError::Store(e)),
+            Attempt::OutOfTime | Attempt::Refused(_) => Ok(None),
+        }
+    }
+
+    /// Plays `request` for `seat` on `live`, the game's session, whose stored game is
+    /// `row`, and commits it; on success `live` holds the game as stored after it.
+    async fn attempt(
+        &self,
+        live: &mut LiveGame,
+        row: GameRow,
+        seat: Side,
+        MoveRequest { house, ply }: MoveRequest,
+    ) -> Attempt {
+        let session = &mut live.session;
+        if let Err(e) = check_turn(&row, session, seat, ply) {
+            return Attempt::Refused(e);
+        }
+        let mv = match house_move(house, session.rules().houses()) {
+            Ok(mv) => mv,
+            Err(e) => return Attempt::Refused(e),
+        };
+        let mut play = row.play.clone();
+        if charge_move(&mut play, session, self.now_ms()).is_err() {
+            return Attempt::OutOfTime;
+        }
+        if let Err(e) = session.play(mv) {
+            return Attempt::Refused(GameError::Unprocessable(e.to_string()));
+        }
+        let next = self.next_after(session);
         let update = StateUpdate {
             seen_version: row.version,
-            deadline_ms: deadline(&play, &session),
+            deadline_ms: deadline(&play, session),
             play,
         };
         if let Err(e) = self.commit(&row.id, ply as usize, mv, next, &update).await {
             // Not stored, so not played: the session goes back to the stored game.
             session.undo_move();
-            return Err(e);
+            return Attempt::Refused(e);
         }
-        let row = stored_after(row, mv, update, &session);
-        let view = self.view_of_session(&row, &session);
-        drop(session);
+        let row = stored_after(row, mv, update, session);
+        let view = self.view_of_session(&row, session);
+        live.row = Some(row);
+        Attempt::Played(Box::new(view), next)
+    }
+
+    /// What follows a committed move: its view goes to the game's watchers, and the
+    /// computer's turn is scheduled, or forgotten once the game is over.
+    fn after_move(&self, id: &str, view: GameView, next: Next, client: &ClientKey) -> GameView {
         self.publish(id, &view);
         match next {
             Next::Computer { .. } => self.schedule_computer(id, client.to_string()),
             Next::Nobody => self.forget_thinking(id),
             Next::Person => {}
         }
-        Ok(view)
+        view
     }
 
     /// Who is owed the turn in `after`, a game's session after a move, as the session

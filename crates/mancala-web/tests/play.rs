@@ -34,6 +34,7 @@ on_both_backends!(
     a_player_who_left_is_claimed_against_after_the_stated_time,
     a_fallen_flag_reads_zero_and_an_ended_game_keeps_its_times,
     the_live_stream_carries_takebacks_and_ends_with_the_rematch,
+    a_move_is_judged_on_the_game_as_stored_after_other_changes,
 );
 
 /// The injected clocks' starting time (a round number of milliseconds since the
@@ -234,6 +235,56 @@ async fn an_abort_is_only_possible_before_each_side_has_moved(db: TestDb) {
     let uri = format!("/api/games/{id}/join");
     let (status, _) = call(&s.router, "POST", &uri, None, Some(join)).await;
     assert_eq!(status, StatusCode::CONFLICT);
+}
+
+/// On SQLite the instance plays a move on its own copy of the game (issue 43); every
+/// change made another way since (a join, a resignation, a takeback) must still
+/// decide the answer, as the stored game does on PostgreSQL.
+async fn a_move_is_judged_on_the_game_as_stored_after_other_changes(db: TestDb) {
+    let s = site(&db).await;
+    let (status, g) = call(&s.router, "POST", "/api/games", None, Some(kalah())).await;
+    assert_eq!(status, StatusCode::CREATED, "{g}");
+    let id = g["id"].as_str().unwrap().to_owned();
+    let t1 = g["token"].as_str().unwrap().to_owned();
+    // A move before the friend joins is refused, and leaves a copy of the game
+    // without them.
+    assert_eq!(play(&s, &id, &t1, 1, 0).await.0, StatusCode::CONFLICT);
+    let join = json!({"invite": g["invite"]});
+    let (status, j) = call(
+        &s.router,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(join),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{j}");
+    let t2 = j["token"].as_str().unwrap().to_owned();
+    // The join is seen by both players' moves.
+    played(&s, &id, &t1, QUIET[0], 0).await;
+    played(&s, &id, &t2, QUIET[1], 1).await;
+    // A takeback granted is seen by the next move: player 1 is to move at ply 0
+    // again.
+    assert_eq!(act(&s, &id, &t1, "offer-takeback").await.0, StatusCode::OK);
+    assert_eq!(act(&s, &id, &t2, "accept").await.0, StatusCode::OK);
+    assert_eq!(view(&s, &id).await["ply"], 0);
+    assert_eq!(
+        play(&s, &id, &t1, QUIET[2], 2).await.0,
+        StatusCode::CONFLICT
+    );
+    assert_eq!(
+        play(&s, &id, &t2, QUIET[1], 0).await.0,
+        StatusCode::FORBIDDEN
+    );
+    played(&s, &id, &t1, QUIET[0], 0).await;
+    played(&s, &id, &t2, QUIET[1], 1).await;
+    // A resignation is seen by the next move, which is refused and changes nothing.
+    assert_eq!(act(&s, &id, &t1, "resign").await.0, StatusCode::OK);
+    let before = view(&s, &id).await;
+    let (status, v) = play(&s, &id, &t1, QUIET[2], 2).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert_eq!(view(&s, &id).await, before);
+    assert_eq!(before["end"]["reason"], "resigned");
 }
 
 async fn a_draw_is_offered_declined_and_accepted(db: TestDb) {
