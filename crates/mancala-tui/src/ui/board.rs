@@ -132,6 +132,12 @@ fn house_look(g: &GameState, board: &BoardView, side: Side, house: u8) -> HouseL
         look.border_type = BorderType::Thick;
         look.count = Style::new().fg(Color::Black).bg(ACCENT).bold();
     }
+    // Under review, the best houses as the cursor, then the house played.
+    if board.best.contains(&pit) {
+        look.border = Style::new().fg(ACCENT).bold();
+        look.border_type = BorderType::Thick;
+        look.label = Style::new().fg(ACCENT).bold();
+    }
     if board.origin == Some(pit) {
         look.border = Style::new().fg(colour).bold();
         look.border_type = BorderType::Double;
