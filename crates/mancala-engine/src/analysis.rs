@@ -275,7 +275,13 @@ pub fn analyse(
     let mut position = *game.start();
     let mut plies = Vec::with_capacity(game.ply());
     for (k, &mv) in game.moves().iter().enumerate() {
-        plies.push(judge(k + 1, position.to_move(), mv, &known[k], &known[k + 1]));
+        plies.push(judge(
+            k + 1,
+            position.to_move(),
+            mv,
+            &known[k],
+            &known[k + 1],
+        ));
         position.play_unchecked(mv);
     }
     let accuracy = Analysis::accuracy_of(&plies);

@@ -133,7 +133,11 @@ fn oware_positions_the_solver_proves_have_its_values_with_their_history() {
         let mut prefix = Game::new(rules);
         for (entry, &mv) in analysis.plies.iter().zip(game.moves()) {
             let solution = solver.solve(&prefix).unwrap();
-            let sign = if prefix.position().to_move() == Side::South { 1 } else { -1 };
+            let sign = if prefix.position().to_move() == Side::South {
+                1
+            } else {
+                -1
+            };
             assert!(entry.exact);
             assert_eq!(entry.value_best, sign * solution.value);
             assert_eq!(
@@ -199,7 +203,9 @@ fn the_document_has_the_documented_keys() {
     ] {
         assert!(!ply[key].is_null(), "{key}: {json}");
     }
-    assert!(["best", "good", "inaccuracy", "mistake", "blunder"]
-        .contains(&ply["label"].as_str().unwrap()));
+    assert!(
+        ["best", "good", "inaccuracy", "mistake", "blunder"]
+            .contains(&ply["label"].as_str().unwrap())
+    );
     assert_eq!(json["accuracy"].as_array().unwrap().len(), 2);
 }

@@ -1620,7 +1620,11 @@ fn a_finished_game_is_reviewed_move_by_move_with_the_best_move() {
     assert!(s.contains(&format!("Review 1/{plies}")), "{s}");
     // The analysis runs on its own thread; the screen is drawn meanwhile.
     run_until(&mut app, &mut now, |a| {
-        a.game().unwrap().review.as_ref().is_some_and(|r| !r.computing())
+        a.game()
+            .unwrap()
+            .review
+            .as_ref()
+            .is_some_and(|r| !r.computing())
     });
     let s = show(&app);
     assert!(s.contains("Move 1 of"), "{s}");

@@ -10,9 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::{board, history, popup};
-use crate::app::{
-    Animation, App, GameState, Message, MessageKind, Review, SPEEDS_MS, letter_keys,
-};
+use crate::app::{Animation, App, GameState, Message, MessageKind, Review, SPEEDS_MS, letter_keys};
 use crate::fit;
 use crate::layout::GameLayout;
 use crate::style::{ACCENT, DIM, key, side_colour, text};
