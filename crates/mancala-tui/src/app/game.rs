@@ -136,18 +136,32 @@ impl GameState {
             self.message = Message::info(text);
             return;
         };
-        let best: Vec<String> = entry.best.iter().map(|&h| self.label(side, h)).collect();
+        let others: Vec<String> = (entry.best.iter())
+            .filter(|&&h| h != entry.played)
+            .map(|&h| self.label(side, h))
+            .collect();
         let about = if entry.exact { "" } else { "about " };
-        let text = format!(
-            "Move {} of {of}: {} played {}, {}: {about}{:+} where {} keeps {about}{:+}.",
+        let head = format!(
+            "Move {} of {of}: {} played {}",
             review.ply + 1,
             self.name(side),
-            self.label(side, entry.played),
-            entry.label.name(),
-            entry.value_played,
-            best.join(" or "),
-            entry.value_best,
+            self.label(side, entry.played)
         );
+        let text = match (entry.label, others.is_empty()) {
+            (Label::Best, true) => format!("{head}, the best: {about}{:+}.", entry.value_best),
+            (Label::Best, false) => format!(
+                "{head}, a best move: {about}{:+}, as {} too.",
+                entry.value_best,
+                others.join(" or ")
+            ),
+            (label, _) => format!(
+                "{head}, {}: {about}{:+} where {} keeps {about}{:+}.",
+                label.name(),
+                entry.value_played,
+                others.join(" or "),
+                entry.value_best
+            ),
+        };
         let kind = match entry.label {
             Label::Best | Label::Good => MessageKind::Good,
             Label::Inaccuracy => MessageKind::Info,

@@ -259,7 +259,8 @@ fn middle_line(g: &GameState, board: &BoardView, width: usize) -> Line<'static> 
             text(&format!(" {}", board.in_hand)),
         ]);
     }
-    if g.finished() {
+    // Under review the board is a position before the end: no sweep to tell.
+    if g.finished() && g.review.is_none() {
         return Line::from(Span::styled(
             sweep_words(g, width),
             Style::new().fg(ACCENT).add_modifier(Modifier::ITALIC),
