@@ -83,8 +83,8 @@ enum Command {
     /// Analyse a game: every move's value against the best move's, a label and each
     /// player's accuracy
     ///
-    /// The game is a record's (--record FILE, --game N), or --moves played from
-    /// --position or the start of the rules given. Values are the mover's final margin
+    /// The game is a record's, analysed from its first move (--record FILE, --game N),
+    /// or --moves played from --position or the start of the rules given. Values are the mover's final margin
     /// in seeds under best play: exact where the solver proves them (Kalah and Oware
     /// near the end), else the search's estimate. See docs/analysis.md.
     Analyse(analyse_cmd::AnalyseArgs),
