@@ -30,6 +30,7 @@
 //! search.rs     iterative-deepening PVS (Searcher, Limits)
 //! endgame.rs    Kalah endgame tables the search probes, shared in a process
 //! alphabeta.rs  the alphabeta player
+//! analysis.rs   game analysis: every move's value against the best, labels, accuracy
 //! mcts.rs       Monte-Carlo tree search with random playouts
 //! levels.rs     easy, medium, hard, expert, master, perfect
 //! master.rs     master: a time budget, the solver near the end, alpha-beta on threads
@@ -40,6 +41,7 @@
 #![forbid(unsafe_code)]
 
 mod alphabeta;
+mod analysis;
 mod catalogue;
 mod endgame;
 mod eval;
@@ -55,6 +57,9 @@ mod simple;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
+pub use analysis::{
+    Analysis, AnalysisError, AnalysisProgress, AnalysisSettings, Label, PlyAnalysis, analyse,
+};
 pub use catalogue::{Cost, PlayerInfo, Plays};
 pub use endgame::default_probe_seeds;
 pub(crate) use eval::evaluate_with;

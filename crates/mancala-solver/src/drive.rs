@@ -165,6 +165,25 @@ impl Solver {
         }
     }
 
+    /// The same solver giving up (with [`SolveError::OutOfTime`]) once `stop` is set,
+    /// as it does at its time limit: a caller running solves on a thread of its own can
+    /// end them from another.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::AtomicBool;
+    /// use mancala_core::{Game, Rules};
+    /// use mancala_solver::{SolveConfig, SolveError, Solver};
+    /// let stop = Arc::new(AtomicBool::new(true));
+    /// let mut solver = Solver::new(SolveConfig::default().with_table_mb(16)).with_stop(stop);
+    /// let game = Game::new(Rules::kalah(6, 3));
+    /// assert!(matches!(solver.solve(&game), Err(SolveError::OutOfTime)));
+    /// ```
+    #[must_use]
+    pub fn with_stop(self, stop: Arc<AtomicBool>) -> Solver {
+        Solver { stop, ..self }
+    }
+
     /// Solves of positions of `table`'s rules with more seeds in play than it holds
     /// use `table` as their endgame database instead of building one, when it is at
     /// least as large as the one they would build: a caller that keeps a table for its

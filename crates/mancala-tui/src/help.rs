@@ -18,7 +18,7 @@ use crate::style::{ACCENT, TUZDYK, key, text};
 const MAX_WIDTH: u16 = 78;
 
 /// The keys in a game, each with what it does.
-const KEYS: [(&str, &str); 7] = [
+const KEYS: [(&str, &str); 8] = [
     (
         "1-9 0, letters",
         "choose a house (two digits on big boards)",
@@ -36,6 +36,10 @@ const KEYS: [(&str, &str); 7] = [
     (
         "w  v",
         "save the game (tui --load FILE); at the end, the board",
+    ),
+    (
+        "a  ←→",
+        "at the end: review each move (its label, the best)",
     ),
     (
         "q  Ctrl-C  Ctrl-Z",

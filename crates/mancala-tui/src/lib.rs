@@ -33,7 +33,9 @@
 //! wheel scroll it), `w` save, `+`/`-` sowing speed, `?`/F1 help, any key skips a
 //! sowing, `q` quits (asking first), Ctrl-C quits at once, Ctrl-Z suspends, Ctrl-L draws
 //! the screen anew. At the end:
-//! `y`/`n`, `f` who moves first next, `v` the result box away and back. The README has
+//! `y`/`n`, `f` who moves first next, `v` the result box away and back, `a` review the
+//! game (its analysis on a thread of its own, then the arrows step through the moves,
+//! each with its label and the best house lit). The README has
 //! the full table.
 
 #![forbid(unsafe_code)]

@@ -1604,3 +1604,47 @@ fn a_focused_rule_option_says_what_it_does() {
     let first = summary.next().unwrap().to_uppercase().collect::<String>();
     assert!(s.contains(&format!("{first}{}.", summary.as_str())), "{s}");
 }
+
+#[test]
+fn a_finished_game_is_reviewed_move_by_move_with_the_best_move() {
+    let mut now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 3, 2), true, now);
+    while !app.game().unwrap().finished() {
+        press(&mut app, KeyCode::Enter, now);
+        press(&mut app, KeyCode::Char(' '), now);
+    }
+    let plies = app.game().unwrap().session.records().len();
+    press(&mut app, KeyCode::Char('a'), now);
+    let s = show(&app);
+    assert!(!s.contains("Play again?"), "the result box makes way:\n{s}");
+    assert!(s.contains(&format!("Review 1/{plies}")), "{s}");
+    // The analysis runs on its own thread; the screen is drawn meanwhile.
+    run_until(&mut app, &mut now, |a| {
+        a.game()
+            .unwrap()
+            .review
+            .as_ref()
+            .is_some_and(|r| !r.computing())
+    });
+    let s = show(&app);
+    assert!(s.contains("Move 1 of"), "{s}");
+    assert!(s.contains("accuracy Ann"), "{s}");
+    press(&mut app, KeyCode::Right, now);
+    let g = app.game().unwrap();
+    let review = g.review.as_ref().unwrap();
+    assert_eq!(review.ply, 1);
+    let entry = review.entry().unwrap();
+    let board = g.board();
+    // The board is the position before the move shown, its best houses lit.
+    assert_eq!(board.houses, {
+        let before = g.session.records()[1].before;
+        Side::BOTH.map(|s| before.houses(s).to_vec())
+    });
+    assert_eq!(board.best.len(), entry.best.len());
+    assert!(show(&app).contains(&format!("Move 2 of {plies}")));
+    press(&mut app, KeyCode::End, now);
+    assert_eq!(app.game().unwrap().review.as_ref().unwrap().ply, plies - 1);
+    press(&mut app, KeyCode::Esc, now);
+    assert!(app.game().unwrap().review.is_none());
+    assert!(show(&app).contains("Play again? (y/n)"));
+}

@@ -14,11 +14,13 @@
 //! mancala bench           speed figures as JSON lines
 //! mancala serve           the web game: browser UI and JSON API
 //! mancala solve           the exact value of a position under perfect play
+//! mancala analyse         every move of a game against the best, labels, accuracy
 //! mancala record          check game records, convert them between notations
 //! ```
 
 #![forbid(unsafe_code)]
 
+mod analyse_cmd;
 mod args;
 mod bench;
 mod bench_search;
@@ -78,6 +80,14 @@ enum Command {
     Solve(solve_cmd::SolveArgs),
     /// Check game records and convert them between notations
     Record(record_cmd::RecordArgs),
+    /// Analyse a game: every move's value against the best move's, a label and each
+    /// player's accuracy
+    ///
+    /// The game is a record's, analysed from its first move (--record FILE, --game N),
+    /// or --moves played from --position or the start of the rules given. Values are the mover's final margin
+    /// in seeds under best play: exact where the solver proves them (Kalah and Oware
+    /// near the end), else the search's estimate. See docs/analysis.md.
+    Analyse(analyse_cmd::AnalyseArgs),
 }
 
 fn main() -> ExitCode {
@@ -102,6 +112,9 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => serve_cmd::run(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Solve(args)) => solve_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Record(args)) => record_cmd::run(args, &mut out),
+        Some(Command::Analyse(args)) => {
+            analyse_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS)
+        }
         None | Some(Command::Tui(_)) => unreachable!("the terminal game ran above"),
     };
     let flushed = out.flush();

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use mancala_core::{IllegalMove, Move, Outcome, Pit, Side, SowStep};
-use mancala_engine::{Choice, Player};
+use mancala_engine::{AnalysisProgress, Choice, Label, Player};
 use mancala_session::{EndText, MoveRecord, Seat, Session};
 use ratatui::crossterm::event::KeyCode;
 
@@ -73,6 +73,8 @@ pub struct GameState {
     pub swap_next: bool,
     /// A first digit typed on a board of ten or more houses.
     pub digit: Option<u8>,
+    /// The finished game under review (`a` at the end), with its analysis.
+    pub review: Option<super::Review>,
 }
 
 impl GameState {
@@ -80,11 +82,92 @@ impl GameState {
     /// the last seeds swept into the stores (so they show the score), or the position.
     #[must_use]
     pub fn board(&self) -> BoardView {
+        if let Some(review) = &self.review {
+            return self.review_board(review);
+        }
         match (&self.anim, self.session.end()) {
             (Some(a), _) => a.board(),
             (None, Some(end)) => BoardView::finished(self.session.position(), &end),
             (None, None) => BoardView::of(self.session.position()),
         }
+    }
+
+    /// Under review: the position before the move shown, the house played marked as
+    /// where a sowing starts, and the best houses once the analysis is done.
+    fn review_board(&self, review: &super::Review) -> BoardView {
+        let Some(record) = self.session.records().get(review.ply) else {
+            return BoardView::of(self.session.position());
+        };
+        let mut b = BoardView::of(&record.before);
+        b.origin = Some(Pit::House {
+            side: record.side,
+            house: record.mv.house(),
+        });
+        if let Some(entry) = review.entry() {
+            b.best = entry
+                .best
+                .iter()
+                .map(|&house| Pit::House {
+                    side: record.side,
+                    house,
+                })
+                .collect();
+        }
+        b
+    }
+
+    /// Puts what the review knows of the move shown on the message line: the analysis's
+    /// progress while it is computed, then the move's label and the best move.
+    pub(crate) fn show_review(&mut self) {
+        let Some(review) = &self.review else {
+            return;
+        };
+        let Some(record) = self.session.records().get(review.ply) else {
+            return;
+        };
+        let (side, of) = (record.side, review.plies);
+        let Some(entry) = review.entry() else {
+            let text = match review.progress {
+                Some(AnalysisProgress::Positions { done, of, exact }) => format!(
+                    "Analysing the game: {done} of {of} positions valued, {exact} exactly..."
+                ),
+                _ => "Analysing the game (building the endgame table first)...".to_owned(),
+            };
+            self.message = Message::info(text);
+            return;
+        };
+        let others: Vec<String> = (entry.best.iter())
+            .filter(|&&h| h != entry.played)
+            .map(|&h| self.label(side, h))
+            .collect();
+        let about = if entry.exact { "" } else { "about " };
+        let head = format!(
+            "Move {} of {of}: {} played {}",
+            review.ply + 1,
+            self.name(side),
+            self.label(side, entry.played)
+        );
+        let text = match (entry.label, others.is_empty()) {
+            (Label::Best, true) => format!("{head}, the best: {about}{:+}.", entry.value_best),
+            (Label::Best, false) => format!(
+                "{head}, a best move: {about}{:+}, as {} too.",
+                entry.value_best,
+                others.join(" or ")
+            ),
+            (label, _) => format!(
+                "{head}, {}: {about}{:+} where {} keeps {about}{:+}.",
+                label.name(),
+                entry.value_played,
+                others.join(" or "),
+                entry.value_best
+            ),
+        };
+        let kind = match entry.label {
+            Label::Best | Label::Good => MessageKind::Good,
+            Label::Inaccuracy => MessageKind::Info,
+            Label::Mistake | Label::Blunder => MessageKind::Warning,
+        };
+        self.message = Message::new(kind, text);
     }
 
     /// Whether the game is over and its last sowing has been shown.

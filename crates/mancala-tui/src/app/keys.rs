@@ -11,7 +11,7 @@ use ratatui::layout::Rect;
 use super::game::plural;
 use super::thinker::{self, Job};
 use super::view::Message;
-use super::{App, SPEEDS_MS, Screen};
+use super::{App, Review, SPEEDS_MS, Screen};
 use crate::help;
 use crate::layout::{BoardShape, GameLayout, SetupLayout};
 use crate::setup::{Field, SetupForm};
@@ -127,6 +127,9 @@ impl App {
         if g.confirm_quit {
             return self.quit_answer(key);
         }
+        if g.review.is_some() {
+            return self.review_key(key);
+        }
         if g.finished() {
             return self.end_key(key, now);
         }
@@ -171,6 +174,11 @@ impl App {
             KeyCode::Char('u') => self.undo(now),
             KeyCode::Char('w') => self.save_game(),
             KeyCode::Char('v' | 'V') | KeyCode::Tab => g.result_hidden = !g.result_hidden,
+            KeyCode::Char('a' | 'A') => {
+                g.review = Some(Review::start(g.session.game()));
+                g.moves_shown = false;
+                g.show_review();
+            }
             KeyCode::Char('m') => {
                 g.moves_shown = !g.moves_shown;
                 g.result_hidden = g.moves_shown;
@@ -179,6 +187,35 @@ impl App {
             KeyCode::PageDown => g.scroll_moves(-5),
             _ => {}
         }
+    }
+
+    /// Keys while a finished game is reviewed: the arrows (and Enter, Backspace)
+    /// step through the moves, PgUp/PgDn by ten, Home/End to the first and last; `a`,
+    /// Esc or `q` leave the review (stopping its analysis if it is still computed).
+    fn review_key(&mut self, key: KeyEvent) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        let Some(review) = &mut g.review else {
+            return;
+        };
+        match key.code {
+            KeyCode::Right | KeyCode::Down | KeyCode::Enter | KeyCode::Char(' ') => {
+                review.step(1);
+            }
+            KeyCode::Left | KeyCode::Up | KeyCode::Backspace => review.step(-1),
+            KeyCode::PageDown => review.step(10),
+            KeyCode::PageUp => review.step(-10),
+            KeyCode::Home => review.jump(false),
+            KeyCode::End => review.jump(true),
+            KeyCode::Char('a' | 'A' | 'q' | 'Q') | KeyCode::Esc => {
+                g.review = None;
+                g.message = g.log.last().cloned().unwrap_or_else(|| Message::info(""));
+                return;
+            }
+            _ => return,
+        }
+        g.show_review();
     }
 
     /// Keys while a game goes on and nothing is being sown.

@@ -8,6 +8,7 @@
 mod game;
 mod keys;
 mod records;
+mod review;
 mod series;
 mod thinker;
 mod view;
@@ -20,6 +21,7 @@ use mancala_session::{Seat, Session};
 
 use game::Players;
 pub use game::{GameState, NAME_SHOWN, letter_keys};
+pub use review::Review;
 pub use series::Score;
 pub use view::{Animation, BoardView, Message, MessageKind};
 
@@ -193,6 +195,7 @@ impl App {
         self.game().is_some_and(|g| {
             g.anim.is_some()
                 || g.hint_pending
+                || g.review.as_ref().is_some_and(Review::computing)
                 || (!g.confirm_quit && !self.help && g.thinking().is_some())
         })
     }
@@ -267,6 +270,7 @@ impl App {
             result_hidden: false,
             swap_next: true,
             digit: None,
+            review: None,
         };
         game.fix_cursor();
         self.screen = Screen::Game(Box::new(game));
@@ -290,6 +294,10 @@ impl App {
             return changed;
         };
         changed |= g.advance_animation(now, step);
+        if g.review.as_mut().is_some_and(Review::poll) {
+            g.show_review();
+            changed = true;
+        }
         // The computer waits while the quit question or the help is up.
         if g.confirm_quit || self.help {
             return changed;

@@ -78,6 +78,8 @@ pub struct BoardView {
     pub captured: Vec<Pit>,
     /// Houses whose seeds went to their owner's store when the game ended.
     pub swept: Vec<Pit>,
+    /// Under review: the best houses of the position shown.
+    pub best: Vec<Pit>,
 }
 
 impl BoardView {
@@ -92,6 +94,7 @@ impl BoardView {
             banked: None,
             captured: Vec::new(),
             swept: Vec::new(),
+            best: Vec::new(),
         }
     }
 

@@ -132,6 +132,12 @@ fn house_look(g: &GameState, board: &BoardView, side: Side, house: u8) -> HouseL
         look.border_type = BorderType::Thick;
         look.count = Style::new().fg(Color::Black).bg(ACCENT).bold();
     }
+    // Under review, the best houses as the cursor, then the house played.
+    if board.best.contains(&pit) {
+        look.border = Style::new().fg(ACCENT).bold();
+        look.border_type = BorderType::Thick;
+        look.label = Style::new().fg(ACCENT).bold();
+    }
     if board.origin == Some(pit) {
         look.border = Style::new().fg(colour).bold();
         look.border_type = BorderType::Double;
@@ -253,7 +259,8 @@ fn middle_line(g: &GameState, board: &BoardView, width: usize) -> Line<'static> 
             text(&format!(" {}", board.in_hand)),
         ]);
     }
-    if g.finished() {
+    // Under review the board is a position before the end: no sweep to tell.
+    if g.finished() && g.review.is_none() {
         return Line::from(Span::styled(
             sweep_words(g, width),
             Style::new().fg(ACCENT).add_modifier(Modifier::ITALIC),

@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::{board, history, popup};
-use crate::app::{Animation, App, GameState, Message, MessageKind, SPEEDS_MS, letter_keys};
+use crate::app::{Animation, App, GameState, Message, MessageKind, Review, SPEEDS_MS, letter_keys};
 use crate::fit;
 use crate::layout::GameLayout;
 use crate::style::{ACCENT, DIM, key, side_colour, text};
@@ -48,7 +48,7 @@ pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     frame.render_widget(Paragraph::new(keys).centered(), layout.keys);
     if g.confirm_quit {
         popup::quit(frame, layout.frame, frame.area());
-    } else if g.finished() && !g.result_hidden && !g.moves_shown {
+    } else if g.finished() && !g.result_hidden && !g.moves_shown && g.review.is_none() {
         let screen = frame.area();
         popup::game_over(frame, g, &app.score(), layout.frame, screen);
     }
@@ -87,7 +87,9 @@ fn title_line(rules: Rules) -> Line<'static> {
 
 /// What is happening: a sowing, the end, a computer thinking, or whose choice it is.
 fn status_line(app: &App, g: &GameState) -> Line<'static> {
-    if let Some(a) = &g.anim {
+    if let Some(review) = &g.review {
+        review_status(g, review)
+    } else if let Some(a) = &g.anim {
         sowing_status(g, a)
     } else if g.finished() {
         over_status(g)
@@ -125,6 +127,25 @@ fn over_status(g: &GameState) -> Line<'static> {
         key("n"),
         text(" quit"),
     ])
+}
+
+/// Under review: which move is shown, the accuracy once known, and the keys.
+fn review_status(g: &GameState, review: &Review) -> Line<'static> {
+    let mut spans = vec![Span::styled(
+        format!("Review {}/{}  ", review.ply + 1, review.plies),
+        Style::new().fg(ACCENT).bold(),
+    )];
+    if let Some(a) = &review.analysis {
+        spans.push(text(&format!(
+            "accuracy {} {:.0} · {} {:.0}  ",
+            fit::shorten(g.name(Side::South), 10),
+            a.accuracy[0],
+            fit::shorten(g.name(Side::North), 10),
+            a.accuracy[1]
+        )));
+    }
+    spans.extend([key("←→"), text(" step  "), key("a"), text(" back")]);
+    Line::from(spans)
 }
 
 fn name_span(g: &GameState, side: Side) -> Span<'static> {

@@ -106,11 +106,13 @@ pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, s
             2,
             vec![
                 key("s"),
-                text(" new setup  "),
+                text(" setup  "),
                 key("u"),
                 text(" undo  "),
                 key("v"),
-                text(" see the board"),
+                text(" board  "),
+                key("a"),
+                text(" review"),
             ],
         ),
     ];
