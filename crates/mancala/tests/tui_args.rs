@@ -109,3 +109,24 @@ fn a_load_file_that_is_missing_or_bad_is_refused() {
     assert!(err.contains("cannot be used with"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_external_engine_is_started_once_before_the_terminal_is_taken() {
+    let (code, out, err) = run(&["tui", "--p2", "ext:/nonexistent/engine --level 3"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("--p2: external engine ext:/nonexistent/engine --level 3: cannot start"),
+        "{err}"
+    );
+    assert!(!err.contains("needs a terminal"), "{err}");
+    let (code, _, err) = run(&["tui", "--p1", "ext:"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("expected ext:COMMAND"), "{err}");
+    // An engine that greets is accepted; then the terminal is needed.
+    let engine =
+        "ext:sh -c 'while read -r l; do case \"$l\" in protocol*) echo ready;; esac; done'";
+    let (code, _, err) = run(&["tui", "--p2", engine]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("needs a terminal"), "{err}");
+}
