@@ -240,23 +240,27 @@ impl VectorGame {
     /// An (n, H) bool array: whether each house is a legal move in each game.
     fn legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
         let (n, h) = (self.games.len(), self.houses());
-        let mut out = vec![false; n * h];
-        if h <= 8 {
-            // A row at a time: the bits spread to bytes, the row's `h` taken.
-            for (row, game) in out.chunks_exact_mut(h).zip(&self.games) {
-                let bytes = spread_bits(game.legal_bits()).to_le_bytes();
-                for (cell, byte) in row.iter_mut().zip(bytes) {
-                    *cell = byte != 0;
-                }
-            }
-        } else {
+        if h > 8 {
+            let mut out = vec![false; n * h];
             for (row, game) in out.chunks_exact_mut(h).zip(&self.games) {
                 for (house, cell) in row.iter_mut().enumerate() {
                     *cell = game.legal_bits() >> house & 1 == 1;
                 }
             }
+            return PyArray1::from_vec(py, out).reshape([n, h]);
         }
-        PyArray1::from_vec(py, out).reshape([n, h])
+        // Up to 8 houses, a row is one 8-byte store of the bits spread to bytes (0 or
+        // 1), each row written over the tail of the one before; numpy then reads the
+        // bytes as bools, without a copy.
+        let mut out = vec![0u8; n * h + 8];
+        for (i, game) in self.games.iter().enumerate() {
+            out[i * h..][..8].copy_from_slice(&spread_bits(game.legal_bits()).to_le_bytes());
+        }
+        out.truncate(n * h);
+        let bytes = PyArray1::from_vec(py, out).reshape([n, h])?;
+        Ok(bytes
+            .call_method1("view", (numpy::dtype::<bool>(py),))?
+            .cast_into::<PyArray2<bool>>()?)
     }
 
     /// The legal houses of each game as bits, house `h` as bit `h - 1` (int64): the
