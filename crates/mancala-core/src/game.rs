@@ -151,6 +151,85 @@ impl RepetitionTracker {
     }
 }
 
+/// Oware's repetition rule kept with the moves since the last capture instead of the
+/// positions: the position at the run's start, the moves, the fingerprints of a short
+/// run (scanned) and, once the run is longer than [`SCAN_UP_TO`], a set of them. A
+/// position whose fingerprint is new is new; one whose fingerprint was seen is checked
+/// exactly by replaying the run. A step stores one byte and a set entry where
+/// [`RepetitionTracker`] stores a whole position: thousands of games side by side
+/// (`LeanGame` in batches) then stay in the caches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MoveRun {
+    start: Position,
+    moves: Vec<Move>,
+    /// The fingerprints of the start and of the positions after each move, while the
+    /// run is short.
+    keys: Vec<u64>,
+    /// All of the run's fingerprints, once it is long.
+    seen: HashSet<u64, BuildHasherDefault<FingerprintHasher>>,
+}
+
+impl MoveRun {
+    /// A run from `start` that allocates nothing until it is [`reset`](Self::reset):
+    /// for variants without the repetition rule, which never record.
+    pub(crate) fn dormant(start: &Position) -> MoveRun {
+        MoveRun {
+            start: *start,
+            moves: Vec::new(),
+            keys: Vec::new(),
+            seen: HashSet::default(),
+        }
+    }
+
+    /// Starts a run at `start`, keeping the allocations.
+    pub(crate) fn reset(&mut self, start: &Position) {
+        self.start = *start;
+        self.moves.clear();
+        self.keys.clear();
+        self.keys.push(fingerprint(start));
+        if !self.seen.is_empty() {
+            self.seen.clear();
+        }
+    }
+
+    /// Records `mv`, played from `before` to `after`; whether `after` ends the game by
+    /// repetition (as [`RepetitionTracker::record`] says).
+    pub(crate) fn record(&mut self, before: &Position, mv: Move, after: &Position) -> bool {
+        if after.stores() != before.stores() {
+            self.reset(after);
+            return false;
+        }
+        let key = fingerprint(after);
+        let short = self.moves.len() < SCAN_UP_TO;
+        let may_repeat = if short {
+            self.keys.contains(&key)
+        } else {
+            !self.seen.insert(key)
+        };
+        let repeated = may_repeat && !after.is_over() && self.replay_finds(after);
+        self.moves.push(mv);
+        if short {
+            self.keys.push(key);
+            if self.moves.len() == SCAN_UP_TO {
+                self.seen.extend(self.keys.drain(..));
+            }
+        }
+        repeated
+    }
+
+    /// Whether `target` is one of the run's positions, by playing the run again.
+    fn replay_finds(&self, target: &Position) -> bool {
+        let mut p = self.start;
+        if p == *target {
+            return true;
+        }
+        self.moves.iter().any(|&mv| {
+            p.play_unchecked(mv);
+            p == *target
+        })
+    }
+}
+
 impl Game {
     /// A new game from the start position of `rules`.
     #[must_use]

@@ -1,6 +1,7 @@
 //! A game as a batch of games keeps it: no move list, the legal moves as bits.
 
-use crate::{IllegalMove, Move, Outcome, Position, RepetitionTracker};
+use crate::game::MoveRun;
+use crate::{IllegalMove, Move, Outcome, Position};
 
 /// A game from a start position without its move list: the position, Oware's
 /// repetition rule, and the legal moves as bits (house `h` is bit `h - 1`), kept up to
@@ -23,9 +24,9 @@ use crate::{IllegalMove, Move, Outcome, Position, RepetitionTracker};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeanGame {
     position: Position,
-    /// The positions since the last capture, for variants with the repetition rule
-    /// (left empty, and never asked, for the others).
-    repetitions: RepetitionTracker,
+    /// The moves since the last capture, for variants with the repetition rule (left
+    /// empty, and never asked, for the others).
+    run: MoveRun,
     repetition_rule: bool,
     /// The legal moves as bits; 0 once the game is over.
     legal: u32,
@@ -38,10 +39,12 @@ impl LeanGame {
         let repetition_rule = start.variant().has_repetition_rule();
         LeanGame {
             position: start,
-            repetitions: if repetition_rule {
-                RepetitionTracker::new(&start)
+            run: if repetition_rule {
+                let mut run = MoveRun::dormant(&start);
+                run.reset(&start);
+                run
             } else {
-                RepetitionTracker::default()
+                MoveRun::dormant(&start)
             },
             repetition_rule,
             legal: start.legal_bits(),
@@ -52,7 +55,7 @@ impl LeanGame {
     pub fn restart(&mut self, start: &Position) {
         self.position = *start;
         if self.repetition_rule {
-            self.repetitions.reset(start);
+            self.run.reset(start);
         }
         self.legal = start.legal_bits();
     }
@@ -104,7 +107,7 @@ impl LeanGame {
         if self.repetition_rule {
             let before = self.position;
             self.position.play_unchecked(mv);
-            if self.repetitions.record(&before, &self.position) {
+            if self.run.record(&before, mv, &self.position) {
                 self.legal = 0;
                 return Ok(self.position.end_by_repetition().map(|e| e.outcome));
             }

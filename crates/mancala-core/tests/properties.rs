@@ -266,3 +266,34 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The lean game keeps the repetition rule with the moves since the last capture
+    /// (replayed on a fingerprint seen before) and still ends exactly where [`Game`]
+    /// does, over long random games of the Oware variants whose runs without a capture
+    /// go on for hundreds of moves.
+    #[test]
+    fn lean_game_ends_by_repetition_as_game_does_in_long_games(
+        variant in prop::sample::select(vec![Variant::Oware, Variant::OwareSimplified, Variant::TogyzKumalak]),
+        houses in 2u8..=8,
+        seeds in 1u8..=6,
+        choices in prop::collection::vec(any::<prop::sample::Index>(), 0..3000),
+    ) {
+        let rules = Rules::new(variant, houses, seeds).unwrap();
+        let mut game = Game::new(rules);
+        let mut lean = LeanGame::new(*game.position());
+        for choice in choices {
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = *choice.get(&legal);
+            game.play(mv).unwrap();
+            prop_assert_eq!(lean.play(mv).unwrap(), game.outcome());
+            prop_assert_eq!(lean.position(), game.position());
+            prop_assert_eq!(lean.is_over(), game.is_over());
+        }
+    }
+}
