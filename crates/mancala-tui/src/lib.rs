@@ -55,6 +55,6 @@ mod ui;
 
 pub use app::{App, Message, NAME_SHOWN, Score};
 pub use layout::{BoardShape, GameLayout};
-pub use setup::{EXTERNAL_SEAT, Setup, default_name, is_external};
+pub use setup::{EXTERNAL_SEAT, FALLBACK_PLAYER, Setup, default_name, is_external};
 pub use terminal::{Ended, run, run_app};
 pub use ui::draw;

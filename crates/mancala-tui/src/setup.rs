@@ -163,6 +163,12 @@ pub fn build_player(
 /// it cannot be. Returns the player, the spec actually used, and the reason for a
 /// fallback.
 pub fn build_seated(spec: &str, rules: Rules, seed: u64) -> (Seated, String, Option<String>) {
+    if spec.trim() == EXTERNAL_SEAT {
+        // The seat of an external engine in a saved game, which keeps no command.
+        let (player, used, _) = build_player(FALLBACK_PLAYER, rules, seed);
+        let why = "the saved game does not say how to start its external engine";
+        return (Seated::Builtin(player), used, Some(why.to_owned()));
+    }
     if !is_external(spec) {
         let (player, used, why) = build_player(spec, rules, seed);
         return (Seated::Builtin(player), used, why);

@@ -1678,3 +1678,16 @@ fn an_external_engine_that_cannot_start_is_replaced_and_said_so() {
     );
     assert_eq!(app.failure(), None);
 }
+
+#[test]
+fn the_seat_of_an_external_engine_in_a_saved_game_goes_to_the_fallback_player() {
+    let now = Instant::now();
+    let app = App::new(against(mancala_tui::EXTERNAL_SEAT, 6, 4), true, now);
+    let s = flowing(&show(&app));
+    assert!(
+        s.contains(
+            "Robo plays greedy: the saved game does not say how to start its external engine."
+        ),
+        "{s}"
+    );
+}

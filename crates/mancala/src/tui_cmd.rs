@@ -149,7 +149,15 @@ impl TuiArgs {
             (Some(g), _) => g as usize,
         };
         let record = records.swap_remove(chosen - 1);
-        check_players(&Setup::of_record(&record, 0), record.rules())?;
+        let mut setup = Setup::of_record(&record, 0);
+        // A seat an external engine played is saved as `ext` (a record has no place for
+        // its command): the game goes on with the fallback player, which the game says.
+        for spec in &mut setup.players {
+            if spec == mancala_tui::EXTERNAL_SEAT {
+                mancala_tui::FALLBACK_PLAYER.clone_into(spec);
+            }
+        }
+        check_players(&setup, record.rules())?;
         Ok(record)
     }
 }

@@ -130,3 +130,23 @@ fn an_external_engine_is_started_once_before_the_terminal_is_taken() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("needs a terminal"), "{err}");
 }
+
+#[test]
+fn a_saved_game_with_an_external_engine_loads_with_the_fallback_player() {
+    let dir = std::env::temp_dir().join(format!("mancala-tui-ext-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(
+        &file,
+        "[Variant \"kalah\"]\n[Player1 \"Ann\"]\n[Player1Kind \"human\"]\n\
+         [Player2 \"Ext bot\"]\n[Player2Kind \"ext\"]\n[Result \"*\"]\n\n1. 1 6 *\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["tui", "--load", file.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("needs a terminal"),
+        "accepted, then the terminal: {err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
