@@ -9,7 +9,8 @@ soon as either row is empty; its Oware is Oware(6,4)). mancala_rs: ``VectorGame(
 with the same rules, ``step`` playing a random legal move in every game (resetting the
 games that end), the moves drawn in numpy from ``legal_mask()`` by two policies:
 "argmax" (a uniform number per house, the illegal ones masked out, the arg-max) and
-"lookup" (see ``lookup_policy``). A step is one move in one game. Also shown: a Python
+"lookup" (see ``lookup_policy``), and a third from ``legal_bits()`` ("bits", see
+``bits_policy``). A step is one move in one game. Also shown: a Python
 loop over one ``mancala_rs.Game``, and ``VectorGame`` with the moves drawn in Rust
 (``random_actions()``). Exits with status 1 if the lookup policy's ratio is below
 ``--min-ratio``.
@@ -96,6 +97,34 @@ def lookup_policy(houses):
     return policy
 
 
+def bits_policy(houses):
+    """A random legal move per game from ``legal_bits()``: the lookup policy's table
+    flattened, read at ``bits * width + column`` for a uniform random column, one
+    ``take`` and no product (the bits come from Rust, not from ``mask @ 2**h``)."""
+    width = math.lcm(*range(1, houses + 1))
+    table = np.zeros((1 << houses, width), dtype=np.int64)
+    for bits in range(1, 1 << houses):
+        legal = [h + 1 for h in range(houses) if bits >> h & 1]
+        table[bits] = [legal[c % len(legal)] for c in range(width)]
+    flat = table.ravel()
+
+    def policy(bits, rng):
+        return flat.take(bits * width + rng.integers(0, width, len(bits)))
+    return policy
+
+
+def vector_bits(rules, n, seconds):
+    vec = mancala_rs.VectorGame(n, **rules)
+    rng = np.random.default_rng(1)
+    policy = bits_policy(vec.num_houses)
+
+    def batch():
+        for _ in range(100):
+            vec.step(policy(vec.legal_bits(), rng))
+        return 100 * n
+    return timed(batch, seconds)
+
+
 def vector_lookup(rules, n, seconds):
     vec = mancala_rs.VectorGame(n, **rules)
     rng = np.random.default_rng(1)
@@ -126,16 +155,18 @@ def main():
     args = p.parse_args()
     ok = True
     print(f"{'rules':6} {'OpenSpiel':>10} {'Game':>10} {'V+argmax':>11} {'V+lookup':>11} "
-          f"{'V+Rust':>11} {'argmax':>7} {'lookup':>7}")
+          f"{'V+bits':>11} {'V+Rust':>11} {'argmax':>7} {'lookup':>7} {'bits':>7}")
     for label, (spiel_name, rules) in RULES.items():
         theirs = openspiel_loop(spiel_name, args.seconds)
         single = game_loop(rules, args.seconds)
         argmax = vector_numpy(rules, args.n, args.seconds)
         lookup = vector_lookup(rules, args.n, args.seconds)
+        bits = vector_bits(rules, args.n, args.seconds)
         rust = vector_rust(rules, args.n, args.seconds)
         ok &= lookup / theirs >= args.min_ratio
         print(f"{label:6} {theirs:10,.0f} {single:10,.0f} {argmax:11,.0f} {lookup:11,.0f} "
-              f"{rust:11,.0f} {argmax / theirs:6.1f}x {lookup / theirs:6.1f}x")
+              f"{bits:11,.0f} {rust:11,.0f} {argmax / theirs:6.1f}x {lookup / theirs:6.1f}x "
+              f"{bits / theirs:6.1f}x")
     print(f"steps a second; VectorGame n={args.n}; the ratios are to OpenSpiel's loop; "
           f"at least {args.min_ratio:g}x wanted with the lookup policy: "
           f"{'met' if ok else 'NOT met'}")

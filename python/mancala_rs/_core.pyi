@@ -136,6 +136,8 @@ class VectorGame:
         """The player to move in each game, 1 or 2."""
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """(n, H): whether each house is legal in each game."""
+    def legal_bits(self) -> npt.NDArray[np.int64]:
+        """(n,): each game's legal houses as bits, house h as bit h - 1."""
     def random_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal house for each game (seeded by ``seed``)."""
     def step(

@@ -8,7 +8,9 @@ whole game since its start) and returns a house, 1..H in the mover's sowing orde
 
     mancala match --p1 'ext:python -m mancala_rs.engine mybot:choose' --p2 greedy
 
-plays the function (the terminal and web games take no ``ext:`` players). The module is imported from the current directory or ``sys.path``. A function that
+plays the function, and so does ``mancala tui --p2 'ext:python -m mancala_rs.engine
+mybot:choose'``; for the web game see :mod:`mancala_rs.webbot`. The module is imported
+from the current directory or ``sys.path``. A function that
 raises, or returns a house that is not legal, is answered with ``error`` (the match
 scores that as a forfeit) and its traceback goes to standard error.
 """

@@ -1,7 +1,7 @@
 //! `VectorGame`: n games of one rule set stepped together, numpy arrays in and out,
 //! for reinforcement learning.
 
-use mancala_core::{Game as CoreGame, Move, Outcome, Position, RepetitionTracker, Rules, Side};
+use mancala_core::{Game as CoreGame, LeanGame, Move, Position, Side};
 use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -19,54 +19,16 @@ struct Finished {
     scores: [i32; 2],
 }
 
-/// One game of the batch: what `mancala_core::Game` keeps, less the move list, which a
-/// batch never reads, and the legal moves as bits (house `h` is bit `h - 1`), which
-/// every step checks and `legal_mask` reports.
-#[derive(Clone)]
-struct Slot {
-    position: Position,
-    repetitions: RepetitionTracker,
-    legal: u32,
-}
-
-impl Slot {
-    fn new(rules: Rules) -> Slot {
-        let position = Position::new(rules);
-        Slot {
-            position,
-            repetitions: RepetitionTracker::new(&position),
-            legal: legal_bits(&position),
-        }
-    }
-
-    /// Plays a legal move; the outcome if it ends the game (by the rules, or by
-    /// repetition as `mancala_core::Game` judges it).
-    fn play(&mut self, mv: Move) -> Option<Outcome> {
-        let before = self.position;
-        self.position.play_unchecked(mv);
-        if self.repetitions.record(&before, &self.position) {
-            self.legal = 0;
-            return self.position.end_by_repetition().map(|e| e.outcome);
-        }
-        self.legal = legal_bits(&self.position);
-        self.position.outcome()
-    }
-}
-
-fn legal_bits(position: &Position) -> u32 {
-    position
-        .legal_moves()
-        .iter()
-        .fold(0, |bits, mv| bits | 1 << mv.index())
-}
-
 /// `n` games of the same rules played side by side. Every game that ends in a step is
 /// reported by that step's rewards and terminations (and `last_results`), then starts
 /// again from the rules' start position.
 #[pyclass(module = "mancala_rs", name = "VectorGame")]
 pub struct VectorGame {
-    rules: Rules,
-    games: Vec<Slot>,
+    /// The rules' start position, where every game starts and starts again.
+    start: Position,
+    /// The games: what `mancala_core::Game` keeps, less the move list, which a batch
+    /// never reads, and with the legal moves as bits, which every step reads.
+    games: Vec<LeanGame>,
     rng: SmallRng,
     /// For each game, how it ended in the last step; `None` if it did not.
     last: Vec<Option<Finished>>,
@@ -74,12 +36,12 @@ pub struct VectorGame {
 
 impl VectorGame {
     fn houses(&self) -> usize {
-        self.rules.houses()
+        self.start.houses_per_side()
     }
 
-    /// The moves of `actions` (houses 1..H), every one checked before any is played;
-    /// an illegal one is refused with the rules' reason.
-    fn moves_of(&self, actions: &[i64]) -> PyResult<Vec<Move>> {
+    /// Checks `actions` (houses 1..H), every one before any is played: an illegal one
+    /// is refused with the rules' reason.
+    fn check(&self, actions: &[i64]) -> PyResult<()> {
         if actions.len() != self.games.len() {
             return Err(PyValueError::new_err(format!(
                 "{} actions for {} games",
@@ -87,36 +49,63 @@ impl VectorGame {
                 self.games.len()
             )));
         }
-        let mut moves = Vec::with_capacity(actions.len());
-        for (i, (slot, &a)) in self.games.iter().zip(actions).enumerate() {
-            match usize::try_from(a) {
-                Ok(h @ 1..=16) if slot.legal >> (h - 1) & 1 == 1 => {
-                    moves.push(Move::from_index(h - 1));
-                }
-                _ => return Err(illegal_action(i, a, slot, self.houses())),
-            }
+        // One pass with no early exit (it vectorises); the reason is looked for only
+        // when something is wrong.
+        let all_legal = self
+            .games
+            .iter()
+            .zip(actions)
+            .fold(true, |ok, (game, &a)| ok & is_legal(game, a));
+        if all_legal {
+            return Ok(());
         }
-        Ok(moves)
+        let (i, (game, &a)) = self
+            .games
+            .iter()
+            .zip(actions)
+            .enumerate()
+            .find(|(_, (game, a))| !is_legal(game, **a))
+            .expect("an illegal action was seen");
+        Err(illegal_action(i, a, game, self.houses()))
     }
 
-    /// Plays checked moves; the rewards of the movers and whether their game ended.
-    /// Chunks of games are played on rayon's threads: a step has no randomness, so
-    /// the result is the same on any number of threads.
-    fn play(&mut self, moves: &[Move]) -> (Vec<f32>, Vec<bool>) {
-        let mut rewards = vec![0.0; moves.len()];
-        let mut done = vec![false; moves.len()];
-        let rules = self.rules;
-        self.games
-            .par_chunks_mut(CHUNK)
-            .zip(moves.par_chunks(CHUNK))
-            .zip(self.last.par_chunks_mut(CHUNK))
-            .zip(rewards.par_chunks_mut(CHUNK))
-            .zip(done.par_chunks_mut(CHUNK))
-            .for_each(|((((games, moves), last), rewards), done)| {
-                for i in 0..games.len() {
-                    (rewards[i], done[i], last[i]) = play_one(rules, &mut games[i], moves[i]);
-                }
-            });
+    /// Plays checked actions; the rewards of the movers and whether their game ended.
+    /// Large batches are played in chunks on rayon's threads (a step has no
+    /// randomness, so the result is the same on any number of threads); a small one
+    /// on the calling thread, where handing chunks over would cost more than it saves.
+    fn play(&mut self, actions: &[i64]) -> (Vec<f32>, Vec<bool>) {
+        let n = actions.len();
+        let mut rewards = vec![0.0; n];
+        let mut done = vec![false; n];
+        let start = &self.start;
+        let play_chunk = |games: &mut [LeanGame],
+                          actions: &[i64],
+                          last: &mut [Option<Finished>],
+                          rewards: &mut [f32],
+                          done: &mut [bool]| {
+            for i in 0..games.len() {
+                (rewards[i], done[i], last[i]) = play_one(start, &mut games[i], actions[i]);
+            }
+        };
+        if n < PARALLEL_FROM {
+            play_chunk(
+                &mut self.games,
+                actions,
+                &mut self.last,
+                &mut rewards,
+                &mut done,
+            );
+        } else {
+            self.games
+                .par_chunks_mut(CHUNK)
+                .zip(actions.par_chunks(CHUNK))
+                .zip(self.last.par_chunks_mut(CHUNK))
+                .zip(rewards.par_chunks_mut(CHUNK))
+                .zip(done.par_chunks_mut(CHUNK))
+                .for_each(|((((games, actions), last), rewards), done)| {
+                    play_chunk(games, actions, last, rewards, done);
+                });
+        }
         (rewards, done)
     }
 }
@@ -125,14 +114,26 @@ impl VectorGame {
 /// little beside playing them.
 const CHUNK: usize = 512;
 
-/// Plays a checked move in one game: the mover's reward, whether the game ended, and
-/// how; a game that ended starts again.
-fn play_one(rules: Rules, slot: &mut Slot, mv: Move) -> (f32, bool, Option<Finished>) {
-    let mover = slot.position.to_move();
-    let Some(outcome) = slot.play(mv) else {
+/// Batches smaller than this are played on the calling thread.
+const PARALLEL_FROM: usize = 2 * CHUNK;
+
+/// Whether `action` (a house, 1..H) is legal in `game`.
+#[inline]
+fn is_legal(game: &LeanGame, action: i64) -> bool {
+    // Houses out of 1..=32 shift to nothing; the bits hold none above H.
+    (1..=32).contains(&action) && game.legal_bits() >> (action - 1) & 1 == 1
+}
+
+/// Plays a checked action in one game: the mover's reward, whether the game ended,
+/// and how; a game that ended starts again.
+#[inline]
+fn play_one(start: &Position, game: &mut LeanGame, action: i64) -> (f32, bool, Option<Finished>) {
+    let mover = game.position().to_move();
+    let mv = Move::from_index(action as usize - 1);
+    let Ok(Some(outcome)) = game.play(mv) else {
         return (0.0, false, None);
     };
-    *slot = Slot::new(rules);
+    game.restart(start);
     let reward = match outcome.winner {
         None => 0.0,
         Some(w) if w == mover => 1.0,
@@ -146,16 +147,25 @@ fn play_one(rules: Rules, slot: &mut Slot, mv: Move) -> (f32, bool, Option<Finis
 }
 
 /// The ValueError for an illegal action in game `i`: the rules' reason, prefixed.
-fn illegal_action(i: usize, action: i64, slot: &Slot, houses: usize) -> PyErr {
+fn illegal_action(i: usize, action: i64, game: &LeanGame, houses: usize) -> PyErr {
     let why = match move_of(action, houses) {
         Err(e) => Python::attach(|py| e.value(py).to_string()),
-        Ok(mv) => match slot.position.check(mv) {
+        Ok(mv) => match game.clone().play(mv) {
             Err(e) => e.to_string(),
-            // Legal on the board, refused by the bits: the game ended by repetition.
-            Ok(()) => mancala_core::IllegalMove::GameOver.to_string(),
+            Ok(_) => unreachable!("a legal action is not refused"),
         },
     };
     PyValueError::new_err(format!("game {i}: {why}"))
+}
+
+/// The bits of a legal-move mask (at most 8 houses) spread to one byte per house, 1
+/// for a legal house, house 1 in the lowest byte: a multiplication puts bit `k` in
+/// byte `k`, an addition makes any non-zero byte's top bit set.
+#[inline]
+fn spread_bits(bits: u32) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let picked = (u64::from(bits & 0xff) * ONES) & 0x8040_2010_0804_0201;
+    ((picked + 0x7f7f_7f7f_7f7f_7f7f) >> 7) & ONES
 }
 
 #[pymethods]
@@ -178,10 +188,10 @@ impl VectorGame {
                 "a VectorGame needs at least one game",
             ));
         }
-        let rules = rules_of(variant, houses, seeds, empty_capture, end_rule)?;
+        let start = Position::new(rules_of(variant, houses, seeds, empty_capture, end_rule)?);
         Ok(VectorGame {
-            rules,
-            games: vec![Slot::new(rules); n],
+            start,
+            games: vec![LeanGame::new(start); n],
             rng: SmallRng::seed_from_u64(seed),
             last: vec![None; n],
         })
@@ -199,7 +209,8 @@ impl VectorGame {
 
     /// Starts every game again from the start position.
     fn reset(&mut self) {
-        self.games.fill(Slot::new(self.rules));
+        let start = self.start;
+        self.games.iter_mut().for_each(|g| g.restart(&start));
         self.last.fill(None);
     }
 
@@ -208,8 +219,8 @@ impl VectorGame {
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let h = self.houses();
         let mut out = Vec::with_capacity(self.games.len() * (2 * h + 2));
-        for slot in &self.games {
-            let p = &slot.position;
+        for game in &self.games {
+            let p = game.position();
             let me = p.to_move();
             let them = me.opponent();
             out.extend(p.houses(me).iter().map(|&s| i32::from(s)));
@@ -222,32 +233,65 @@ impl VectorGame {
 
     /// The player to move in each game, 1 or 2 (int8).
     fn to_move<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let sides = self.games.iter().map(|g| g.position.to_move());
+        let sides = self.games.iter().map(|g| g.position().to_move());
         PyArray1::from_iter(py, sides.map(|s: Side| s.number() as i8))
     }
 
     /// An (n, H) bool array: whether each house is a legal move in each game.
     fn legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let h = self.houses();
-        let mut out = vec![false; self.games.len() * h];
-        for (row, slot) in out.chunks_mut(h).zip(&self.games) {
-            for (house, cell) in row.iter_mut().enumerate() {
-                *cell = slot.legal >> house & 1 == 1;
+        let (n, h) = (self.games.len(), self.houses());
+        if h > 8 {
+            let mut out = vec![false; n * h];
+            for (row, game) in out.chunks_exact_mut(h).zip(&self.games) {
+                for (house, cell) in row.iter_mut().enumerate() {
+                    *cell = game.legal_bits() >> house & 1 == 1;
+                }
             }
+            return PyArray1::from_vec(py, out).reshape([n, h]);
         }
-        PyArray1::from_vec(py, out).reshape([self.games.len(), h])
+        // Up to 8 houses, a row is one 8-byte store of the bits spread to bytes (0 or
+        // 1), each row written over the tail of the one before; numpy then reads the
+        // bytes as bools, without a copy.
+        let mut out = vec![0u8; n * h + 8];
+        for (i, game) in self.games.iter().enumerate() {
+            out[i * h..][..8].copy_from_slice(&spread_bits(game.legal_bits()).to_le_bytes());
+        }
+        out.truncate(n * h);
+        let bytes = PyArray1::from_vec(py, out).reshape([n, h])?;
+        Ok(bytes
+            .call_method1("view", (numpy::dtype::<bool>(py),))?
+            .cast_into::<PyArray2<bool>>()?)
+    }
+
+    /// The legal houses of each game as bits, house `h` as bit `h - 1` (int64): the
+    /// rows of `legal_mask()` as numbers, for policies that look moves up in a table
+    /// (`legal_mask() @ 2 ** np.arange(H)` without the product).
+    fn legal_bits<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let bits: Vec<i64> = self
+            .games
+            .iter()
+            .map(|g| i64::from(g.legal_bits()))
+            .collect();
+        PyArray1::from_vec(py, bits)
     }
 
     /// A uniformly random legal house (1..H) for each game, from the generator seeded
     /// by `seed`.
     fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let rng = &mut self.rng;
-        let actions = self.games.iter().map(|g| {
-            let legal = g.position.legal_moves();
-            let moves: &[Move] = &legal;
-            i64::from(moves[rng.random_range(0..moves.len())].house())
-        });
-        PyArray1::from_iter(py, actions.collect::<Vec<_>>())
+        let actions: Vec<i64> = self
+            .games
+            .iter()
+            .map(|g| {
+                // The k-th legal house, counted from house 1: k lowest bits cleared.
+                let mut bits = g.legal_bits();
+                for _ in 0..rng.random_range(0..bits.count_ones().max(1)) {
+                    bits &= bits - 1;
+                }
+                i64::from(bits.trailing_zeros() + 1)
+            })
+            .collect();
+        PyArray1::from_vec(py, actions)
     }
 
     /// Plays one house (1..H) in every game. Returns (rewards, terminations): float32
@@ -261,8 +305,9 @@ impl VectorGame {
         py: Python<'py>,
         actions: PyArrayLike1<'py, i64, AllowTypeChange>,
     ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>)> {
-        let moves = self.moves_of(actions.as_slice()?)?;
-        let (rewards, done) = py.detach(|| self.play(&moves));
+        let actions = actions.as_slice()?;
+        self.check(actions)?;
+        let (rewards, done) = py.detach(|| self.play(actions));
         Ok((
             PyArray1::from_vec(py, rewards),
             PyArray1::from_vec(py, done),
@@ -294,7 +339,7 @@ impl VectorGame {
     fn game(&self, i: usize) -> PyResult<Game> {
         self.games
             .get(i)
-            .map(|g| Game::wrap(CoreGame::from_position(g.position)))
+            .map(|g| Game::wrap(CoreGame::from_position(*g.position())))
             .ok_or_else(|| PyIndexError::new_err(format!("no game {i} of {}", self.games.len())))
     }
 }

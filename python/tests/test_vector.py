@@ -20,6 +20,7 @@ def test_vector_games_agree_with_games_move_by_move_and_reset(variant):
         obs, mask, to_move = vec.observations(), vec.legal_mask(), vec.to_move()
         assert obs.shape == (n, 10) and obs.dtype == np.int32
         assert mask.shape == (n, 4) and mask.dtype == np.bool_
+        assert (vec.legal_bits() == mask @ (1 << np.arange(4))).all()
         for i, game in enumerate(games):
             assert obs[i].tolist() == observation_of(game)
             assert [h + 1 for h in np.flatnonzero(mask[i])] == game.legal_moves()
@@ -79,3 +80,22 @@ def test_game_copy_and_reset():
     assert len(vec) == 2 and vec.num_houses == 6
     with pytest.raises(ValueError):
         mancala_rs.VectorGame(0)
+
+
+@pytest.mark.parametrize("variant,houses", [("togyzkumalak", 9), ("kalah", 12), ("oware", 8)])
+def test_masks_and_bits_of_boards_up_to_and_past_eight_houses(variant, houses):
+    vec = mancala_rs.VectorGame(16, variant=variant, houses=houses, seeds=3, seed=2)
+    games = [mancala_rs.Game(variant, houses=houses, seeds=3) for _ in range(16)]
+    for _ in range(60):
+        mask, bits = vec.legal_mask(), vec.legal_bits()
+        assert mask.shape == (16, houses)
+        for i, game in enumerate(games):
+            legal = [h + 1 for h in np.flatnonzero(mask[i])]
+            assert legal == game.legal_moves()
+            assert int(bits[i]) == sum(1 << (h - 1) for h in legal)
+        actions = vec.random_actions()
+        _, done = vec.step(actions)
+        for i, game in enumerate(games):
+            game.play(int(actions[i]))
+            if done[i]:
+                games[i] = mancala_rs.Game(variant, houses=houses, seeds=3)

@@ -1,5 +1,8 @@
 //! A game record: the start, the moves, and the rules that need the history.
 
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use crate::{GameEnd, IllegalMove, Move, MoveList, Outcome, Position, Rules, Side};
 
 /// A game from its start position: the moves played, the current position, and Oware's
@@ -45,20 +48,55 @@ pub struct Game {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RepetitionTracker {
-    /// The positions since the last capture, with a fingerprint of each so that the
-    /// scan compares one word per position and the full positions only on a match.
-    since_capture: Vec<(u64, Position)>,
+    /// A fingerprint of each position since the last capture, kept apart from the
+    /// positions so that a scan reads eight to a cache line.
+    keys: Vec<u64>,
+    /// The positions since the last capture, compared in full only when the
+    /// fingerprints match.
+    since_capture: Vec<Position>,
+    /// The fingerprints again, as a set, once the run since the last capture is longer
+    /// than [`SCAN_UP_TO`]: a position not in it is new without a scan. Random games
+    /// (the Python package's batches of thousands) shuffle a few seeds for hundreds of
+    /// moves between captures, and scanning every one of them was the cost.
+    seen: HashSet<u64, BuildHasherDefault<FingerprintHasher>>,
+}
+
+/// Runs since the last capture up to this long are scanned; longer ones keep a set.
+const SCAN_UP_TO: usize = 12;
+
+/// Hashes a fingerprint as itself: it is already a mixed 64-bit hash.
+#[derive(Clone, Copy, Debug, Default)]
+struct FingerprintHasher(u64);
+
+impl Hasher for FingerprintHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
 }
 
 /// A 64-bit fingerprint of the board and the player to move (stores are equal between
-/// captures, so they are left out).
+/// captures, so they are left out). Four cells make a word (the cells past the board
+/// are 0), and the last step mixes the high bits into the low ones, which pick a
+/// bucket in the set.
 #[inline]
 fn fingerprint(p: &Position) -> u64 {
+    let cells = &p.cells[..(2 * p.houses_per_side()).next_multiple_of(4)];
     let mut key = p.to_move().index() as u64;
-    for &c in &p.cells[..2 * p.houses_per_side()] {
-        key = (key.rotate_left(9) ^ u64::from(c)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for four in cells.chunks_exact(4) {
+        let word = four.iter().rev().fold(0, |w, &c| w << 16 | u64::from(c));
+        key = (key.rotate_left(23) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
-    key
+    key ^ key >> 31
 }
 
 impl RepetitionTracker {
@@ -72,8 +110,13 @@ impl RepetitionTracker {
 
     /// Starts over from `start`, keeping the allocation.
     pub fn reset(&mut self, start: &Position) {
+        self.keys.clear();
         self.since_capture.clear();
-        self.since_capture.push((fingerprint(start), *start));
+        if !self.seen.is_empty() {
+            self.seen.clear();
+        }
+        self.keys.push(fingerprint(start));
+        self.since_capture.push(*start);
     }
 
     /// Records the move from `before` to `after` and says whether it ends the game by
@@ -88,13 +131,102 @@ impl RepetitionTracker {
             return false;
         }
         let key = fingerprint(after);
-        let repeated = !after.is_over()
+        // The set, when kept, rules out a scan for every position seen for the first
+        // time; the scan (over the fingerprints, then the positions whose fingerprint
+        // matches) decides exactly.
+        let may_repeat = self.keys.len() <= SCAN_UP_TO || !self.seen.insert(key);
+        let repeated = may_repeat
+            && !after.is_over()
             && self
-                .since_capture
+                .keys
                 .iter()
+                .zip(&self.since_capture)
                 .any(|(k, p)| *k == key && p == after);
-        self.since_capture.push((key, *after));
+        self.keys.push(key);
+        self.since_capture.push(*after);
+        if self.keys.len() == SCAN_UP_TO + 1 {
+            self.seen.extend(&self.keys);
+        }
         repeated
+    }
+}
+
+/// Oware's repetition rule kept with the moves since the last capture instead of the
+/// positions: the position at the run's start, the moves, the fingerprints of a short
+/// run (scanned) and, once the run is longer than [`SCAN_UP_TO`], a set of them. A
+/// position whose fingerprint is new is new; one whose fingerprint was seen is checked
+/// exactly by replaying the run. A step stores one byte and a set entry where
+/// [`RepetitionTracker`] stores a whole position: thousands of games side by side
+/// (`LeanGame` in batches) then stay in the caches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MoveRun {
+    start: Position,
+    moves: Vec<Move>,
+    /// The fingerprints of the start and of the positions after each move, while the
+    /// run is short.
+    keys: Vec<u64>,
+    /// All of the run's fingerprints, once it is long.
+    seen: HashSet<u64, BuildHasherDefault<FingerprintHasher>>,
+}
+
+impl MoveRun {
+    /// A run from `start` that allocates nothing until it is [`reset`](Self::reset):
+    /// for variants without the repetition rule, which never record.
+    pub(crate) fn dormant(start: &Position) -> MoveRun {
+        MoveRun {
+            start: *start,
+            moves: Vec::new(),
+            keys: Vec::new(),
+            seen: HashSet::default(),
+        }
+    }
+
+    /// Starts a run at `start`, keeping the allocations.
+    pub(crate) fn reset(&mut self, start: &Position) {
+        self.start = *start;
+        self.moves.clear();
+        self.keys.clear();
+        self.keys.push(fingerprint(start));
+        if !self.seen.is_empty() {
+            self.seen.clear();
+        }
+    }
+
+    /// Records `mv`, played from `before` to `after`; whether `after` ends the game by
+    /// repetition (as [`RepetitionTracker::record`] says).
+    pub(crate) fn record(&mut self, before: &Position, mv: Move, after: &Position) -> bool {
+        if after.stores() != before.stores() {
+            self.reset(after);
+            return false;
+        }
+        let key = fingerprint(after);
+        let short = self.moves.len() < SCAN_UP_TO;
+        let may_repeat = if short {
+            self.keys.contains(&key)
+        } else {
+            !self.seen.insert(key)
+        };
+        let repeated = may_repeat && !after.is_over() && self.replay_finds(after);
+        self.moves.push(mv);
+        if short {
+            self.keys.push(key);
+            if self.moves.len() == SCAN_UP_TO {
+                self.seen.extend(self.keys.drain(..));
+            }
+        }
+        repeated
+    }
+
+    /// Whether `target` is one of the run's positions, by playing the run again.
+    fn replay_finds(&self, target: &Position) -> bool {
+        let mut p = self.start;
+        if p == *target {
+            return true;
+        }
+        self.moves.iter().any(|&mv| {
+            p.play_unchecked(mv);
+            p == *target
+        })
     }
 }
 

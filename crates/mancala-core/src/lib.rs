@@ -51,6 +51,7 @@
 
 mod end;
 mod game;
+mod lean;
 mod moves;
 pub mod notation;
 mod outcome;
@@ -64,6 +65,7 @@ mod view;
 
 pub use end::{EndReason, GameEnd};
 pub use game::{Game, RepetitionTracker};
+pub use lean::LeanGame;
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use notation::{NotationError, NotationErrorKind, NotationField};
 pub use outcome::Outcome;

@@ -372,6 +372,24 @@ impl Position {
         crate::with_rule_set!(self.rules.variant(), R => R::legal_moves(self))
     }
 
+    /// The legal moves as bits, house `h` as bit `h - 1`: the same moves as
+    /// [`Position::legal_moves`], for callers that test or count them in bulk (batches
+    /// of games for learning); 0 once the game is over.
+    ///
+    /// ```
+    /// use mancala_core::{Move, Position, Rules};
+    /// let p = Position::new(Rules::kalah(6, 4)).play(Move::new(3).unwrap()).unwrap();
+    /// assert_eq!(p.legal_bits(), 0b11_1011); // house 3 is empty
+    /// ```
+    #[inline(always)]
+    #[must_use]
+    pub fn legal_bits(&self) -> u32 {
+        if self.over {
+            return 0;
+        }
+        crate::with_rule_set!(self.rules.variant(), R => R::legal_bits(self))
+    }
+
     /// Whether `mv` can be played, and why not if it cannot.
     ///
     /// # Errors

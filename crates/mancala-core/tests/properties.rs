@@ -2,7 +2,10 @@
 //! option. (The rules themselves are checked against an independent model in
 //! `tests/referee.rs`.)
 
-use mancala_core::{EndRule, Game, IllegalMove, Move, Position, RuleOptions, Rules, Side, Variant};
+use mancala_core::{
+    EndRule, Game, IllegalMove, LeanGame, Move, Position, RepetitionTracker, RuleOptions, Rules,
+    Side, Variant,
+};
 use proptest::prelude::*;
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
@@ -179,6 +182,118 @@ proptest! {
             prop_assert_eq!(&houses[1][..], next.houses(Side::North), "{}\nmove {}", p, mv);
             prop_assert_eq!(stores, next.stores(), "{}\nmove {}", p, mv);
             p = next;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// The lean game of batches (legal moves as bits, no move list) plays exactly as
+    /// [`Game`]: the same positions, legal moves, refusals, ends (repetition
+    /// included) and outcomes, on random games of every variant, size and rule option
+    /// (both of Kalah's capture settings and end rules among them).
+    #[test]
+    fn lean_game_plays_as_game(rules in rules_strategy(), choices in prop::collection::vec(any::<prop::sample::Index>(), 0..600)) {
+        let mut game = Game::new(rules);
+        let mut lean = LeanGame::new(*game.position());
+        for choice in choices {
+            prop_assert_eq!(lean.position(), game.position());
+            let legal = game.legal_moves();
+            let bits = legal.iter().fold(0u32, |b, mv| b | 1 << mv.index());
+            prop_assert_eq!(lean.legal_bits(), bits, "{}", game.position());
+            prop_assert_eq!(lean.is_over(), game.is_over());
+            if !game.is_over() {
+                prop_assert_eq!(game.position().legal_bits(), bits);
+            }
+            for house in 1..=16u8 {
+                let mv = Move::new(house).unwrap();
+                prop_assert_eq!(lean.is_legal(mv), legal.contains(&mv));
+                if !legal.contains(&mv) {
+                    let mut copy = lean.clone();
+                    prop_assert_eq!(copy.play(mv).err(), game.clone().play(mv).err());
+                    prop_assert_eq!(&copy, &lean, "a refused move plays nothing");
+                }
+            }
+            if game.is_over() {
+                break;
+            }
+            let mv = *choice.get(&legal);
+            game.play(mv).unwrap();
+            let ended = lean.play(mv).unwrap();
+            prop_assert_eq!(ended, game.outcome());
+        }
+        let start = Position::new(rules);
+        lean.restart(&start);
+        prop_assert_eq!(lean, LeanGame::new(start));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The repetition tracker (a scan of fingerprints, and a set of them once a run
+    /// since the last capture is long) says exactly what a naive list of the positions
+    /// since the last capture says, on long random games of the Oware variants, where
+    /// runs without a capture go on for hundreds of moves.
+    #[test]
+    fn repetition_tracker_is_exact(
+        variant in prop::sample::select(vec![Variant::Oware, Variant::OwareSimplified]),
+        houses in 2u8..=8,
+        seeds in 1u8..=6,
+        choices in prop::collection::vec(any::<prop::sample::Index>(), 0..3000),
+    ) {
+        let rules = Rules::new(variant, houses, seeds).unwrap();
+        let mut p = Position::new(rules);
+        let mut tracker = RepetitionTracker::new(&p);
+        let mut naive = vec![p];
+        for choice in choices {
+            let legal = p.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let next = p.play(*choice.get(&legal)).unwrap();
+            if next.stores() != p.stores() {
+                naive.clear();
+            }
+            let expected = !next.is_over() && naive.contains(&next);
+            naive.push(next);
+            prop_assert_eq!(tracker.record(&p, &next), expected, "{}", next);
+            if expected {
+                break;
+            }
+            p = next;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The lean game keeps the repetition rule with the moves since the last capture
+    /// (replayed on a fingerprint seen before) and still ends exactly where [`Game`]
+    /// does, over long random games of the Oware variants whose runs without a capture
+    /// go on for hundreds of moves.
+    #[test]
+    fn lean_game_ends_by_repetition_as_game_does_in_long_games(
+        variant in prop::sample::select(vec![Variant::Oware, Variant::OwareSimplified, Variant::TogyzKumalak]),
+        houses in 2u8..=8,
+        seeds in 1u8..=6,
+        choices in prop::collection::vec(any::<prop::sample::Index>(), 0..3000),
+    ) {
+        let rules = Rules::new(variant, houses, seeds).unwrap();
+        let mut game = Game::new(rules);
+        let mut lean = LeanGame::new(*game.position());
+        for choice in choices {
+            let legal = game.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = *choice.get(&legal);
+            game.play(mv).unwrap();
+            prop_assert_eq!(lean.play(mv).unwrap(), game.outcome());
+            prop_assert_eq!(lean.position(), game.position());
+            prop_assert_eq!(lean.is_over(), game.is_over());
         }
     }
 }

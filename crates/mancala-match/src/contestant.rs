@@ -1,8 +1,9 @@
 //! Who plays in a match: one of the suite's players (a [`PlayerSpec`]) or an external
 //! engine (`ext:COMMAND`, an [`ExternalSpec`]).
 //!
-//! External engines are a match's business only: front ends that take player specs
-//! from people (the web API, the terminal game) never start programs.
+//! External engines come from command lines only: `mancala match`, and the terminal
+//! game's `--p1`/`--p2`. Front ends that take player specs from people over a screen
+//! or a network (the web API, the start screen) never start programs.
 
 use std::fmt;
 use std::str::FromStr;

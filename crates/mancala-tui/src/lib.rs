@@ -57,6 +57,6 @@ mod ui;
 
 pub use app::{App, Message, NAME_SHOWN, Score};
 pub use layout::{BoardShape, GameLayout};
-pub use setup::{Setup, default_name};
+pub use setup::{EXTERNAL_SEAT, FALLBACK_PLAYER, Setup, default_name, is_external};
 pub use terminal::{Ended, run, run_app};
 pub use ui::draw;

@@ -2,10 +2,25 @@
 
 use mancala_core::{MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Side, Variant};
 use mancala_engine::{Player, PlayerError, PlayerSpec};
+use mancala_match::{Contestant, ExternalSpec, Seated};
 use mancala_session::{Record, RuleChoice, Seat, SetupError, option_value, with_option};
 
 /// The computer player used when a seat's spec cannot be built for the rules.
 pub const FALLBACK_PLAYER: &str = "greedy";
+
+/// The seat an external engine (`ext:COMMAND`, given on the command line) has in the
+/// session and in a saved record: a computer seat of this name, since a record has no
+/// place for a command (a game loaded from it seats [`FALLBACK_PLAYER`] instead, and
+/// says so).
+pub const EXTERNAL_SEAT: &str = "ext";
+
+/// Whether `spec` names an external engine, `ext:COMMAND`: a program speaking the
+/// engine protocol (docs/engine-protocol.md), as `mancala match` plays them. Only the
+/// command line seats one; the start screen offers the suite's players.
+#[must_use]
+pub fn is_external(spec: &str) -> bool {
+    spec.trim_start().starts_with(ExternalSpec::PREFIX)
+}
 
 /// The settings of a game: rules, who plays each seat, and names.
 ///
@@ -94,6 +109,9 @@ impl Setup {
     /// # Errors
     /// When `players[i]` is not `human` or a well-formed player spec.
     pub fn seat(&self, i: usize) -> Result<Seat, PlayerError> {
+        if is_external(&self.players[i]) {
+            return Seat::computer(EXTERNAL_SEAT);
+        }
         Seat::computer(&self.players[i])
     }
 
@@ -139,6 +157,31 @@ pub fn build_player(
     }
 }
 
+/// Seats the computer player named `spec` for `rules`: one of the suite's players as
+/// [`build_player`] builds it, or for `ext:COMMAND` the engine started and greeted,
+/// falling back as `build_player` does (with the engine's failure as the reason) when
+/// it cannot be. Returns the player, the spec actually used, and the reason for a
+/// fallback.
+pub fn build_seated(spec: &str, rules: Rules, seed: u64) -> (Seated, String, Option<String>) {
+    if spec.trim() == EXTERNAL_SEAT {
+        // The seat of an external engine in a saved game, which keeps no command.
+        let (player, used, _) = build_player(FALLBACK_PLAYER, rules, seed);
+        let why = "the saved game does not say how to start its external engine";
+        return (Seated::Builtin(player), used, Some(why.to_owned()));
+    }
+    if !is_external(spec) {
+        let (player, used, why) = build_player(spec, rules, seed);
+        return (Seated::Builtin(player), used, why);
+    }
+    match spec.parse::<Contestant>().and_then(|c| c.seat(rules, seed)) {
+        Ok(seated) => (seated, spec.trim().to_owned(), None),
+        Err(e) => {
+            let (player, used, _) = build_player(FALLBACK_PLAYER, rules, seed);
+            (Seated::Builtin(player), used, Some(e.to_string()))
+        }
+    }
+}
+
 /// Every computer player the crate builds is built here, so a test can count them.
 fn try_build(spec: &str, rules: Rules, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
     #[cfg(test)]
@@ -149,6 +192,10 @@ fn try_build(spec: &str, rules: Rules, seed: u64) -> Result<Box<dyn Player>, Pla
 /// Why `spec` cannot be built for `rules`, if it cannot. Finding out builds the
 /// player, which can be expensive (a `medium` player allocates a 16 MiB table).
 fn seat_problem(spec: &str, rules: Rules) -> Option<PlayerError> {
+    if is_external(spec) {
+        // Started when the game starts (the command line has checked it once).
+        return None;
+    }
     match Seat::computer(spec) {
         Ok(Seat::Human) => None,
         Ok(Seat::Computer(_)) => try_build(spec, rules, 0).err(),

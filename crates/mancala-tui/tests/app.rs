@@ -1648,3 +1648,90 @@ fn a_finished_game_is_reviewed_move_by_move_with_the_best_move() {
     assert!(app.game().unwrap().review.is_none());
     assert!(show(&app).contains("Play again? (y/n)"));
 }
+
+/// An engine in `sh` speaking the engine protocol: it plays house 1 for its first
+/// `moves` turns, then stops (a forfeit).
+fn sh_engine(moves: u32) -> String {
+    format!(
+        "ext:sh -c 'n=0; while read -r line; do case \"$line\" in \
+         protocol*) echo \"id name shbot\"; echo ready;; \
+         go*) n=$((n+1)); if [ $n -gt {moves} ]; then exit 0; fi; echo \"bestmove 1\";; \
+         quit) exit 0;; esac; done'"
+    )
+}
+
+#[test]
+fn an_external_engine_plays_a_seat_and_its_forfeit_hands_the_seat_over() {
+    let mut now = Instant::now();
+    let mut app = App::new(against(&sh_engine(1), 6, 4), true, now);
+    let seat = app
+        .game()
+        .unwrap()
+        .session
+        .seat(Side::North)
+        .spec()
+        .cloned();
+    assert_eq!(
+        seat.map(|s| s.name().to_owned()).as_deref(),
+        Some(mancala_tui::EXTERNAL_SEAT)
+    );
+    // Ann sows a1; the engine answers with its house 1 (l6 on screen would be 6).
+    press(&mut app, KeyCode::Char('1'), now);
+    run_until(&mut app, &mut now, |a| {
+        a.game().unwrap().session.records().len() == 2 && a.game().unwrap().anim.is_none()
+    });
+    assert_eq!(app.game().unwrap().session.records()[1].mv.house(), 1);
+    // Ann sows f6 (no extra turn); the engine, asked again, stops.
+    press(&mut app, KeyCode::Char('6'), now);
+    run_until(&mut app, &mut now, |a| {
+        a.game().unwrap().message.text.contains("forfeits")
+    });
+    assert_eq!(app.failure(), None, "a forfeit does not end the program");
+    let g = app.game().unwrap();
+    assert_eq!(g.session.records().len(), 3, "the moves played are kept");
+    assert!(
+        g.session.human_to_move(),
+        "the person plays Robo's seat now"
+    );
+    let s = flowing(&show(&app));
+    assert!(
+        s.contains("shbot forfeits: the engine stopped talking")
+            && s.contains("You play Robo's moves from here."),
+        "{s}"
+    );
+    // And the game goes on: the person sows Robo's house 2.
+    press(&mut app, KeyCode::Char('2'), now);
+    press(&mut app, KeyCode::Char(' '), now);
+    assert_eq!(app.game().unwrap().session.records().len(), 4);
+}
+
+#[test]
+fn an_external_engine_that_cannot_start_is_replaced_and_said_so() {
+    let now = Instant::now();
+    let app = App::new(
+        against("ext:/nonexistent/engine --level 3", 6, 4),
+        true,
+        now,
+    );
+    let s = flowing(&show(&app));
+    assert!(
+        s.contains(
+            "Robo plays greedy: external engine ext:/nonexistent/engine --level 3: cannot start"
+        ),
+        "{s}"
+    );
+    assert_eq!(app.failure(), None);
+}
+
+#[test]
+fn the_seat_of_an_external_engine_in_a_saved_game_goes_to_the_fallback_player() {
+    let now = Instant::now();
+    let app = App::new(against(mancala_tui::EXTERNAL_SEAT, 6, 4), true, now);
+    let s = flowing(&show(&app));
+    assert!(
+        s.contains(
+            "Robo plays greedy: the saved game does not say how to start its external engine."
+        ),
+        "{s}"
+    );
+}

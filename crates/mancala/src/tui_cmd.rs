@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Rules, Variant};
-use mancala_engine::PlayerSpec;
+use mancala_match::Contestant;
 use mancala_session::{Record, RuleChoice, Seat};
 use mancala_tui::{App, Ended, Setup, default_name};
 
@@ -37,14 +37,16 @@ pub struct TuiArgs {
     #[arg(long, value_name = "RULE")]
     end_rule: Option<EndRule>,
 
-    /// Player 1: human, or a computer player (easy, medium, hard, expert, greedy, random, ...)
+    /// Player 1: human, a computer player (easy, medium, hard, expert, greedy, random, ...),
+    /// or 'ext:COMMAND' for a program speaking the engine protocol (docs/engine-protocol.md)
     #[arg(long, value_name = "PLAYER")]
-    p1: Option<PlayerSpec>,
+    p1: Option<Contestant>,
 
-    /// Player 2: human, or a computer player (easy, medium, hard, expert, greedy, random, ...).
-    /// Without it: a person when --p1 names a computer or --name2 names player 2, else medium
+    /// Player 2: human, a computer player (easy, medium, hard, expert, greedy, random, ...),
+    /// or 'ext:COMMAND'. Without it: a person when --p1 names a computer or --name2 names
+    /// player 2, else medium
     #[arg(long, value_name = "PLAYER")]
-    p2: Option<PlayerSpec>,
+    p2: Option<Contestant>,
 
     /// Player 1's name (empty: "Player 1", or the computer player's name)
     #[arg(long)]
@@ -99,10 +101,7 @@ impl TuiArgs {
         s.options = rules.options();
         // Someone plays at the board: when player 1 is a computer, or player 2 is
         // given a name, player 2 is the person, unless --p2 says otherwise.
-        let p1_computer = self
-            .p1
-            .as_ref()
-            .is_some_and(|p| Seat::computer(&p.to_string()).is_ok_and(|s| !s.is_human()));
+        let p1_computer = self.p1.as_ref().is_some_and(|p| !p.is_human());
         if self.p2.is_none() && (p1_computer || self.name2.is_some()) {
             s.players[1] = Seat::HUMAN.to_owned();
         }
@@ -150,7 +149,15 @@ impl TuiArgs {
             (Some(g), _) => g as usize,
         };
         let record = records.swap_remove(chosen - 1);
-        check_players(&Setup::of_record(&record, 0), record.rules())?;
+        let mut setup = Setup::of_record(&record, 0);
+        // A seat an external engine played is saved as `ext` (a record has no place for
+        // its command): the game goes on with the fallback player, which the game says.
+        for spec in &mut setup.players {
+            if spec == mancala_tui::EXTERNAL_SEAT {
+                mancala_tui::FALLBACK_PLAYER.clone_into(spec);
+            }
+        }
+        check_players(&setup, record.rules())?;
         Ok(record)
     }
 }
@@ -159,9 +166,22 @@ impl TuiArgs {
 /// console does: a game against a stand-in nobody asked for is worse than a clear
 /// error. (The start screen offers only players it can build, and says when one
 /// cannot play the chosen variant.)
+///
+/// An external engine (`ext:COMMAND`) is started and greeted once here, so that one
+/// that cannot start is an error before the terminal is taken, not a stand-in; the
+/// game starts it again (a fresh engine for every game, as in `mancala match`).
 fn check_players(s: &Setup, rules: Rules) -> anyhow::Result<()> {
     for (i, spec) in s.players.iter().enumerate() {
         let flag = i + 1;
+        if mancala_tui::is_external(spec) {
+            let contestant: Contestant = spec
+                .parse()
+                .map_err(|e| anyhow::anyhow!("--p{flag}: {e}"))?;
+            contestant
+                .seat(rules, s.seed)
+                .map_err(|e| anyhow::anyhow!("--p{flag}: {e}"))?;
+            continue;
+        }
         let seat = Seat::computer(spec).map_err(|e| anyhow::anyhow!("--p{flag}: {e}"))?;
         // The session's message lists the players these rules can seat, as the start
         // screen offers them and the console lists them.

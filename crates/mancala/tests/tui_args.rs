@@ -109,3 +109,44 @@ fn a_load_file_that_is_missing_or_bad_is_refused() {
     assert!(err.contains("cannot be used with"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_external_engine_is_started_once_before_the_terminal_is_taken() {
+    let (code, out, err) = run(&["tui", "--p2", "ext:/nonexistent/engine --level 3"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("--p2: external engine ext:/nonexistent/engine --level 3: cannot start"),
+        "{err}"
+    );
+    assert!(!err.contains("needs a terminal"), "{err}");
+    let (code, _, err) = run(&["tui", "--p1", "ext:"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("expected ext:COMMAND"), "{err}");
+    // An engine that greets is accepted; then the terminal is needed.
+    let engine =
+        "ext:sh -c 'while read -r l; do case \"$l\" in protocol*) echo ready;; esac; done'";
+    let (code, _, err) = run(&["tui", "--p2", engine]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("needs a terminal"), "{err}");
+}
+
+#[test]
+fn a_saved_game_with_an_external_engine_loads_with_the_fallback_player() {
+    let dir = std::env::temp_dir().join(format!("mancala-tui-ext-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(
+        &file,
+        "[Variant \"kalah\"]\n[Player1 \"Ann\"]\n[Player1Kind \"human\"]\n\
+         [Player2 \"Ext bot\"]\n[Player2Kind \"ext\"]\n[Result \"*\"]\n\n1. 1 6 *\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["tui", "--load", file.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("needs a terminal"),
+        "accepted, then the terminal: {err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

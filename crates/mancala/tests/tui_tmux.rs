@@ -576,3 +576,45 @@ fn the_score_keeps_every_game_and_s_sets_up_who_moves_first_next() {
     );
     tmux.keys(&["n"]);
 }
+
+/// An external engine at seat 2 in an 80x24 terminal (docs/engine-protocol.md, "The
+/// terminal game"): it plays its moves, and when it stops, the message says it forfeits
+/// and the person plays its seat on. The engine is `sh`, playing house 1 once.
+#[test]
+fn an_external_engine_plays_then_forfeits_in_a_real_terminal() {
+    let Some(tmux) = tmux_or_skip("ext") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let engine = temp_dir("ext").join("engine.sh");
+    std::fs::write(
+        &engine,
+        "n=0\nwhile read -r l; do case \"$l\" in\n\
+         protocol*) echo 'id name shbot'; echo ready;;\n\
+         go*) n=$((n+1)); [ $n -gt 1 ] && exit 0; echo 'bestmove 1';;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    tmux.start_sized(
+        &format!(
+            "{bin} tui --p2 'ext:sh {}' --name1 Ann --name2 Shbot; echo EXIT=$?; sleep 60",
+            engine.display()
+        ),
+        80,
+        24,
+    );
+    tmux.wait_for("Ann, choose a house", Duration::from_secs(10), |_| {});
+    // Ann sows a1; the engine answers with its house 1 (g1 on the board).
+    tmux.keys(&["1"]);
+    tmux.wait_for("Shbot sowed house g1", Duration::from_secs(10), |_| {});
+    // Ann sows f6; the engine, asked again, stops: its seat is handed over.
+    tmux.wait_for("Ann, choose a house", Duration::from_secs(10), |_| {});
+    tmux.keys(&["6"]);
+    let screen = tmux.wait_for("Shbot's moves from here", Duration::from_secs(10), |_| {});
+    assert!(flowing(&screen).contains("shbot forfeits"), "{screen}");
+    tmux.wait_for("Shbot, choose a house", Duration::from_secs(10), |_| {});
+    tmux.keys(&["2"]);
+    tmux.wait_for("Shbot sowed house h2", Duration::from_secs(10), |_| {});
+    tmux.keys(&["q", "y"]);
+    tmux.wait_for("EXIT=0", Duration::from_secs(5), |_| {});
+}

@@ -71,6 +71,11 @@ impl RuleSet for Kalah {
     }
 
     #[inline]
+    fn legal_bits(pos: &Position) -> u32 {
+        super::nonempty_bits(pos)
+    }
+
+    #[inline]
     fn sow<S: StepSink>(pos: &mut Position, mv: Move, steps: &mut S) -> MoveReport {
         let h = pos.rules.houses();
         let me = pos.to_move;

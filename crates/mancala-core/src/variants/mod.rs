@@ -47,6 +47,17 @@ pub trait RuleSet {
     /// The legal moves of a position that is not over, in house order.
     fn legal_moves(pos: &Position) -> MoveList;
 
+    /// The legal moves of a position that is not over as bits: house `h` is bit
+    /// `h - 1`. By default from [`RuleSet::legal_moves`]; a variant whose legal moves
+    /// are the non-empty houses answers with one pass over the row, which batched
+    /// games (the Python package's `VectorGame`) ask of every game at every step.
+    #[inline]
+    fn legal_bits(pos: &Position) -> u32 {
+        Self::legal_moves(pos)
+            .iter()
+            .fold(0, |bits, mv| bits | 1 << mv.index())
+    }
+
     /// Plays a legal move in place: sowing, captures, the next player to move and the
     /// end of the game, telling `steps` every step as it makes it. Returns what the
     /// move did.
@@ -257,6 +268,15 @@ pub(crate) fn nonempty_houses(pos: &Position) -> MoveList {
         list.push_if(Move::from_index(i), n > 0);
     }
     list
+}
+
+/// [`nonempty_houses`] as bits (house `h` is bit `h - 1`), without branches.
+#[inline]
+pub(crate) fn nonempty_bits(pos: &Position) -> u32 {
+    pos.houses(pos.to_move)
+        .iter()
+        .enumerate()
+        .fold(0, |bits, (i, &n)| bits | u32::from(n > 0) << i)
 }
 
 /// Whether the captures alone decide the game: a player has more than half of the

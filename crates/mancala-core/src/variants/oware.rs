@@ -76,6 +76,17 @@ impl RuleSet for Oware {
     }
 
     #[inline]
+    fn legal_bits(pos: &Position) -> u32 {
+        if pos.row_sum(pos.to_move.opponent()) > 0 {
+            super::nonempty_bits(pos)
+        } else {
+            Self::legal_moves(pos)
+                .iter()
+                .fold(0, |bits, mv| bits | 1 << mv.index())
+        }
+    }
+
+    #[inline]
     fn sow<S: StepSink>(pos: &mut Position, mv: Move, steps: &mut S) -> MoveReport {
         let h = pos.rules.houses();
         let ring = 2 * h;

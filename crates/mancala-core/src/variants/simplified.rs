@@ -66,6 +66,11 @@ impl RuleSet for OwareSimplified {
         super::nonempty_houses(pos)
     }
 
+    #[inline]
+    fn legal_bits(pos: &Position) -> u32 {
+        super::nonempty_bits(pos)
+    }
+
     fn sow<S: StepSink>(pos: &mut Position, mv: Move, steps: &mut S) -> MoveReport {
         let h = pos.rules.houses();
         let ring = 2 * h;

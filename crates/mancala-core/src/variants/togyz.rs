@@ -70,6 +70,11 @@ impl RuleSet for TogyzKumalak {
     }
 
     #[inline]
+    fn legal_bits(pos: &Position) -> u32 {
+        super::nonempty_bits(pos)
+    }
+
+    #[inline]
     fn sow<S: StepSink>(pos: &mut Position, mv: Move, steps: &mut S) -> MoveReport {
         let h = pos.rules.houses();
         let ring = 2 * h;

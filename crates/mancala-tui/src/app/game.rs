@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use mancala_core::{IllegalMove, Move, Outcome, Pit, Side, SowStep};
 use mancala_engine::{AnalysisProgress, Choice, Label, Player};
+use mancala_match::Seated;
 use mancala_session::{EndText, MoveRecord, Seat, Session};
 use ratatui::crossterm::event::KeyCode;
 
@@ -17,9 +18,9 @@ use mancala_session::{house_label, house_letter};
 /// shows whole. (The move list, in columns, shows ten.)
 pub const NAME_SHOWN: usize = 16;
 
-/// The computer players of both seats, player 1's first: `None` for a person, and
-/// while the player is away thinking.
-pub(crate) type Players = [Option<Box<dyn Player>>; 2];
+/// The computer players of both seats, player 1's first (the suite's players or
+/// external engines): `None` for a person, and while the player is away thinking.
+pub(crate) type Players = [Option<Seated>; 2];
 
 /// A game on screen: the session, its computer players, and what is shown.
 pub struct GameState {

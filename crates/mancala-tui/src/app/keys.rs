@@ -357,7 +357,12 @@ impl App {
         };
         g.hint_pending = true;
         g.message = Message::info("Looking for a hint...");
-        thinker::ask(&self.tx, Job::Hint, g, hinter);
+        thinker::ask(
+            &self.tx,
+            Job::Hint,
+            g,
+            mancala_match::Seated::Builtin(hinter),
+        );
     }
 
     /// Handles a mouse event: a left click on a house plays it, any click during a

@@ -29,7 +29,9 @@ use ratatui::layout::Rect;
 
 use crate::fit;
 use crate::layout::{BoardShape, GameLayout, SetupLayout};
-use crate::setup::{Field, Setup, SetupForm, build_player};
+use crate::setup::{
+    EXTERNAL_SEAT, Field, Setup, SetupForm, build_player, build_seated, is_external,
+};
 use thinker::Reply;
 
 /// Time between two seeds of a sowing, at each speed, slowest first.
@@ -332,15 +334,20 @@ fn seat_players(setup: &Setup, session: Session) -> (Session, Players, Vec<Strin
             continue;
         }
         let seed = setup.seed.wrapping_add(i as u64);
-        let (player, used, why) = build_player(&setup.players[i], rules, seed);
+        let (player, used, why) = build_seated(&setup.players[i], rules, seed);
         if let Some(why) = why {
             let why = why.trim_end_matches('.');
             let name = fit::shorten(&setup.names[i], NAME_SHOWN);
             notes.push(format!("{name} plays {used}: {why}."));
         }
         players[i] = Some(player);
-        // `used` was just built, so it is a well-formed spec.
-        let seat = Seat::computer(&used).unwrap_or(Seat::Human);
+        // `used` was just built, so it is a well-formed spec (or an engine's).
+        let seat = Seat::computer(if is_external(&used) {
+            EXTERNAL_SEAT
+        } else {
+            &used
+        })
+        .unwrap_or(Seat::Human);
         session = session.with_seat(side, seat);
     }
     (session, players, notes)

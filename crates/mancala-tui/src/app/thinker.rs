@@ -6,7 +6,9 @@ use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use mancala_core::{Game, Side};
-use mancala_engine::{Choice, Player};
+use mancala_engine::Choice;
+use mancala_match::Seated;
+use mancala_session::Seat;
 
 use super::THINKER_THREAD;
 use super::game::GameState;
@@ -25,12 +27,22 @@ pub(crate) struct Reply {
     game_id: u64,
     epoch: u64,
     ply: usize,
-    player: Box<dyn Player>,
-    choice: Result<Choice, String>,
+    player: Seated,
+    choice: Result<Choice, Failure>,
+}
+
+/// Why a computer player gave no move.
+enum Failure {
+    /// One of the suite's players panicked: a bug, which ends the program with its
+    /// message.
+    Panicked(String),
+    /// An external engine failed (stopped, timed out, answered an illegal move or
+    /// garbage): its forfeit, after which the person at the keyboard plays its seat.
+    Forfeit(String),
 }
 
 /// Sends `player` off to choose a move in `g`'s current position.
-pub(crate) fn ask(tx: &Sender<Reply>, job: Job, g: &GameState, player: Box<dyn Player>) {
+pub(crate) fn ask(tx: &Sender<Reply>, job: Job, g: &GameState, player: Seated) {
     spawn_thinker(
         tx,
         job,
@@ -47,15 +59,21 @@ fn spawn_thinker(
     game_id: u64,
     epoch: u64,
     game: Game,
-    mut player: Box<dyn Player>,
+    mut player: Seated,
 ) {
     let tx = tx.clone();
     let ply = game.ply();
     let spawned = std::thread::Builder::new()
         .name(THINKER_THREAD.to_owned())
         .spawn(move || {
-            let choice = catch_unwind(AssertUnwindSafe(|| player.choose(&game)))
-                .map_err(|_| format!("the computer player {} stopped (panicked)", player.name()));
+            let choice = match catch_unwind(AssertUnwindSafe(|| player.choose(&game))) {
+                Ok(Ok(choice)) => Ok(choice),
+                Ok(Err(e)) => Err(Failure::Forfeit(format!("{} forfeits: {e}", player.name()))),
+                Err(_) => Err(Failure::Panicked(format!(
+                    "the computer player {} stopped (panicked)",
+                    player.name()
+                ))),
+            };
             // The app may be gone; then nobody needs the answer.
             let _ = tx.send(Reply {
                 job,
@@ -124,7 +142,16 @@ pub(crate) fn take_reply(g: &mut GameState, reply: Reply) -> Result<(), String> 
         return Ok(());
     }
     let current = reply.epoch == g.epoch && reply.ply == g.session.records().len();
-    let choice = reply.choice?;
+    let choice = match (reply.choice, reply.job) {
+        (Ok(choice), _) => choice,
+        (Err(Failure::Panicked(why)), _) => return Err(why),
+        (Err(Failure::Forfeit(why)), Job::Move(side)) => {
+            hand_over(g, side, &why);
+            return Ok(());
+        }
+        // Hints come from the suite's players, which do not forfeit.
+        (Err(Failure::Forfeit(why)), Job::Hint) => return Err(why),
+    };
     match reply.job {
         Job::Move(side) => {
             g.players[side.index()] = Some(reply.player);
@@ -133,7 +160,9 @@ pub(crate) fn take_reply(g: &mut GameState, reply: Reply) -> Result<(), String> 
             }
         }
         Job::Hint => {
-            g.hinter = Some(reply.player);
+            if let Seated::Builtin(hinter) = reply.player {
+                g.hinter = Some(hinter);
+            }
             g.hint_pending = false;
             if current && g.session.human_to_move() {
                 show_hint(g, &choice);
@@ -141,6 +170,22 @@ pub(crate) fn take_reply(g: &mut GameState, reply: Reply) -> Result<(), String> 
         }
     }
     Ok(())
+}
+
+/// After an external engine's forfeit: the engine is let go (and so stopped), its seat
+/// goes to the person at the keyboard, and the message says so. The game goes on where
+/// it was: nothing played is lost, and `w` still saves it.
+fn hand_over(g: &mut GameState, side: Side, why: &str) {
+    g.players[side.index()] = None;
+    g.choice = None;
+    g.session = g.session.clone().with_seat(side, Seat::Human);
+    g.fix_cursor();
+    let name = g.shown_names[side.index()].clone();
+    g.message = Message::new(
+        MessageKind::Warning,
+        format!("{why}. You play {name}'s moves from here."),
+    );
+    g.log.push(g.message.clone());
 }
 
 /// Puts the cursor on the hinted house and says why it is good.
