@@ -43,7 +43,7 @@ use crate::records::{
 };
 use crate::row::GameError;
 use crate::store::Listing;
-use crate::streams::StreamSlot;
+use crate::streams::{SentView, StreamSlot};
 use crate::view::GameView;
 
 /// The largest request body accepted; larger ones get 413.
@@ -546,7 +546,7 @@ async fn followed(games: &Games, id: &str) -> Result<(GameView, Duration), GameE
 /// A followed game's stream while it lasts: what it has sent, and when it stops
 /// waiting for a rematch once the game is over. Holds its place among the open streams.
 struct Following {
-    updates: broadcast::Receiver<Arc<GameView>>,
+    updates: broadcast::Receiver<Arc<SentView>>,
     version: u64,
     /// When the stream of the finished game ends if no rematch comes.
     until: Option<tokio::time::Instant>,
@@ -575,7 +575,7 @@ impl Following {
 
     /// The next view to send, or `None` when the stream ends: the game expired, or
     /// the finished game's wait for a rematch is over.
-    async fn next(&mut self) -> Option<Arc<GameView>> {
+    async fn next(&mut self) -> Option<Arc<SentView>> {
         loop {
             let received = match self.until {
                 Some(until) => tokio::time::timeout_at(until, self.updates.recv())
@@ -603,10 +603,10 @@ impl Following {
 fn follow(
     (first, wait_left): (GameView, Duration),
     rematch_wait: Duration,
-    updates: broadcast::Receiver<Arc<GameView>>,
+    updates: broadcast::Receiver<Arc<SentView>>,
     slot: StreamSlot,
-) -> impl Stream<Item = Arc<GameView>> + Send {
-    let first = Arc::new(first);
+) -> impl Stream<Item = Arc<SentView>> + Send {
+    let first = Arc::new(SentView::of(first));
     let mut state = Following {
         updates,
         version: first.version,
@@ -653,8 +653,7 @@ async fn live_events(
             Event::default()
                 .event("game")
                 .id(view.version.to_string())
-                .json_data(&*view)
-                .unwrap_or_default(),
+                .data(view.json().as_str()),
         )
     });
     Ok(Sse::new(events)
@@ -682,7 +681,7 @@ async fn live_socket(
     Ok(upgrade.on_upgrade(move |socket| send_views(socket, views)))
 }
 
-async fn send_views(mut socket: WebSocket, views: impl Stream<Item = Arc<GameView>> + Send) {
+async fn send_views(mut socket: WebSocket, views: impl Stream<Item = Arc<SentView>> + Send) {
     let mut views = std::pin::pin!(views);
     // Pings keep proxies from closing a quiet socket, and find dead peers.
     let mut ping = tokio::time::interval(Duration::from_secs(30));
@@ -691,8 +690,7 @@ async fn send_views(mut socket: WebSocket, views: impl Stream<Item = Arc<GameVie
         tokio::select! {
             view = views.next() => {
                 let Some(view) = view else { break };
-                let text = serde_json::to_string(&*view).unwrap_or_default();
-                if socket.send(Message::Text(text.into())).await.is_err() {
+                if socket.send(Message::Text(view.json().clone())).await.is_err() {
                     return;
                 }
             }

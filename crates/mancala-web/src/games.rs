@@ -21,7 +21,7 @@ use crate::limits::Limits;
 use crate::live::{LIVE_SESSIONS, LiveSessions};
 use crate::row::GameError;
 use crate::store::{GameRow, GameStore, Store, now_ms};
-use crate::streams::{StreamSlot, Streams};
+use crate::streams::{SentView, StreamSlot, Streams};
 use crate::think::{ThinkStats, Thinkers};
 use crate::view::GameView;
 
@@ -218,7 +218,7 @@ impl Games {
 
     /// Subscribes to game `id`'s updates (full views after every change). The channel
     /// closes when the game expires.
-    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Arc<GameView>> {
+    pub fn subscribe(&self, id: &str) -> broadcast::Receiver<Arc<SentView>> {
         self.inner.streams.subscribe(id)
     }
 

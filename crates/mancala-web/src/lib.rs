@@ -87,7 +87,7 @@ pub use store::{
     PostgresStore, Progress, RematchSeat, RematchToken, SqliteStore, StateChange, StateUpdate,
     Store, StoreError, StoreOptions, now_ms,
 };
-pub use streams::StreamSlot;
+pub use streams::{SentView, StreamSlot};
 pub use think::{ThinkLimits, ThinkStats};
 pub use view::{
     ClocksView, EndView, GameView, HistoryEntry, LastMove, OfferView, PlayerView, RulesView,

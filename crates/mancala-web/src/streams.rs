@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use axum::extract::ws::Utf8Bytes;
 use tokio::sync::broadcast;
 
 use crate::client::ClientKey;
@@ -36,9 +37,41 @@ pub(crate) struct Streams {
     open: Arc<Mutex<StreamCount>>,
 }
 
+/// A view as the live streams send it: written as JSON once for all of a game's
+/// watchers, however many (with ten thousand viewers of one game, writing it once per
+/// stream was most of the time a move took to reach them; docs/speed.md).
+#[derive(Debug)]
+pub struct SentView {
+    view: GameView,
+    json: Utf8Bytes,
+}
+
+impl SentView {
+    /// `view` and its JSON.
+    #[must_use]
+    pub fn of(view: GameView) -> SentView {
+        let json = serde_json::to_string(&view).unwrap_or_default().into();
+        SentView { view, json }
+    }
+
+    /// The view's JSON, shared by every stream that sends it.
+    #[must_use]
+    pub fn json(&self) -> &Utf8Bytes {
+        &self.json
+    }
+}
+
+impl std::ops::Deref for SentView {
+    type Target = GameView;
+
+    fn deref(&self) -> &GameView {
+        &self.view
+    }
+}
+
 /// One game's watchers here, and how far the last view sent to them had come.
 struct Watchers {
-    tx: broadcast::Sender<Arc<GameView>>,
+    tx: broadcast::Sender<Arc<SentView>>,
     sent: Option<Progress>,
 }
 
@@ -128,7 +161,7 @@ impl Streams {
 
     /// Subscribes to game `id`'s views. Games nobody watches any more are let go of
     /// here, so the map holds only watched games.
-    pub(crate) fn subscribe(&self, id: &str) -> broadcast::Receiver<Arc<GameView>> {
+    pub(crate) fn subscribe(&self, id: &str) -> broadcast::Receiver<Arc<SentView>> {
         let mut live = lock(&self.live);
         live.retain(|_, w| w.tx.receiver_count() > 0);
         live.entry(id.to_owned())
@@ -152,7 +185,7 @@ impl Streams {
             return;
         }
         watchers.sent = Some(now);
-        let _ = watchers.tx.send(Arc::new(view.clone()));
+        let _ = watchers.tx.send(Arc::new(SentView::of(view.clone())));
     }
 
     /// Ends the streams of game `id` (it expired): dropping the sender closes every

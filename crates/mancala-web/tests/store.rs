@@ -851,7 +851,7 @@ async fn waiting_game(games: &Games) -> String {
 
 /// Waits until `live` is closed (its game expired), at most `limit`.
 async fn closes_within(
-    live: &mut tokio::sync::broadcast::Receiver<Arc<mancala_web::GameView>>,
+    live: &mut tokio::sync::broadcast::Receiver<Arc<mancala_web::SentView>>,
     limit: Duration,
 ) -> bool {
     tokio::time::timeout(limit, async {

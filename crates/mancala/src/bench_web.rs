@@ -54,6 +54,16 @@ pub struct WebArgs {
     /// Normal players against the computer (`medium`), for the computer's reply time
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
     computer_games: u32,
+    /// Instead of many games: one game watched by this many live streams (server-sent
+    /// events), played a move every --pause-ms; measures each move's delivery to every
+    /// viewer and the moves viewers missed (the server needs its stream limits raised)
+    #[arg(long, default_value_t = 0, conflicts_with = "hostile",
+          value_parser = clap::value_parser!(u32).range(0..=50_000))]
+    viewers: u32,
+    /// With --viewers: the server's process id, to read its memory before and with the
+    /// streams
+    #[arg(long, value_name = "PID", requires = "viewers")]
+    server_pid: Option<u32>,
 }
 
 /// The figures of one phase.
@@ -82,10 +92,10 @@ pub struct WebFigures {
 /// Median, 99th percentile and maximum, in milliseconds.
 #[derive(Serialize, Debug, Clone, Copy)]
 pub struct Percentiles {
-    count: usize,
-    p50: f64,
-    p99: f64,
-    max: f64,
+    pub(crate) count: usize,
+    pub(crate) p50: f64,
+    pub(crate) p99: f64,
+    pub(crate) max: f64,
 }
 
 /// `--hostile`: the normal players without and with the abusers, and what the abusers
@@ -139,10 +149,12 @@ pub enum WebReport {
     Plain(WebFigures),
     /// `--hostile`.
     Hostile(Box<HostileFigures>),
+    /// `--viewers`.
+    Viewers(crate::bench_web_viewers::ViewerFigures),
 }
 
 /// A client of the server: an agent and the address it claims through the proxy.
-struct Http {
+pub(crate) struct Http {
     agent: ureq::Agent,
     /// The instances of the site, taken in turn by this client's requests.
     bases: Vec<String>,
@@ -154,7 +166,7 @@ struct Http {
 }
 
 /// An answer: the status and body, or a connection error.
-enum Answer {
+pub(crate) enum Answer {
     Status(u16, Value),
     Io(String),
 }
@@ -167,7 +179,7 @@ impl Answer {
         }
     }
 
-    fn ok(self) -> Result<Value, String> {
+    pub(crate) fn ok(self) -> Result<Value, String> {
         match self {
             Answer::Status(200..=299, v) => Ok(v),
             Answer::Status(code, v) => Err(format!("{code} {v}")),
@@ -178,7 +190,7 @@ impl Answer {
 
 impl Http {
     /// A client of the instances `bases`, starting with the `start`th.
-    fn new(bases: &[String], start: usize, address: Option<String>) -> Http {
+    pub(crate) fn new(bases: &[String], start: usize, address: Option<String>) -> Http {
         Http {
             agent: ureq::AgentBuilder::new()
                 .timeout(Duration::from_secs(30))
@@ -218,7 +230,13 @@ impl Http {
         }
     }
 
-    fn call(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
+    pub(crate) fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Answer {
         let req = self.request(method, path, token);
         Http::answer(match body {
             Some(b) => req.send_json(b),
@@ -482,7 +500,7 @@ fn computer_client(http: &Http, deadline: Instant, pause: Duration) -> ClientRes
     result
 }
 
-fn percentile(sorted: &[Duration], p: f64) -> f64 {
+pub(crate) fn percentile(sorted: &[Duration], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }
@@ -764,6 +782,16 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebReport> {
         args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 300.0,
         "--seconds must be a positive number of at most 300"
     );
+    if args.viewers > 0 {
+        let pause = Duration::from_millis(args.pause_ms);
+        let figures = crate::bench_web_viewers::run(
+            &bases[0],
+            args.viewers as usize,
+            pause,
+            args.server_pid,
+        )?;
+        return Ok(WebReport::Viewers(figures));
+    }
     let start = Instant::now();
     if !args.hostile {
         let end = start + Duration::from_secs_f64(args.seconds);

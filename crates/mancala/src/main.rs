@@ -27,6 +27,7 @@ mod bench_search;
 mod bench_strength;
 mod bench_tune;
 mod bench_web;
+mod bench_web_viewers;
 mod console_cmd;
 mod engine_cmd;
 mod match_cmd;

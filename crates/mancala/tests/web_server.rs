@@ -205,6 +205,44 @@ fn many_games_at_once(db: TestDb) {
     }
 }
 
+/// `mancala bench web --viewers` (issue 43's site-scale figures) counts every move's
+/// view on every stream it opened, and what the server's memory was.
+#[test]
+fn the_viewers_benchmark_sees_every_move_on_every_stream() {
+    let db = TestDb::sqlite();
+    let server = Server::start_with(&db, &["--rate-live", "1000/1s", "--rate-move", "1000/1s"]);
+    let pid = server.pid().to_string();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args([
+            "bench",
+            "web",
+            "--url",
+            &server.base,
+            "--viewers",
+            "12",
+            "--server-pid",
+            &pid,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let figures: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(figures["streams_open"], 12, "{figures}");
+    let moves = figures["moves"].as_u64().unwrap();
+    assert!(moves > 5, "{figures}");
+    assert_eq!(figures["deliveries_expected"], 12 * moves, "{figures}");
+    assert_eq!(figures["missed"], 0, "{figures}");
+    assert_eq!(figures["delivery_ms"]["count"], 12 * moves, "{figures}");
+    assert!(
+        figures["server_rss_mib_streams"].as_f64().unwrap() > 1.0,
+        "{figures}"
+    );
+}
+
 /// `--db` with a URL scheme it does not know is an error, not a file name (before
 /// this, `postgres://...` made an SQLite file under a directory named `postgres:`).
 #[test]

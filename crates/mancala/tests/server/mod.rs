@@ -116,6 +116,11 @@ impl Server {
         Server::spawn(command, "127.0.0.1:0")
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.lock().unwrap().id()
+    }
+
     /// Starts the binary again on the address of `gone` (a server killed before), with
     /// the database `db`: as a restarted service comes back where its pages left it.
     pub fn restart(db: &TestDb, gone: &Server) -> Server {
