@@ -34,6 +34,12 @@
 # After each setup a line on standard error says where the CPU went: seconds used by
 # the mancala servers, by PostgreSQL (its server processes) and by the load client,
 # against what the machine's cores could give in that time.
+#
+# BASELINE=/path/to/an/older/mancala compares two servers in one run: each setup runs
+# ROUNDS times (default 3) with the older server and then this one, taking turns, the
+# load client always this build's (an older server without the rate-limit options runs
+# without them; it had no limits). Each line then starts with "server":"baseline" or
+# "server":"this".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 hostile=
@@ -56,6 +62,8 @@ fi
 
 cargo build --release --quiet
 bin=$PWD/${CARGO_TARGET_DIR:-target}/release/mancala
+server_bin=$bin
+server_name=this
 work=$(mktemp -d)
 servers=()
 pg_bin=""
@@ -123,7 +131,10 @@ new_pg_database() {  # prints the URL of a fresh database named $1
 start_server() {  # starts `mancala serve --db $1`; sets $addr to its address
   local log="$work/server${#servers[@]}.log"
   # shellcheck disable=SC2086 # SERVER_ARGS are words
-  RUST_LOG=warn,mancala=info "$bin" serve --addr 127.0.0.1:0 --db "$1" "${limits[@]}" \
+  local args=("${limits[@]}")
+  # An older server (BASELINE) without the rate limits had none to raise.
+  "$server_bin" serve --help | grep -q -- --rate-move || args=()
+  RUST_LOG=warn,mancala=info "$server_bin" serve --addr 127.0.0.1:0 --db "$1" "${args[@]}" \
     ${SERVER_ARGS:-} >/dev/null 2>"$log" &
   servers+=($!)
   addr=""
@@ -146,7 +157,7 @@ run() {  # run NAME DB INSTANCES
   local bench=(--games "$games" --seconds "$secs")
   [ -z "$hostile" ] || bench+=(--hostile --pause-ms 250 --computer-games 4 --abusers "$abusers")
   client_times=$( { TIMEFORMAT='%U %S %R'; time RUST_LOG=warn "$bin" bench web "${urls[@]}" \
-    "${bench[@]}" | sed "s/^{/{\"setup\":\"$name\",/" >&3; } 2>&1 )
+    "${bench[@]}" | sed "s/^{/{\"setup\":\"$name\",${BASELINE:+\"server\":\"$server_name\",}/" >&3; } 2>&1 )
   exec 3>&-
   local servers_after pg_after
   servers_after=$(cpu_of "${servers[@]}")
@@ -160,17 +171,29 @@ run() {  # run NAME DB INSTANCES
   stop_servers
 }
 
-for setup in "${setups[@]}"; do
+run_setup() {  # run_setup SETUP: one run of it with $server_bin
+  local setup=$1
   case "$setup" in
-    sqlite-1) run sqlite-1 "$work/games.sqlite" 1 ;;
+    sqlite-1) rm -f "$work"/games.sqlite*; run sqlite-1 "$work/games.sqlite" 1 ;;
     postgres-1|postgres-2)
       if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
         echo "$setup: SKIPPED, no PostgreSQL server binaries (apt-get install postgresql)" >&2
-        continue
+        return
       fi
       [ -n "$pg_dir" ] || start_postgres
-      db=$(new_pg_database "bench_${setup/-/_}")
+      db=$(new_pg_database "bench_${setup/-/_}_$RANDOM$RANDOM")
       run "$setup" "$db" "${setup#postgres-}" ;;
     *) echo "unknown setup $setup (sqlite-1, postgres-1, postgres-2)" >&2; exit 2 ;;
   esac
+}
+
+for setup in "${setups[@]}"; do
+  if [ -z "${BASELINE:-}" ]; then
+    run_setup "$setup"
+    continue
+  fi
+  for _ in $(seq "${ROUNDS:-3}"); do
+    server_bin=$BASELINE server_name=baseline run_setup "$setup"
+    server_bin=$bin server_name=this run_setup "$setup"
+  done
 done

@@ -517,10 +517,17 @@ fn normal_players(
 ) -> anyhow::Result<Vec<ClientResult>> {
     let pause = Duration::from_millis(args.pause_ms);
     let addr = |n| group.map(|g| address(g, n));
+    // At a player's pace, the players arrive over one pause, as people do, rather
+    // than all in the same millisecond.
+    let arrival = |i: u32| pause * i / args.games.max(1);
     let mut handles: Vec<_> = (0..args.games)
         .map(|i| {
             let http = Http::new(bases, i as usize, addr(i));
-            std::thread::spawn(move || client(&http, deadline, u64::from(i), pause))
+            let wait = arrival(i);
+            std::thread::spawn(move || {
+                std::thread::sleep(wait);
+                client(&http, deadline, u64::from(i), pause)
+            })
         })
         .collect();
     handles.extend((0..args.computer_games).map(|i| {

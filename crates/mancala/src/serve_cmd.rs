@@ -239,9 +239,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let limits = args.limits.limits();
         tracing::info!(?limits, "limits");
         let games = Games::with_computer_lease(store, limits, lease);
-        let listener = tokio::net::TcpListener::bind(args.addr)
-            .await
-            .with_context(|| format!("listening on {}", args.addr))?;
+        let listener = listen(args.addr).with_context(|| format!("listening on {}", args.addr))?;
         let addr = listener.local_addr()?;
         tracing::info!(db = %db, "games stored in {db}");
         tracing::info!(%addr, "serving on http://{addr}/");
@@ -276,4 +274,24 @@ async fn shutdown() {
     }
     #[cfg(not(unix))]
     let _ = ctrl_c.await;
+}
+
+/// Connections waiting to be accepted before the kernel turns new ones away: a burst
+/// of a thousand players arriving at once (`mancala bench web --games 1000`) overflowed
+/// the 1,024 that `TcpListener::bind` asks for while the server was busy, and the
+/// overflow reached the players as connections reset (the kernel caps it at
+/// `net.core.somaxconn`).
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on `addr` with [`LISTEN_BACKLOG`] (and `SO_REUSEADDR`, as
+/// `TcpListener::bind` sets it, so that a restart may listen again at once).
+fn listen(addr: std::net::SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
 }

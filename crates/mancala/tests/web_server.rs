@@ -243,6 +243,29 @@ fn the_viewers_benchmark_sees_every_move_on_every_stream() {
     );
 }
 
+/// The server listens with room for a burst of a thousand connections arriving at
+/// once (the kernel's own cap, `net.core.somaxconn`, permitting), not the 1,024 that
+/// turned some of them away under load (issue 43).
+#[test]
+fn the_server_queues_a_burst_of_connections() {
+    let db = TestDb::sqlite();
+    let server = Server::start(&db);
+    let port = server.base.rsplit(':').next().unwrap().to_owned();
+    let out = std::process::Command::new("ss")
+        .args(["-ltnH", &format!("sport = :{port}")])
+        .output()
+        .expect("ss (iproute2) lists listening sockets");
+    let listing = String::from_utf8_lossy(&out.stdout).to_string();
+    // State, Recv-Q, Send-Q (a listener's backlog), ...
+    let backlog: u32 = listing.split_whitespace().nth(2).unwrap().parse().unwrap();
+    let cap: u32 = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert_eq!(backlog, cap.min(4096), "{listing}");
+}
+
 /// `--db` with a URL scheme it does not know is an error, not a file name (before
 /// this, `postgres://...` made an SQLite file under a directory named `postgres:`).
 #[test]
