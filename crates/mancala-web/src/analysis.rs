@@ -57,6 +57,17 @@ pub(crate) enum AnalysisAnswer {
     Ready(String),
     /// Being computed: ask again later.
     Pending(PendingView),
+    /// Neither stored nor being computed, and not started (asked with `start=false`).
+    NotStarted,
+}
+
+/// The query of `GET /api/games/{id}/analysis`.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AnalysisQuery {
+    /// `false`: only say whether the analysis is stored or being computed, starting
+    /// no job (the replay viewer's first look). Default `true`.
+    pub start: Option<bool>,
 }
 
 /// The body of a `202 Accepted`: how far the job has come.
@@ -146,12 +157,16 @@ pub(crate) fn settings_for(positions: usize, limits: &ThinkLimits) -> AnalysisSe
 
 impl Games {
     /// Game `id`'s analysis: the stored document, or how far its job has come (starting
-    /// the job if nobody runs it).
+    /// the job if nobody runs it and `start`).
     ///
     /// # Errors
     /// [`GameError::NotFound`] for no such game, [`GameError::Conflict`] for a game that
     /// is not over.
-    pub(crate) async fn analysis(&self, id: &str) -> Result<AnalysisAnswer, GameError> {
+    pub(crate) async fn analysis(
+        &self,
+        id: &str,
+        start: bool,
+    ) -> Result<AnalysisAnswer, GameError> {
         let row = self.row(id).await?;
         let session = session_of(&row)?;
         if !session.is_over() {
@@ -170,6 +185,9 @@ impl Games {
             let mut running = self.analysis_jobs().lock();
             if let Some(job) = running.get(id) {
                 return Ok(AnalysisAnswer::Pending(job.view()));
+            }
+            if !start {
+                return Ok(AnalysisAnswer::NotStarted);
             }
             let progress = Arc::new(JobProgress::default());
             progress.of.store(plies + 1, Ordering::Relaxed);

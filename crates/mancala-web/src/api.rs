@@ -31,7 +31,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 use crate::actions::OfferRequest;
-use crate::analysis::{AnalysisAnswer, RETRY_AFTER_SECS};
+use crate::analysis::{AnalysisAnswer, AnalysisQuery, RETRY_AFTER_SECS};
 use crate::body::parse_body;
 use crate::catalogue::{Fixed, players_json, variants_json};
 use crate::client::{ClientKey, ClientKeyExtractor};
@@ -428,22 +428,28 @@ async fn positions(
 }
 
 /// A finished game's analysis: 200 with the document once stored, 202 with the job's
-/// progress (and `Retry-After`) while it is computed.
+/// progress (and `Retry-After`) while it is computed. With `?start=false` no job is
+/// started: 204 when there is neither a document nor a job.
 async fn analysis(
     State(games): State<Games>,
     Path(id): Path<String>,
+    query: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    Ok(match games.analysis(&id).await? {
-        AnalysisAnswer::Ready(document) => {
-            ([(header::CONTENT_TYPE, "application/json")], document).into_response()
-        }
-        AnalysisAnswer::Pending(progress) => (
-            StatusCode::ACCEPTED,
-            [(header::RETRY_AFTER, RETRY_AFTER_SECS.to_string())],
-            Json(progress),
-        )
-            .into_response(),
-    })
+    let Query(query) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
+    Ok(
+        match games.analysis(&id, query.start.unwrap_or(true)).await? {
+            AnalysisAnswer::Ready(document) => {
+                ([(header::CONTENT_TYPE, "application/json")], document).into_response()
+            }
+            AnalysisAnswer::Pending(progress) => (
+                StatusCode::ACCEPTED,
+                [(header::RETRY_AFTER, RETRY_AFTER_SECS.to_string())],
+                Json(progress),
+            )
+                .into_response(),
+            AnalysisAnswer::NotStarted => StatusCode::NO_CONTENT.into_response(),
+        },
+    )
 }
 
 async fn import_game(

@@ -134,6 +134,11 @@ async fn a_finished_game_is_analysed_then_served_as_stored(db: TestDb) {
     let games = db.games().await;
     let r = mancala_web::app(games.clone());
     let (id, game) = finished_game(&r).await;
+    // A look that starts nothing: not analysed yet.
+    let look = format!("/api/games/{id}/analysis?start=false");
+    let a = call(&r, "GET", &look, None, Value::Null).await;
+    assert_eq!(a.status, StatusCode::NO_CONTENT);
+    assert_eq!(games.analyses_started(), 0);
     let first = call(
         &r,
         "GET",
@@ -166,6 +171,8 @@ async fn a_finished_game_is_analysed_then_served_as_stored(db: TestDb) {
     assert_eq!(again.status, StatusCode::OK);
     assert_eq!(again.json, document);
     assert_eq!(games.analyses_started(), 1);
+    let a = call(&r, "GET", &look, None, Value::Null).await;
+    assert_eq!((a.status, &a.json), (StatusCode::OK, &document));
     // A new instance on the same database finds it stored too.
     if db.location.is_some() {
         let other = mancala_web::app(db.games().await);
