@@ -47,6 +47,14 @@ const SOLVE_TIME: Duration = Duration::from_secs(2);
 const SOLVER_MB: usize = 128;
 const SEARCH_MB: usize = 64;
 
+/// The most analysis jobs an instance keeps (running or queued) per thinker: past
+/// them a new one is refused (503), so that requests for many games cannot queue
+/// work without end.
+const MAX_JOBS_PER_THINKER: usize = 4;
+
+/// How long a refused request should wait, in seconds.
+const BUSY_RETRY_AFTER_SECS: u64 = 30;
+
 /// How long a client should wait before asking again, in seconds.
 pub(crate) const RETRY_AFTER_SECS: u32 = 2;
 
@@ -188,6 +196,15 @@ impl Games {
             }
             if !start {
                 return Ok(AnalysisAnswer::NotStarted);
+            }
+            let queue = MAX_JOBS_PER_THINKER * self.thinkers().limits().thinkers.max(1);
+            if running.len() >= queue {
+                return Err(GameError::Busy {
+                    message: format!(
+                        "the server is analysing {queue} games already: ask again later"
+                    ),
+                    retry_after: BUSY_RETRY_AFTER_SECS,
+                });
             }
             let progress = Arc::new(JobProgress::default());
             progress.of.store(plies + 1, Ordering::Relaxed);

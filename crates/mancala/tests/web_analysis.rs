@@ -75,7 +75,11 @@ async fn a_finished_game_s_replay_is_analysed_on_request(db: TestDb) {
     )
     .await;
     assert_eq!(
-        js(&c, "return document.getElementById('analysis-graph').childElementCount;").await,
+        js(
+            &c,
+            "return document.getElementById('analysis-graph').childElementCount;"
+        )
+        .await,
         0
     );
     click(&c, "analysis-request").await;
@@ -85,24 +89,49 @@ async fn a_finished_game_s_replay_is_analysed_on_request(db: TestDb) {
         "the analysis to be asked for",
     )
     .await;
-    let status = js(&c, "return document.getElementById('analysis-status').textContent;").await;
+    let status = js(
+        &c,
+        "return document.getElementById('analysis-status').textContent;",
+    )
+    .await;
     let pending = js(&c, "return document.body.dataset.analysis;").await;
     assert!(
         pending == "ready" || status.as_str().unwrap().starts_with("Analysing…"),
         "{pending} {status}"
     );
-    wait_for(&c, "document.body.dataset.analysis === 'ready'", "the analysis").await;
+    wait_for(
+        &c,
+        "document.body.dataset.analysis === 'ready'",
+        "the analysis",
+    )
+    .await;
     check_analysed(&c).await;
     // The analysis is stored: a new look shows it at once, with no button.
     c.refresh().await.unwrap();
-    wait_for(&c, "document.body.dataset.analysis === 'ready'", "the stored analysis").await;
+    wait_for(
+        &c,
+        "document.body.dataset.analysis === 'ready'",
+        "the stored analysis",
+    )
+    .await;
     assert_eq!(
-        js(&c, "return document.getElementById('analysis-request').hidden;").await,
+        js(
+            &c,
+            "return document.getElementById('analysis-request').hidden;"
+        )
+        .await,
         true
     );
     c.close().await.unwrap();
     if let Ok(shots) = std::env::var("MANCALA_ANALYSIS_SHOTS") {
-        screenshots(&driver, &server, &id, std::path::Path::new(&shots), dir.path()).await;
+        screenshots(
+            &driver,
+            &server,
+            &id,
+            std::path::Path::new(&shots),
+            dir.path(),
+        )
+        .await;
     }
 }
 
@@ -120,7 +149,10 @@ async fn check_analysed(c: &Client) {
     .await;
     assert_eq!(graph["title"], "Value over the game", "{graph}");
     assert_eq!(graph["role"], "img", "{graph}");
-    assert!(graph["desc"].as_str().unwrap().contains("final margin"), "{graph}");
+    assert!(
+        graph["desc"].as_str().unwrap().contains("final margin"),
+        "{graph}"
+    );
     assert!(graph["path"].as_u64().unwrap() > 20, "{graph}");
     // Every move carries its label, as a mark and in words.
     let marks: Value = js(
@@ -159,15 +191,42 @@ async fn check_analysed(c: &Client) {
         let b = b.as_str().unwrap();
         assert!(b.starts_with("h1-") && b.ends_with(", best move"), "{b}");
     }
-    let line = js(c, "return document.getElementById('analysis-move').textContent;").await;
-    assert!(line.as_str().unwrap().starts_with("Best here: house"), "{line}");
-    let accuracy = js(c, "return document.getElementById('analysis-accuracy').textContent;").await;
-    assert!(accuracy.as_str().unwrap().starts_with("Accuracy: Ann "), "{accuracy}");
+    let line = js(
+        c,
+        "return document.getElementById('analysis-move').textContent;",
+    )
+    .await;
+    assert!(
+        line.as_str().unwrap().starts_with("Best here: house"),
+        "{line}"
+    );
+    let accuracy = js(
+        c,
+        "return document.getElementById('analysis-accuracy').textContent;",
+    )
+    .await;
+    assert!(
+        accuracy.as_str().unwrap().starts_with("Accuracy: Ann "),
+        "{accuracy}"
+    );
     // Stepping on moves the best move with the position shown.
     click(c, "replay-next").await;
-    wait_for(c, "document.getElementById('replay-ply').value === '1'", "ply 1").await;
-    let shown = js(c, "return document.querySelector('#graph-at').getAttribute('x1');").await;
-    assert_ne!(shown, json!("0"), "the graph's line follows the position shown");
+    wait_for(
+        c,
+        "document.getElementById('replay-ply').value === '1'",
+        "ply 1",
+    )
+    .await;
+    let shown = js(
+        c,
+        "return document.querySelector('#graph-at').getAttribute('x1');",
+    )
+    .await;
+    assert_ne!(
+        shown,
+        json!("0"),
+        "the graph's line follows the position shown"
+    );
 }
 
 /// Screenshots of the analysed replay at a laptop's and a phone's size, light and dark.
@@ -181,15 +240,27 @@ async fn screenshots(
     std::fs::create_dir_all(to).unwrap();
     for (size, name) in [((1280, 800), "laptop"), ((390, 844), "phone")] {
         for dark in [false, true] {
-            let look = Look { dark, ..Look::new(size) };
+            let look = Look {
+                dark,
+                ..Look::new(size)
+            };
             let profile = profiles.join(format!("{name}{dark}"));
             let c = session(driver, &profile, look).await;
             c.goto(&format!("{}/g/{id}/replay#ply=5", server.base))
                 .await
                 .unwrap();
-            wait_for(&c, "document.body.dataset.analysis === 'ready'", "the analysis").await;
+            wait_for(
+                &c,
+                "document.body.dataset.analysis === 'ready'",
+                "the analysis",
+            )
+            .await;
             // The analysis card in view.
-            js(&c, "document.getElementById('analysis-box').scrollIntoView({block: 'center'});").await;
+            js(
+                &c,
+                "document.getElementById('analysis-box').scrollIntoView({block: 'center'});",
+            )
+            .await;
             tokio::time::sleep(std::time::Duration::from_millis(300)).await;
             let theme = if dark { "dark" } else { "light" };
             std::fs::write(
