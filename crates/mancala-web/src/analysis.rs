@@ -342,6 +342,81 @@ fn analyse_on_one_thread(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::{GameRow, NewMove, Next, Store, now_ms};
+    use mancala_core::Rules;
+
+    /// A finished Kalah(3,2) game stored as `id` (the first legal house each time).
+    async fn finished(games: &Games, id: &str) {
+        let row = GameRow {
+            id: id.into(),
+            variant: "kalah".into(),
+            houses: 3,
+            seeds: 2,
+            end_rule: "mover-cannot-move".into(),
+            opponent: "human".into(),
+            token_hashes: [Some([7; 32]), Some([8; 32])],
+            activity_ms: now_ms(),
+            ..GameRow::default()
+        };
+        games.store().create(&row).await.unwrap();
+        let mut game = Game::new(Rules::kalah(3, 2));
+        while !game.is_over() {
+            let mv = game.legal_moves()[0];
+            let ply = game.ply();
+            game.play(mv).unwrap();
+            let next = if game.is_over() {
+                Next::Nobody
+            } else {
+                Next::Person
+            };
+            let new = NewMove {
+                game: id.into(),
+                ply,
+                house: mv.house(),
+                next,
+                state: None,
+            };
+            assert!(games.store().append_move(&new).await.unwrap());
+        }
+    }
+
+    #[tokio::test]
+    async fn jobs_past_the_queue_are_refused_not_queued() {
+        let mut limits = crate::Limits::default();
+        limits.think.thinkers = 1;
+        let games = Games::with_limits(Store::in_memory().unwrap(), limits);
+        finished(&games, "g1").await;
+        // Four jobs (one thinker's worth) are waiting already.
+        for i in 0..MAX_JOBS_PER_THINKER {
+            games
+                .analysis_jobs()
+                .lock()
+                .insert(format!("other{i}"), Arc::default());
+        }
+        let refused = games.analysis("g1", true).await.unwrap_err();
+        assert!(
+            matches!(
+                refused,
+                GameError::Busy {
+                    retry_after: 30,
+                    ..
+                }
+            ),
+            "{refused:?}"
+        );
+        assert_eq!(games.analyses_started(), 0);
+        // A look that would start nothing is answered as ever.
+        assert!(matches!(
+            games.analysis("g1", false).await.unwrap(),
+            AnalysisAnswer::NotStarted
+        ));
+        games.analysis_jobs().lock().remove("other0");
+        assert!(matches!(
+            games.analysis("g1", true).await.unwrap(),
+            AnalysisAnswer::Pending(_)
+        ));
+        assert_eq!(games.analyses_started(), 1);
+    }
 
     #[test]
     fn a_long_game_gets_less_time_per_position() {

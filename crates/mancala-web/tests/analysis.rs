@@ -20,6 +20,7 @@ on_both_backends!(
     a_finished_game_is_analysed_then_served_as_stored,
     only_a_finished_game_is_analysed,
     one_job_per_game,
+    a_crashed_job_s_claim_lapses,
 );
 
 /// A request's answer: status, headers and the body as JSON.
@@ -285,4 +286,87 @@ async fn one_job_per_game(db: TestDb) {
         assert_eq!(o, document);
         assert_eq!(other.analyses_started(), 0);
     }
+}
+
+/// The store's claims: one holder at a time; a holder that stops renewing (crashed)
+/// loses the job when its lease lapses, and can then store nothing; a stored analysis
+/// is not claimed again unless the game's moves differ.
+async fn a_crashed_job_s_claim_lapses(db: TestDb) {
+    use mancala_web::{GameRow, GameStore, StoredAnalysis};
+    let first = db.store().await;
+    let game = GameRow {
+        id: "a1".into(),
+        variant: "kalah".into(),
+        houses: 3,
+        seeds: 2,
+        end_rule: "mover-cannot-move".into(),
+        opponent: "human".into(),
+        token_hashes: [Some([7; 32]), None],
+        activity_ms: mancala_web::now_ms(),
+        ..GameRow::default()
+    };
+    first.create(&game).await.unwrap();
+    let lease = Duration::from_millis(300);
+    assert!(first.claim_analysis("a1", 5, lease).await.unwrap());
+    assert!(!first.claim_analysis("a1", 5, lease).await.unwrap(), "held");
+    assert_eq!(first.analysis("a1").await.unwrap(), None);
+    // Another instance (PostgreSQL: a second store on the database) waits for the lease.
+    let second = if db.location.is_some() {
+        db.store().await
+    } else {
+        first
+    };
+    if db.location.is_some() {
+        assert!(!second.claim_analysis("a1", 5, lease).await.unwrap());
+    }
+    tokio::time::sleep(lease + Duration::from_millis(200)).await;
+    assert!(
+        second.claim_analysis("a1", 5, lease).await.unwrap(),
+        "lapsed"
+    );
+    let stored = StoredAnalysis {
+        plies: 5,
+        document: r#"{"plies":[],"accuracy":[100.0,100.0]}"#.into(),
+    };
+    assert!(second.renew_analysis("a1", lease).await.unwrap());
+    assert!(second.store_analysis("a1", &stored).await.unwrap());
+    assert_eq!(second.analysis("a1").await.unwrap(), Some(stored.clone()));
+    // Done: not claimed again for the same moves, but for others.
+    tokio::time::sleep(lease + Duration::from_millis(200)).await;
+    assert!(!second.claim_analysis("a1", 5, lease).await.unwrap());
+    assert!(second.claim_analysis("a1", 6, lease).await.unwrap());
+    assert_eq!(second.analysis("a1").await.unwrap(), None);
+    second.release_analysis("a1").await.unwrap();
+    assert!(
+        second.claim_analysis("a1", 6, lease).await.unwrap(),
+        "released"
+    );
+}
+
+/// SQLite serves one instance: a job claimed by a run that died is free when the file
+/// is opened again.
+#[tokio::test]
+async fn a_restarted_sqlite_server_drops_the_jobs_of_its_last_run() {
+    use mancala_web::{GameRow, GameStore, SqliteStore};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite");
+    let game = GameRow {
+        id: "a2".into(),
+        variant: "kalah".into(),
+        houses: 3,
+        seeds: 2,
+        end_rule: "mover-cannot-move".into(),
+        opponent: "human".into(),
+        token_hashes: [Some([7; 32]), None],
+        activity_ms: mancala_web::now_ms(),
+        ..GameRow::default()
+    };
+    let lease = Duration::from_secs(3600);
+    {
+        let store = SqliteStore::open(&path).unwrap();
+        store.create(&game).await.unwrap();
+        assert!(store.claim_analysis("a2", 3, lease).await.unwrap());
+    }
+    let store = SqliteStore::open(&path).unwrap();
+    assert!(store.claim_analysis("a2", 3, lease).await.unwrap());
 }

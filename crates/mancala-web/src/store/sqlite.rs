@@ -9,7 +9,8 @@
 //! operating-system crash or power loss could lose the last ones).
 //!
 //! SQLite serves one instance: on opening, every computer turn held by an earlier run
-//! is let go, so a restart resumes them at once.
+//! is let go, so a restart resumes them at once, and every analysis job an earlier run
+//! claimed is dropped (the next request starts it again).
 //!
 //! Opening migrates any database an earlier release wrote: the releases before
 //! migrations (V1 finds their tables in place), and the release of the web hardening,
@@ -131,6 +132,8 @@ impl SqliteStore {
             "UPDATE computer_turns SET holder = NULL, expires = 0 WHERE holder IS NOT NULL",
         )?
         .execute([])?;
+        conn.prepare_cached("DELETE FROM analyses WHERE document IS NULL")?
+            .execute([])?;
         let checkpointer = match checkpoint::file_of(&conn) {
             Some(path) => Some(Checkpointer::start(&path)?),
             None => None,
