@@ -289,10 +289,10 @@ async fn one_job_per_game(db: TestDb) {
 }
 
 /// The store's claims: one holder at a time; a holder that stops renewing (crashed)
-/// loses the job when its lease lapses, and can then store nothing; a stored analysis
-/// is not claimed again unless the game's moves differ.
+/// loses the job when its lease lapses; a stored analysis is not claimed again unless
+/// the game's moves differ; it is deleted with its game.
 async fn a_crashed_job_s_claim_lapses(db: TestDb) {
-    use mancala_web::{GameRow, GameStore, StoredAnalysis};
+    use mancala_web::{Expiry, GameRow, GameStore, StoredAnalysis};
     let first = db.store().await;
     let game = GameRow {
         id: "a1".into(),
@@ -341,6 +341,20 @@ async fn a_crashed_job_s_claim_lapses(db: TestDb) {
         second.claim_analysis("a1", 6, lease).await.unwrap(),
         "released"
     );
+    let stored = StoredAnalysis { plies: 6, ..stored };
+    assert!(second.store_analysis("a1", &stored).await.unwrap());
+    // The analysis goes with its game.
+    let now = Expiry {
+        unstarted: Duration::ZERO,
+        idle: Duration::ZERO,
+        finished: Duration::ZERO,
+    };
+    let gone = second
+        .expire(&now, mancala_web::now_ms() + 1)
+        .await
+        .unwrap();
+    assert_eq!(gone, ["a1"]);
+    assert_eq!(second.analysis("a1").await.unwrap(), None);
 }
 
 /// SQLite serves one instance: a job claimed by a run that died is free when the file
