@@ -82,6 +82,20 @@ async fn a_finished_game_s_replay_is_analysed_on_request(db: TestDb) {
         .await,
         0
     );
+    if let Ok(shots) = std::env::var("MANCALA_ANALYSIS_SHOTS") {
+        js(
+            &c,
+            "document.getElementById('analysis-box').scrollIntoView({block: 'center'});",
+        )
+        .await;
+        let to = std::path::Path::new(&shots);
+        std::fs::create_dir_all(to).unwrap();
+        std::fs::write(
+            to.join("analysis-request-laptop-light.png"),
+            c.screenshot().await.unwrap(),
+        )
+        .unwrap();
+    }
     click(&c, "analysis-request").await;
     wait_for(
         &c,
