@@ -31,6 +31,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 use crate::actions::OfferRequest;
+use crate::analysis::{AnalysisAnswer, AnalysisQuery, RETRY_AFTER_SECS};
 use crate::body::parse_body;
 use crate::catalogue::{Fixed, players_json, variants_json};
 use crate::client::{ClientKey, ClientKeyExtractor};
@@ -139,6 +140,10 @@ fn api_routes(l: &Limiters) -> Router<Games> {
         .route(
             "/api/games/{id}/positions",
             get(positions).layer(l.read.clone()),
+        )
+        .route(
+            "/api/games/{id}/analysis",
+            get(analysis).layer(l.read.clone()),
         )
         .route("/api/variants", get(variants).layer(l.read.clone()))
         .route("/api/players", get(players).layer(l.read.clone()))
@@ -420,6 +425,31 @@ async fn positions(
 ) -> Result<Response, ApiError> {
     let row = games.row(&id).await?;
     Ok(Json(positions_of(&row)?).into_response())
+}
+
+/// A finished game's analysis: 200 with the document once stored, 202 with the job's
+/// progress (and `Retry-After`) while it is computed. With `?start=false` no job is
+/// started: 204 when there is neither a document nor a job.
+async fn analysis(
+    State(games): State<Games>,
+    Path(id): Path<String>,
+    query: Result<Query<AnalysisQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
+    Ok(
+        match games.analysis(&id, query.start.unwrap_or(true)).await? {
+            AnalysisAnswer::Ready(document) => {
+                ([(header::CONTENT_TYPE, "application/json")], document).into_response()
+            }
+            AnalysisAnswer::Pending(progress) => (
+                StatusCode::ACCEPTED,
+                [(header::RETRY_AFTER, RETRY_AFTER_SECS.to_string())],
+                Json(progress),
+            )
+                .into_response(),
+            AnalysisAnswer::NotStarted => StatusCode::NO_CONTENT.into_response(),
+        },
+    )
 }
 
 async fn import_game(

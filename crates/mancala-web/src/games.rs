@@ -15,6 +15,7 @@ use std::time::Duration;
 use mancala_session::Session;
 use tokio::sync::broadcast;
 
+use crate::analysis::AnalysisJobs;
 use crate::client::ClientKey;
 use crate::clock::{Clock, SystemClock};
 use crate::limits::Limits;
@@ -52,6 +53,8 @@ struct Inner {
     sessions: LiveSessions,
     /// The time for the players' clocks and claims.
     clock: Arc<dyn Clock>,
+    /// The analysis jobs running here.
+    analyses: AnalysisJobs,
 }
 
 impl Games {
@@ -81,6 +84,7 @@ impl Games {
                 lease,
                 sessions: LiveSessions::new(LIVE_SESSIONS),
                 clock: Arc::new(SystemClock),
+                analyses: AnalysisJobs::default(),
             }),
         }
     }
@@ -132,6 +136,10 @@ impl Games {
     /// How long a computer turn is held unless renewed.
     pub(crate) fn lease(&self) -> Duration {
         self.inner.lease
+    }
+
+    pub(crate) fn analysis_jobs(&self) -> &AnalysisJobs {
+        &self.inner.analyses
     }
 
     pub(crate) fn sessions(&self) -> &LiveSessions {

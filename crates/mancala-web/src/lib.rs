@@ -26,6 +26,8 @@
 //! body.rs       request bodies: JSON only, errors that name the field
 //! view.rs       the JSON shape of a game
 //! records.rs    game records: download, import, the positions of a game ply by ply
+//! analysis.rs   a finished game's computer analysis: one job per game, in the
+//!               thinker slots, claimed in the store, stored once computed
 //! lobby.rs      the public games: waiting for an opponent (the lobby), being played
 //! catalogue.rs  what the server plays, for the browser's forms: the variants as core
 //!               describes them, the computer players of the engine's catalogue
@@ -45,6 +47,7 @@
 #![forbid(unsafe_code)]
 
 mod actions;
+mod analysis;
 mod api;
 mod background;
 mod body;
@@ -68,6 +71,7 @@ mod tokens;
 mod view;
 
 pub use actions::OfferRequest;
+pub use analysis::PendingView;
 pub use api::{ApiError, BODY_LIMIT, app, serve};
 pub use background::Background;
 pub use catalogue::{ComputerView, OptionView, PlayerList, VariantList, VariantView};
@@ -85,7 +89,7 @@ pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeCont
 pub use store::{
     Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, Listing, NewMove, Next,
     PostgresStore, Progress, RematchSeat, RematchToken, SqliteStore, StateChange, StateUpdate,
-    Store, StoreError, StoreOptions, now_ms,
+    Store, StoreError, StoreOptions, StoredAnalysis, now_ms,
 };
 pub use streams::{SentView, StreamSlot};
 pub use think::{ThinkLimits, ThinkStats};

@@ -532,6 +532,26 @@ impl Thinkers {
         result
     }
 
+    /// Waits for a thinker for long work that is not a computer move (a game's
+    /// analysis): a long slot (so quick moves keep the last thinker) and `mb` MiB of
+    /// the memory budget, held until the permit is dropped.
+    pub(crate) async fn long_work(&self, mb: usize) -> WorkPermit<'_> {
+        let long = self.long_slots.acquire().await.expect("semaphore open");
+        let slot = self.slots.acquire().await.expect("semaphore open");
+        let mb = mb.min(self.limits.memory_mb);
+        let memory = self
+            .memory
+            .acquire_many(u32::try_from(mb).unwrap_or(u32::MAX))
+            .await
+            .expect("semaphore open");
+        self.note(1, mb as isize);
+        WorkPermit {
+            thinkers: self,
+            mb,
+            _permits: (long, slot, memory),
+        }
+    }
+
     fn note(&self, thinking: isize, mb: isize) {
         let mut s = self
             .stats
@@ -541,6 +561,23 @@ impl Thinkers {
         s.memory_mb = s.memory_mb.saturating_add_signed(mb);
         s.peak_thinking = s.peak_thinking.max(s.thinking);
         s.peak_memory_mb = s.peak_memory_mb.max(s.memory_mb);
+    }
+}
+
+/// A thinker held for long work ([`Thinkers::long_work`]), let go when dropped.
+pub(crate) struct WorkPermit<'a> {
+    thinkers: &'a Thinkers,
+    mb: usize,
+    _permits: (
+        tokio::sync::SemaphorePermit<'a>,
+        tokio::sync::SemaphorePermit<'a>,
+        tokio::sync::SemaphorePermit<'a>,
+    ),
+}
+
+impl Drop for WorkPermit<'_> {
+    fn drop(&mut self) {
+        self.thinkers.note(-1, -(self.mb as isize));
     }
 }
 
@@ -579,7 +616,7 @@ fn choose(
 /// Lowers the calling thread's scheduling priority (nice 10): a computer player yields
 /// the cores to the threads answering requests. On Linux the nice value is a thread's
 /// own; elsewhere this does nothing.
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         let me = rustix::thread::gettid();

@@ -1,8 +1,11 @@
 // The replay viewer (/g/ID/replay): any game, finished or not, position by position,
 // with the board after each move (from GET /api/games/ID/positions) and the moves in
 // numbered turns. The arrow keys, Home and End, the buttons, the slider, or a click on
-// a move step through it; the address keeps the move shown (#ply=N). On a game's page
-// this script also fills in the links to the game's record and its replay.
+// a move step through it; the address keeps the move shown (#ply=N). A finished game
+// can be analysed by the server (GET /api/games/ID/analysis): the viewer then draws the
+// value over the game, marks the moves with their labels, and shows the best move of
+// the position shown. On a game's page this script also fills in the links to the
+// game's record and its replay.
 "use strict";
 
 // The links under the move list: download the record, replay, back to the game.
@@ -21,6 +24,7 @@ class ReplayPage extends GamePage {
     this.final = null;     // the game's view now
     this.positions = [];   // the positions, from the start
     this.at = 0;           // the position shown
+    this.analysis = null;  // the analysis once there (see AnalysisView)
   }
 
   async start() {
@@ -63,6 +67,7 @@ class ReplayPage extends GamePage {
     const asked = this.askedPly();
     this.goTo(asked ?? this.positions.length - 1);
     document.body.dataset.replay = "ready";
+    if (this.final.over) new AnalysisView(this).start();
   }
 
   // The ply the address asks for (#ply=N), if any.
@@ -123,11 +128,13 @@ class ReplayPage extends GamePage {
       current.scrollIntoView({ block: "nearest" });
     }
     history.replaceState(null, "", `#ply=${this.at}`);
+    if (this.analysis) this.analysis.show(this.at);
   }
 
   // The whole game's moves, whichever position is shown.
   renderHistory() {
     super.renderHistory(this.final);
+    if (this.analysis) this.analysis.markMoves();
   }
 
   renderStatus(view) {
@@ -161,6 +168,202 @@ class ReplayPage extends GamePage {
     e.preventDefault();
     this.goTo(to);
   }
+}
+
+// The words and marks of the analysis labels (docs/analysis.md): the marks are text, so
+// a label never rests on colour alone.
+const LABELS = {
+  best: { word: "best move", mark: "✓" },
+  good: { word: "good move", mark: "" },
+  inaccuracy: { word: "inaccuracy", mark: "?!" },
+  mistake: { word: "mistake", mark: "?" },
+  blunder: { word: "blunder", mark: "??" },
+};
+
+// A signed value in seeds: +4, −2, 0.
+const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0");
+
+// The server's analysis of a finished game in the replay viewer: asks whether it is
+// there (starting nothing), offers to request it, polls politely while it is computed
+// (as Retry-After says, and not while the tab is hidden), then draws it.
+class AnalysisView {
+  constructor(page) {
+    this.page = page;
+    this.doc = null;
+    this.timer = null;
+  }
+
+  async start() {
+    $("analysis-box").hidden = false;
+    $("analysis-request").addEventListener("click", () => this.fetch(true));
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && this.waiting) this.fetch(true);
+    });
+    await this.fetch(false);
+  }
+
+  // GET the analysis; `start`: ask the server to compute it if it is not there.
+  async fetch(start) {
+    clearTimeout(this.timer);
+    this.waiting = false;
+    const url = `/api/games/${this.page.id}/analysis${start ? "" : "?start=false"}`;
+    let res;
+    try {
+      res = await fetch(url);
+    } catch {
+      return this.say("The analysis could not be reached; try again.", true);
+    }
+    if (res.status === 200) return this.draw(await res.json());
+    if (res.status === 204) return this.say("", true);
+    if (res.status === 202 || res.status === 429 || res.status === 503) {
+      const body = res.status === 202 ? await res.json() : null;
+      this.say(this.progressText(body), false);
+      const wait = Math.max(2, Number(res.headers.get("Retry-After")) || 2);
+      this.waiting = true;
+      // A hidden tab asks again once it is shown (visibilitychange).
+      if (!document.hidden) this.timer = setTimeout(() => this.fetch(true), wait * 1000);
+      return;
+    }
+    let message = `${res.status} ${res.statusText}`;
+    try { message = (await res.json()).error || message; } catch { /* no body */ }
+    this.say(`No analysis: ${message}`, false);
+  }
+
+  progressText(body) {
+    document.body.dataset.analysis = "pending";
+    if (!body) return "Analysing… (the server is busy; asking again shortly)";
+    if (body.status === "queued") return "Analysing… waiting for a free computer player.";
+    if (body.status === "table") return "Analysing… preparing the endgame table.";
+    if (body.status === "analysing") return `Analysing… ${body.done} of ${body.of} positions.`;
+    return "Analysing…";
+  }
+
+  say(text, offer) {
+    $("analysis-status").textContent = text;
+    $("analysis-request").hidden = !offer;
+  }
+
+  draw(doc) {
+    this.doc = doc;
+    this.page.analysis = this;
+    this.say("", false);
+    document.body.dataset.analysis = "ready";
+    const names = this.page.final.players.map((p) => p.name);
+    $("analysis-accuracy").textContent = `Accuracy: ${names[0]} ${doc.accuracy[0]}%, ${names[1]} ${doc.accuracy[1]}%.`;
+    $("analysis-legend").hidden = false;
+    const exact = doc.plies.filter((p) => p.exact).length;
+    if (exact < doc.plies.length) {
+      $("analysis-status").textContent = `${exact} of ${doc.plies.length} moves proven exactly; the others are estimates.`;
+    }
+    this.drawGraph();
+    this.markMoves();
+    this.show(this.page.at);
+  }
+
+  // Player 1's value of each position: before each move, and the final one.
+  values() {
+    const p1 = (p, v) => (p.mover === 1 ? v : -v);
+    const v = this.doc.plies.map((p) => p1(p, p.value_best));
+    const last = this.doc.plies[this.doc.plies.length - 1];
+    v.push(last ? p1(last, last.value_played) : 0);
+    return v;
+  }
+
+  // The value over the game as an inline SVG: player 1's margin above the middle line
+  // (in player 1's colour), player 2's below (in player 2's), a dot (with its mark) on each inaccuracy, mistake and blunder,
+  // and a line at the position shown. It scales to the card's width; its colours are
+  // the page's, so it follows the theme.
+  drawGraph() {
+    const values = this.values();
+    const W = 600, H = 160, mid = H / 2;
+    const top = Math.max(4, ...values.map(Math.abs));
+    const x = (k) => (values.length < 2 ? W / 2 : (k * W) / (values.length - 1));
+    const y = (v) => mid - (v / top) * (mid - 8);
+    const line = values.map((v, k) => `${k ? "L" : "M"}${x(k).toFixed(1)},${y(v).toFixed(1)}`).join("");
+    const area = `${line}L${x(values.length - 1).toFixed(1)},${mid}L0,${mid}Z`;
+    const marks = this.doc.plies
+      .filter((p) => ["inaccuracy", "mistake", "blunder"].includes(p.label))
+      .map((p) => `<circle class="dot" data-label="${p.label}" cx="${x(p.ply).toFixed(1)}" cy="${y(values[p.ply]).toFixed(1)}" r="5"/>`)
+      .join("");
+    const [lo, hi] = [Math.min(...values), Math.max(...values)];
+    const counts = ["inaccuracy", "mistake", "blunder"].map((l) => `${this.doc.plies.filter((p) => p.label === l).length} ${LABELS[l].word}${this.doc.plies.filter((p) => p.label === l).length === 1 ? "" : "s"}`);
+    const desc = `Player 1's final margin under best play after each of the ${this.doc.plies.length} moves, from ${signed(lo)} to ${signed(hi)} seeds, ending at ${signed(values[values.length - 1])}; ${counts.join(", ")}.`;
+    $("analysis-graph").innerHTML =
+      `<svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" role="img" aria-labelledby="graph-title graph-desc">` +
+      `<title id="graph-title">Value over the game</title><desc id="graph-desc">${desc}</desc>` +
+      `<rect class="bg" x="0" y="0" width="${W}" height="${H}"/>` +
+      `<clipPath id="graph-up"><rect x="0" y="0" width="${W}" height="${mid}"/></clipPath>` +
+      `<clipPath id="graph-down"><rect x="0" y="${mid}" width="${W}" height="${mid}"/></clipPath>` +
+      `<path class="area p1" clip-path="url(#graph-up)" d="${area}"/>` +
+      `<path class="area p2" clip-path="url(#graph-down)" d="${area}"/>` +
+      `<line class="zero" x1="0" y1="${mid}" x2="${W}" y2="${mid}"/>` +
+      `<path class="value" d="${line}"/>${marks}<line id="graph-at" class="at" y1="0" y2="${H}"/></svg>` +
+      `<p class="graph-scale" aria-hidden="true"><span>${names(this.page)[0]} ahead ↑</span><span>↓ ${names(this.page)[1]} ahead</span></p>`;
+    const svg = $("analysis-graph").querySelector("svg");
+    // A click or tap on the graph shows that position.
+    svg.addEventListener("click", (e) => {
+      const box = svg.getBoundingClientRect();
+      this.page.goTo(Math.round(((e.clientX - box.left) / box.width) * (values.length - 1)));
+    });
+    this.x = x;
+  }
+
+  // The label of each move beside it in the move list: a mark, and the words in its
+  // title and accessible name.
+  markMoves() {
+    if (!this.doc) return;
+    for (const li of document.querySelectorAll("#history li[data-ply]")) {
+      const p = this.doc.plies[Number(li.dataset.ply) - 1];
+      if (!p || li.dataset.label) continue;
+      li.dataset.label = p.label;
+      const mark = document.createElement("span");
+      mark.className = "mark";
+      mark.dataset.label = p.label;
+      mark.textContent = LABELS[p.label].mark;
+      mark.setAttribute("aria-hidden", "true");
+      li.append(mark);
+      const words = `${LABELS[p.label].word}${p.exact ? "" : " (estimate)"}`;
+      li.title = `${li.title}: ${words}`;
+      li.setAttribute("aria-label", li.title);
+    }
+  }
+
+  // The position after `ply` moves: the graph's line there, the best move on the board
+  // (the houses lit), and the next move's label in words.
+  show(ply) {
+    const at = $("graph-at");
+    if (at) {
+      at.setAttribute("x1", this.x(ply));
+      at.setAttribute("x2", this.x(ply));
+    }
+    for (const b of document.querySelectorAll("#board .best")) {
+      b.classList.remove("best");
+      b.setAttribute("aria-label", b.getAttribute("aria-label").replace(/, best move$/, ""));
+    }
+    const next = this.doc.plies[ply];
+    if (!next) {
+      $("analysis-move").textContent = ply === 0 ? "" : "The end of the game.";
+      return;
+    }
+    for (const house of next.best) {
+      const b = $(`h${next.mover}-${house}`);
+      if (!b) continue;
+      b.classList.add("best");
+      b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, best move`);
+    }
+    const who = this.page.final.players[next.mover - 1].name;
+    const best = next.best.length === 1 ? `house ${next.best[0]}` : `houses ${next.best.join(", ")}`;
+    const judged = next.label === "best"
+      ? `the best move (${signed(next.value_best)})`
+      : `a ${LABELS[next.label].word}: ${signed(next.value_played)} where ${best} ${next.best.length === 1 ? "keeps" : "keep"} ${signed(next.value_best)}`;
+    const how = next.exact ? "" : " (estimated)";
+    $("analysis-move").textContent = `Best here: ${best}. ${who} played house ${next.played}, ${judged}${how}.`;
+  }
+}
+
+// The players' names, as the game view has them.
+function names(page) {
+  return page.final.players.map((p) => p.name);
 }
 
 const replayMatch = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)\/replay$/);

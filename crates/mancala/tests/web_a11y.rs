@@ -1,6 +1,6 @@
 //! The web game readable and usable by everyone, end to end in headless Chromium: every
 //! text on the home page, a game in progress, a finished game and the replay viewer
-//! meets WCAG AA contrast (4.5:1, 3:1 for large text) in the light and the dark theme,
+//! (with a game's computer analysis, too) meets WCAG AA contrast (4.5:1, 3:1 for large text) in the light and the dark theme,
 //! at a laptop's width (1366 px) and a phone's (390 px), measured in the page from the
 //! computed styles; axe-core (from npm: `scripts/test.sh` installs it in `.axe-core/`)
 //! finds nothing serious or critical there; the houses are played from the keyboard and
@@ -247,6 +247,8 @@ struct Games {
     finished: String,
     /// Togyz Kumalak with both players' tuzdyks on the board, Ann to move.
     togyz: String,
+    /// A finished Kalah(4,3) game with its computer analysis stored.
+    analysed: String,
     seats: Vec<(String, String)>,
 }
 
@@ -301,6 +303,26 @@ fn games(server: &Server) -> Games {
     }
     let view = play_on(server, &togyz, &t, |v| v["to_move"] == 1);
     assert_eq!(view["tuzdyks"], json!([5, 1]), "{view}");
+    let small = json!({"variant": "kalah", "houses": 4, "seeds": 3, "name": "Ann"});
+    let (analysed, a) = friend_game(server, small);
+    play_on(server, &analysed, &a, |_| false);
+    let started = Instant::now();
+    while server
+        .call(
+            "GET",
+            &format!("/api/games/{analysed}/analysis"),
+            None,
+            None,
+        )
+        .0
+        != 200
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "never analysed"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     Games {
         seats: vec![
             (playing.clone(), tokens[0].clone()),
@@ -310,6 +332,7 @@ fn games(server: &Server) -> Games {
         playing,
         finished,
         togyz,
+        analysed,
     }
 }
 
@@ -404,6 +427,26 @@ async fn every_page_reads_well(dark: bool) {
         )
         .await;
         page_reads_well(&c, axe.as_deref(), &at("the replay viewer"), &mut problems).await;
+
+        c.goto(&format!(
+            "{}/g/{}/replay#ply=3",
+            server.base, games.analysed
+        ))
+        .await
+        .unwrap();
+        wait_for(
+            &c,
+            "document.body.dataset.analysis === 'ready'",
+            "the analysed replay",
+        )
+        .await;
+        page_reads_well(
+            &c,
+            axe.as_deref(),
+            &at("the analysed replay"),
+            &mut problems,
+        )
+        .await;
 
         // The game in progress with the server gone: the reconnecting banner.
         c.goto(&format!("{}/g/{}", server.base, games.playing))

@@ -9,7 +9,8 @@
 //!              what the web hardening (invites, idempotent rematches, expiry) keeps,
 //!              V4 the play state (names, first mover, stop, offer, clocks), the
 //!              game's version and its clock's deadline,
-//!              V5 the public games (the lobby, the games to watch)
+//!              V5 the public games (the lobby, the games to watch),
+//!              V6 the analyses of finished games and the claims of their jobs
 //! ```
 //!
 //! A released migration is never edited (its checksum is recorded in the database, and
@@ -532,6 +533,51 @@ pub trait GameStore: Send + Sync {
         listing: Listing,
         limit: usize,
     ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
+
+    /// Game `id`'s stored analysis, if one is stored.
+    fn analysis(
+        &self,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<StoredAnalysis>, StoreError>> + Send;
+
+    /// Takes the job of analysing game `id` (`plies` moves) for `lease`: `true` unless
+    /// an analysis of those moves is stored, or another holder's lease has not lapsed
+    /// (then it computes it).
+    fn claim_analysis(
+        &self,
+        id: &str,
+        plies: usize,
+        lease: Duration,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Extends this instance's hold on game `id`'s analysis job; `false` when it no
+    /// longer holds it.
+    fn renew_analysis(
+        &self,
+        id: &str,
+        lease: Duration,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Stores the analysis of a job this instance holds, ending the job; `false` when
+    /// it no longer holds it (nothing is stored).
+    fn store_analysis(
+        &self,
+        id: &str,
+        analysis: &StoredAnalysis,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Gives up a job this instance holds without a document (it failed or stopped),
+    /// so that the next request starts it again at once.
+    fn release_analysis(&self, id: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+}
+
+/// A game's stored analysis: its JSON document and how many moves it covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAnalysis {
+    /// The moves of the game the analysis covers.
+    pub plies: usize,
+    /// The document, as `mancala_engine::Analysis` serialises.
+    pub document: String,
 }
 
 /// The public games of a list.
@@ -693,6 +739,35 @@ impl GameStore for Store {
 
     async fn listed(&self, listing: Listing, limit: usize) -> Result<Vec<String>, StoreError> {
         both!(self, s => s.listed(listing, limit).await)
+    }
+
+    async fn analysis(&self, id: &str) -> Result<Option<StoredAnalysis>, StoreError> {
+        both!(self, s => s.analysis(id).await)
+    }
+
+    async fn claim_analysis(
+        &self,
+        id: &str,
+        plies: usize,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        both!(self, s => s.claim_analysis(id, plies, lease).await)
+    }
+
+    async fn renew_analysis(&self, id: &str, lease: Duration) -> Result<bool, StoreError> {
+        both!(self, s => s.renew_analysis(id, lease).await)
+    }
+
+    async fn store_analysis(
+        &self,
+        id: &str,
+        analysis: &StoredAnalysis,
+    ) -> Result<bool, StoreError> {
+        both!(self, s => s.store_analysis(id, analysis).await)
+    }
+
+    async fn release_analysis(&self, id: &str) -> Result<(), StoreError> {
+        both!(self, s => s.release_analysis(id).await)
     }
 }
 

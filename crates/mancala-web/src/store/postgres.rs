@@ -26,12 +26,13 @@ use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::{
     Change, ComputerCommit, Expiry, GameRow, GameStore, Listing, NewMove, Next, Progress,
-    RematchSeat, RematchToken, StateChange, StateUpdate, StoreError, StoreOptions, now_ms,
+    RematchSeat, RematchToken, StateChange, StateUpdate, StoreError, StoreOptions, StoredAnalysis,
+    now_ms,
 };
 use crate::state::PlayState;
 
 /// The migrations, in order (`migrations/postgres`).
-const MIGRATIONS: [(&str, &str); 5] = [
+const MIGRATIONS: [(&str, &str); 6] = [
     (
         "V1__initial",
         include_str!("../../migrations/postgres/V1__initial.sql"),
@@ -51,6 +52,10 @@ const MIGRATIONS: [(&str, &str); 5] = [
     (
         "V5__public_games",
         include_str!("../../migrations/postgres/V5__public_games.sql"),
+    ),
+    (
+        "V6__analyses",
+        include_str!("../../migrations/postgres/V6__analyses.sql"),
     ),
 ];
 
@@ -821,6 +826,94 @@ impl GameStore for PostgresStore {
         rows.iter()
             .map(|r| r.try_get(0).map_err(StoreError::from))
             .collect()
+    }
+
+    async fn analysis(&self, id: &str) -> Result<Option<StoredAnalysis>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT plies, document FROM analyses WHERE game = $1 AND document IS NOT NULL",
+            )
+            .await?;
+        let Some(row) = client.query_opt(&stmt, &[&id]).await? else {
+            return Ok(None);
+        };
+        let plies: i32 = row.try_get(0)?;
+        Ok(Some(StoredAnalysis {
+            plies: usize::try_from(plies)
+                .map_err(|_| StoreError::Corrupt(format!("analysis of {id}: plies")))?,
+            document: row.try_get(1)?,
+        }))
+    }
+
+    async fn claim_analysis(
+        &self,
+        id: &str,
+        plies: usize,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        let plies = i32::try_from(plies).unwrap_or(i32::MAX);
+        let client = self.client().await?;
+        // Done rows expire at '-infinity': a stored document of other moves is replaced.
+        let stmt = client
+            .prepare_cached(
+                "INSERT INTO analyses (game, plies, document, holder, expires)
+                 VALUES ($1, $2, NULL, $3, now() + $4::float8 * interval '1 second')
+                 ON CONFLICT (game) DO UPDATE SET plies = excluded.plies, document = NULL,
+                     holder = excluded.holder, expires = excluded.expires
+                 WHERE analyses.expires < now()
+                   AND (analyses.document IS NULL OR analyses.plies <> excluded.plies)",
+            )
+            .await?;
+        let n = client
+            .execute(&stmt, &[&id, &plies, &self.instance, &lease_secs(lease)])
+            .await?;
+        Ok(n == 1)
+    }
+
+    async fn renew_analysis(&self, id: &str, lease: Duration) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "UPDATE analyses SET expires = now() + $3::float8 * interval '1 second'
+                 WHERE game = $1 AND holder = $2 AND document IS NULL",
+            )
+            .await?;
+        let n = client
+            .execute(&stmt, &[&id, &self.instance, &lease_secs(lease)])
+            .await?;
+        Ok(n == 1)
+    }
+
+    async fn store_analysis(
+        &self,
+        id: &str,
+        analysis: &StoredAnalysis,
+    ) -> Result<bool, StoreError> {
+        let plies = i32::try_from(analysis.plies).unwrap_or(i32::MAX);
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "UPDATE analyses SET plies = $3, document = $4, holder = NULL,
+                     expires = '-infinity'
+                 WHERE game = $1 AND holder = $2 AND document IS NULL",
+            )
+            .await?;
+        let n = client
+            .execute(&stmt, &[&id, &self.instance, &plies, &analysis.document])
+            .await?;
+        Ok(n == 1)
+    }
+
+    async fn release_analysis(&self, id: &str) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "DELETE FROM analyses WHERE game = $1 AND holder = $2 AND document IS NULL",
+            )
+            .await?;
+        client.execute(&stmt, &[&id, &self.instance]).await?;
+        Ok(())
     }
 }
 

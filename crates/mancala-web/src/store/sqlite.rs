@@ -9,7 +9,8 @@
 //! operating-system crash or power loss could lose the last ones).
 //!
 //! SQLite serves one instance: on opening, every computer turn held by an earlier run
-//! is let go, so a restart resumes them at once.
+//! is let go, so a restart resumes them at once, and every analysis job an earlier run
+//! claimed is dropped (the next request starts it again).
 //!
 //! Opening migrates any database an earlier release wrote: the releases before
 //! migrations (V1 finds their tables in place), and the release of the web hardening,
@@ -26,12 +27,12 @@ use tokio::sync::mpsc;
 use super::checkpoint::{self, Checkpointer};
 use super::{
     Change, ComputerCommit, Expiry, GameRow, GameStore, Listing, NewMove, Next, Progress,
-    RematchSeat, RematchToken, StateChange, StateUpdate, StoreError, now_ms,
+    RematchSeat, RematchToken, StateChange, StateUpdate, StoreError, StoredAnalysis, now_ms,
 };
 use crate::state::PlayState;
 
 /// The migrations, in order (`migrations/sqlite`).
-const MIGRATIONS: [(&str, &str); 5] = [
+const MIGRATIONS: [(&str, &str); 6] = [
     (
         "V1__initial",
         include_str!("../../migrations/sqlite/V1__initial.sql"),
@@ -51,6 +52,10 @@ const MIGRATIONS: [(&str, &str); 5] = [
     (
         "V5__public_games",
         include_str!("../../migrations/sqlite/V5__public_games.sql"),
+    ),
+    (
+        "V6__analyses",
+        include_str!("../../migrations/sqlite/V6__analyses.sql"),
     ),
 ];
 
@@ -127,6 +132,8 @@ impl SqliteStore {
             "UPDATE computer_turns SET holder = NULL, expires = 0 WHERE holder IS NOT NULL",
         )?
         .execute([])?;
+        conn.prepare_cached("DELETE FROM analyses WHERE document IS NULL")?
+            .execute([])?;
         let checkpointer = match checkpoint::file_of(&conn) {
             Some(path) => Some(Checkpointer::start(&path)?),
             None => None,
@@ -748,6 +755,103 @@ impl GameStore for SqliteStore {
                 .query_map([limit], |r| r.get(0))?
                 .collect::<Result<_, _>>()?;
             Ok(ids)
+        })
+        .await
+    }
+
+    async fn analysis(&self, id: &str) -> Result<Option<StoredAnalysis>, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |conn, _| {
+            let found = conn
+                .prepare_cached(
+                    "SELECT plies, document FROM analyses
+                     WHERE game = ?1 AND document IS NOT NULL",
+                )?
+                .query_row([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+                .optional()?;
+            Ok(found.map(|(plies, document)| StoredAnalysis {
+                plies: usize::try_from(plies).unwrap_or(usize::MAX),
+                document,
+            }))
+        })
+        .await
+    }
+
+    async fn claim_analysis(
+        &self,
+        id: &str,
+        plies: usize,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |conn, instance| {
+            // Done rows expire at 0: a stored document of other moves is replaced.
+            let n = conn
+                .prepare_cached(
+                    "INSERT INTO analyses (game, plies, document, holder, expires)
+                     VALUES (?1, ?2, NULL, ?3, ?4)
+                     ON CONFLICT (game) DO UPDATE SET plies = excluded.plies, document = NULL,
+                         holder = excluded.holder, expires = excluded.expires
+                     WHERE analyses.expires < ?5
+                       AND (analyses.document IS NULL OR analyses.plies <> excluded.plies)",
+                )?
+                .execute(params![
+                    id,
+                    plies as i64,
+                    instance,
+                    expiry(lease),
+                    expiry(Duration::ZERO)
+                ])?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn renew_analysis(&self, id: &str, lease: Duration) -> Result<bool, StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |conn, instance| {
+            let n = conn
+                .prepare_cached(
+                    "UPDATE analyses SET expires = ?3
+                     WHERE game = ?1 AND holder = ?2 AND document IS NULL",
+                )?
+                .execute(params![id, instance, expiry(lease)])?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn store_analysis(
+        &self,
+        id: &str,
+        analysis: &StoredAnalysis,
+    ) -> Result<bool, StoreError> {
+        let (id, analysis) = (id.to_owned(), analysis.clone());
+        self.blocking(move |conn, instance| {
+            let n = conn
+                .prepare_cached(
+                    "UPDATE analyses SET plies = ?3, document = ?4, holder = NULL, expires = 0
+                     WHERE game = ?1 AND holder = ?2 AND document IS NULL",
+                )?
+                .execute(params![
+                    id,
+                    instance,
+                    analysis.plies as i64,
+                    analysis.document
+                ])?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
+    async fn release_analysis(&self, id: &str) -> Result<(), StoreError> {
+        let id = id.to_owned();
+        self.blocking(move |conn, instance| {
+            conn.prepare_cached(
+                "DELETE FROM analyses WHERE game = ?1 AND holder = ?2 AND document IS NULL",
+            )?
+            .execute(params![id, instance])?;
+            Ok(())
         })
         .await
     }
