@@ -14,15 +14,14 @@
 //! position is bounded ([`settings_for`]), so a long game holds its thinker for a
 //! bounded time.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use mancala_core::Game;
-use mancala_engine::{AnalysisProgress, AnalysisSettings, analyse};
-use serde::Serialize;
+use mancala_engine::{AnalysisSettings, analyse};
 
+use crate::analysis_jobs::{JobProgress, PendingView};
 use crate::games::Games;
 use crate::row::{GameError, session_of};
 use crate::store::{GameStore, StoredAnalysis};
@@ -76,73 +75,6 @@ pub(crate) struct AnalysisQuery {
     /// `false`: only say whether the analysis is stored or being computed, starting
     /// no job (the replay viewer's first look). Default `true`.
     pub start: Option<bool>,
-}
-
-/// The body of a `202 Accepted`: how far the job has come.
-///
-/// ```text
-/// {"status":"analysing","done":12,"of":49}
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct PendingView {
-    /// `queued` (waiting for a thinker), `table` (waiting for the endgame table),
-    /// `analysing` (positions valued: `done` of `of`), or `elsewhere` (another server
-    /// instance computes it).
-    pub status: &'static str,
-    /// Positions valued so far.
-    pub done: usize,
-    /// Positions to value (the moves and the final position).
-    pub of: usize,
-}
-
-/// The analysis jobs of this instance, by game, and how many ran.
-#[derive(Default)]
-pub(crate) struct AnalysisJobs {
-    running: Mutex<HashMap<String, Arc<JobProgress>>>,
-    started: AtomicU64,
-}
-
-/// How far one job has come.
-#[derive(Default)]
-struct JobProgress {
-    /// 0 queued, 1 table, 2 analysing.
-    stage: AtomicUsize,
-    done: AtomicUsize,
-    of: AtomicUsize,
-}
-
-impl JobProgress {
-    fn view(&self) -> PendingView {
-        PendingView {
-            status: match self.stage.load(Ordering::Relaxed) {
-                0 => "queued",
-                1 => "table",
-                _ => "analysing",
-            },
-            done: self.done.load(Ordering::Relaxed),
-            of: self.of.load(Ordering::Relaxed),
-        }
-    }
-
-    fn note(&self, progress: AnalysisProgress) {
-        match progress {
-            AnalysisProgress::Table => self.stage.store(1, Ordering::Relaxed),
-            AnalysisProgress::Positions { done, of, .. } => {
-                self.done.store(done, Ordering::Relaxed);
-                self.of.store(of, Ordering::Relaxed);
-                self.stage.store(2, Ordering::Relaxed);
-            }
-        }
-    }
-}
-
-impl AnalysisJobs {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<JobProgress>>> {
-        // Every critical section leaves the map consistent.
-        self.running
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
 }
 
 /// The analysis settings for a game of `positions` positions (its moves and the final

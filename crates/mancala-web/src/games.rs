@@ -15,7 +15,7 @@ use std::time::Duration;
 use mancala_session::Session;
 use tokio::sync::broadcast;
 
-use crate::analysis::AnalysisJobs;
+use crate::analysis_jobs::AnalysisJobs;
 use crate::client::ClientKey;
 use crate::clock::{Clock, SystemClock};
 use crate::limits::Limits;

@@ -28,6 +28,7 @@
 //! records.rs    game records: download, import, the positions of a game ply by ply
 //! analysis.rs   a finished game's computer analysis: one job per game, in the
 //!               thinker slots, claimed in the store, stored once computed
+//! analysis_jobs.rs  the jobs running here and their progress (held by the service)
 //! lobby.rs      the public games: waiting for an opponent (the lobby), being played
 //! catalogue.rs  what the server plays, for the browser's forms: the variants as core
 //!               describes them, the computer players of the engine's catalogue
@@ -48,6 +49,7 @@
 
 mod actions;
 mod analysis;
+mod analysis_jobs;
 mod api;
 mod background;
 mod body;
@@ -71,7 +73,7 @@ mod tokens;
 mod view;
 
 pub use actions::OfferRequest;
-pub use analysis::PendingView;
+pub use analysis_jobs::PendingView;
 pub use api::{ApiError, BODY_LIMIT, app, serve};
 pub use background::Background;
 pub use catalogue::{ComputerView, OptionView, PlayerList, VariantList, VariantView};

@@ -94,8 +94,17 @@ async fn joined(s: &Site, body: Value, name_2: Option<&str>) -> (String, String,
     let (status, g) = call(&s.router, "POST", "/api/games", None, Some(body)).await;
     assert_eq!(status, StatusCode::CREATED, "{g}");
     let id = g["id"].as_str().unwrap().to_owned();
-    let mut join = json!({"invite": g["invite"]});
-    if let Some(name) = name_2 {
+    let token = g["token"].as_str().unwrap().to_owned();
+    let joiner = join(s, &g, name_2).await;
+    (id, token, joiner)
+}
+
+/// Joins the game `created` (the answer to its creation) as its second player, named
+/// `name`; the joiner's token.
+async fn join(s: &Site, created: &Value, name: Option<&str>) -> String {
+    let id = created["id"].as_str().unwrap();
+    let mut join = json!({"invite": created["invite"]});
+    if let Some(name) = name {
         join["name"] = json!(name);
     }
     let (status, j) = call(
@@ -107,8 +116,7 @@ async fn joined(s: &Site, body: Value, name_2: Option<&str>) -> (String, String,
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{j}");
-    let token = |v: &Value| v["token"].as_str().unwrap().to_owned();
-    (id, token(&g), token(&j))
+    j["token"].as_str().unwrap().to_owned()
 }
 
 async fn act(s: &Site, id: &str, token: &str, action: &str) -> (StatusCode, Value) {
@@ -249,17 +257,7 @@ async fn a_move_is_judged_on_the_game_as_stored_after_other_changes(db: TestDb) 
     // A move before the friend joins is refused, and leaves a copy of the game
     // without them.
     assert_eq!(play(&s, &id, &t1, 1, 0).await.0, StatusCode::CONFLICT);
-    let join = json!({"invite": g["invite"]});
-    let (status, j) = call(
-        &s.router,
-        "POST",
-        &format!("/api/games/{id}/join"),
-        None,
-        Some(join),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{j}");
-    let t2 = j["token"].as_str().unwrap().to_owned();
+    let t2 = join(&s, &g, None).await;
     // The join is seen by both players' moves.
     played(&s, &id, &t1, QUIET[0], 0).await;
     played(&s, &id, &t2, QUIET[1], 1).await;

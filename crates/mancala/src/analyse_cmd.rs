@@ -16,6 +16,12 @@ use crate::args::{RulesArgs, StartArgs};
 
 /// Arguments of `mancala analyse`.
 #[derive(Args, Debug)]
+// The shared --record starts the other commands from a record's end; here a record's
+// game is analysed from its first move.
+#[command(mut_arg("record", |a| a.help(
+    "Analyse the game in this record file, from its first move (\"-\" for standard \
+     input); the rule options above are the rules of a record without tags"
+)))]
 pub struct AnalyseArgs {
     #[command(flatten)]
     rules: RulesArgs,

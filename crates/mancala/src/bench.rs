@@ -107,6 +107,9 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
         BenchCommand::Accuracy(args) => return crate::bench_strength::accuracy(args, out),
         BenchCommand::Threads(args) => return crate::bench_strength::threads(args, out),
         BenchCommand::Tune(args) => return crate::bench_tune::tune(args, out),
+        BenchCommand::Web(args) if args.viewers > 0 => {
+            serde_json::to_writer(&mut *out, &crate::bench_web_viewers::run(args)?)?;
+        }
         BenchCommand::Web(args) => serde_json::to_writer(&mut *out, &crate::bench_web::run(args)?)?,
     }
     writeln!(out)?;

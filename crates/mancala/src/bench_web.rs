@@ -41,7 +41,7 @@ pub struct WebArgs {
     /// A normal player's pause between moves, in milliseconds (0: as fast as the server
     /// answers, which only a server with raised rate limits allows)
     #[arg(long, default_value_t = 0)]
-    pause_ms: u64,
+    pub(crate) pause_ms: u64,
     /// Normal players alone and beside abusers (expensive computer opponents, creation
     /// floods, live stream floods, oversized and malformed requests), in alternating
     /// windows. Each client is a different address in X-Forwarded-For, so the server
@@ -59,11 +59,11 @@ pub struct WebArgs {
     /// viewer and the moves viewers missed (the server needs its stream limits raised)
     #[arg(long, default_value_t = 0, conflicts_with = "hostile",
           value_parser = clap::value_parser!(u32).range(0..=50_000))]
-    viewers: u32,
+    pub(crate) viewers: u32,
     /// With --viewers: the server's process id, to read its memory before and with the
     /// streams
     #[arg(long, value_name = "PID", requires = "viewers")]
-    server_pid: Option<u32>,
+    pub(crate) server_pid: Option<u32>,
 }
 
 /// The figures of one phase.
@@ -149,8 +149,6 @@ pub enum WebReport {
     Plain(WebFigures),
     /// `--hostile`.
     Hostile(Box<HostileFigures>),
-    /// `--viewers`.
-    Viewers(crate::bench_web_viewers::ViewerFigures),
 }
 
 /// A client of the server: an agent and the address it claims through the proxy.
@@ -770,8 +768,11 @@ fn start_abusers(
     Ok(handles)
 }
 
-/// Runs the load and returns its figures.
-pub fn run(args: &WebArgs) -> anyhow::Result<WebReport> {
+/// The instances of the site `args` names, refused unless on this machine's loopback.
+///
+/// # Errors
+/// When one is not.
+pub(crate) fn loopback_bases(args: &WebArgs) -> anyhow::Result<Vec<String>> {
     let bases: Vec<String> = args
         .url
         .iter()
@@ -785,20 +786,16 @@ pub fn run(args: &WebArgs) -> anyhow::Result<WebReport> {
             "bench web only loads servers on this machine's loopback (http://127.0.0.1:PORT)"
         );
     }
+    Ok(bases)
+}
+
+/// Runs the load and returns its figures.
+pub fn run(args: &WebArgs) -> anyhow::Result<WebReport> {
+    let bases = loopback_bases(args)?;
     anyhow::ensure!(
         args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 300.0,
         "--seconds must be a positive number of at most 300"
     );
-    if args.viewers > 0 {
-        let pause = Duration::from_millis(args.pause_ms);
-        let figures = crate::bench_web_viewers::run(
-            &bases[0],
-            args.viewers as usize,
-            pause,
-            args.server_pid,
-        )?;
-        return Ok(WebReport::Viewers(figures));
-    }
     let start = Instant::now();
     if !args.hostile {
         let end = start + Duration::from_secs_f64(args.seconds);

@@ -1,4 +1,5 @@
-//! `mancala bench web --viewers N`: many live viewers of one game. Opens N live
+//! `mancala bench web --viewers N`: many live viewers of one game (`bench` sends
+//! `--viewers` here, the rest of `bench web` to `bench_web`). Opens N live
 //! streams (server-sent events) on one game from one process, measures the server's
 //! memory before and with them, then plays the game at a steady pace and measures
 //! how long each move takes from its request to each viewer, and how many viewers
@@ -22,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::Semaphore;
 
-use crate::bench_web::{Http, Percentiles, percentile};
+use crate::bench_web::{Http, Percentiles, WebArgs, loopback_bases, percentile};
 
 /// Streams being opened at once (the rest wait their turn).
 const OPENING_AT_ONCE: usize = 256;
@@ -186,15 +187,18 @@ fn play(http: &Http, game: &(String, String, String), pause: Duration) -> Vec<(u
     sent
 }
 
-/// Runs `--viewers`: `viewers` streams on one game of the instance at `base`, moves
-/// every `pause`, the server's memory read from `/proc/server_pid`.
-pub fn run(
-    base: &str,
-    viewers: usize,
-    pause: Duration,
-    server_pid: Option<u32>,
-) -> anyhow::Result<ViewerFigures> {
-    let http = Http::new(&[base.to_owned()], 0, None);
+/// Runs `--viewers`: that many streams on one game of the (first) instance, a move
+/// every `--pause-ms`, the server's memory read from `/proc/PID` of `--server-pid`.
+///
+/// # Errors
+/// When the instance is not on loopback, or the game cannot be made.
+pub fn run(args: &WebArgs) -> anyhow::Result<ViewerFigures> {
+    let bases = loopback_bases(args)?;
+    let base = &bases[0];
+    let viewers = args.viewers as usize;
+    let pause = Duration::from_millis(args.pause_ms);
+    let server_pid = args.server_pid;
+    let http = Http::new(std::slice::from_ref(base), 0, None);
     let game = joined_game(&http)?;
     let url: hyper::Uri = format!("{base}/api/games/{}/live", game.0).parse()?;
     let rss_before = server_pid.and_then(rss_mib);
