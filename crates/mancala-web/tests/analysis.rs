@@ -106,17 +106,22 @@ async fn joined_game(r: &Router) -> (String, [String; 2]) {
 }
 
 /// Asks for the analysis until it is there (202 meanwhile); the document.
+/// `GET /api/games/{id}/analysis`, starting a job if need be.
+async fn get_analysis(r: &Router, id: &str) -> Answer {
+    call(
+        r,
+        "GET",
+        &format!("/api/games/{id}/analysis"),
+        None,
+        Value::Null,
+    )
+    .await
+}
+
 async fn analysis_when_done(r: &Router, id: &str) -> Value {
     let started = Instant::now();
     loop {
-        let a = call(
-            r,
-            "GET",
-            &format!("/api/games/{id}/analysis"),
-            None,
-            Value::Null,
-        )
-        .await;
+        let a = get_analysis(r, id).await;
         match a.status {
             StatusCode::OK => return a.json,
             StatusCode::ACCEPTED => {
@@ -140,14 +145,7 @@ async fn a_finished_game_is_analysed_then_served_as_stored(db: TestDb) {
     let a = call(&r, "GET", &look, None, Value::Null).await;
     assert_eq!(a.status, StatusCode::NO_CONTENT);
     assert_eq!(games.analyses_started(), 0);
-    let first = call(
-        &r,
-        "GET",
-        &format!("/api/games/{id}/analysis"),
-        None,
-        Value::Null,
-    )
-    .await;
+    let first = get_analysis(&r, &id).await;
     assert_eq!(first.status, StatusCode::ACCEPTED, "{}", first.json);
     assert_eq!(first.headers[header::RETRY_AFTER], "2");
     assert_eq!(first.json["of"], game.ply() + 1);
@@ -161,14 +159,7 @@ async fn a_finished_game_is_analysed_then_served_as_stored(db: TestDb) {
     assert_eq!(plies.len(), game.ply());
     assert!(plies.iter().all(|p| p["exact"] == true));
     // The next view is the stored document, at once, without another job.
-    let again = call(
-        &r,
-        "GET",
-        &format!("/api/games/{id}/analysis"),
-        None,
-        Value::Null,
-    )
-    .await;
+    let again = get_analysis(&r, &id).await;
     assert_eq!(again.status, StatusCode::OK);
     assert_eq!(again.json, document);
     assert_eq!(games.analyses_started(), 1);
@@ -177,14 +168,7 @@ async fn a_finished_game_is_analysed_then_served_as_stored(db: TestDb) {
     // A new instance on the same database finds it stored too.
     if db.location.is_some() {
         let other = mancala_web::app(db.games().await);
-        let a = call(
-            &other,
-            "GET",
-            &format!("/api/games/{id}/analysis"),
-            None,
-            Value::Null,
-        )
-        .await;
+        let a = get_analysis(&other, &id).await;
         assert_eq!(a.status, StatusCode::OK);
         assert_eq!(a.json, document);
     }
@@ -194,14 +178,7 @@ async fn only_a_finished_game_is_analysed(db: TestDb) {
     let games = db.games().await;
     let r = mancala_web::app(games.clone());
     let (id, _) = joined_game(&r).await;
-    let a = call(
-        &r,
-        "GET",
-        &format!("/api/games/{id}/analysis"),
-        None,
-        Value::Null,
-    )
-    .await;
+    let a = get_analysis(&r, &id).await;
     assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.json);
     assert!(
         a.json["error"].as_str().unwrap().contains("not over"),
