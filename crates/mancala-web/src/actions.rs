@@ -302,6 +302,11 @@ impl Games {
         play.set_stop(stop);
         let view = self.store_change(s, play, None, None, Next::Nobody).await?;
         self.forget_thinking(&s.row.id);
+        if view.rated {
+            self.rate_if_rated(&s.row.id).await;
+            // The view the caller gets shows the rating changes too.
+            return Ok(self.view(&s.row.id).await.unwrap_or(view));
+        }
         Ok(view)
     }
 

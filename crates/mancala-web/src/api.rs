@@ -11,8 +11,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State};
-use axum::http::request::Parts;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -34,8 +33,10 @@ use crate::actions::OfferRequest;
 use crate::analysis::{AnalysisAnswer, AnalysisQuery, RETRY_AFTER_SECS};
 use crate::body::parse_body;
 use crate::catalogue::{Fixed, players_json, variants_json};
-use crate::client::{ClientKey, ClientKeyExtractor};
+use crate::client::ClientKeyExtractor;
 use crate::games::Games;
+pub use crate::http::ApiError;
+use crate::http::{Client, bearer};
 use crate::lifecycle::{JoinRequest, NewGame};
 use crate::limits::Rate;
 use crate::moves::MoveRequest;
@@ -278,57 +279,6 @@ async fn hold_back_refusal(response: Response, delay: Duration) -> Response {
     response
 }
 
-/// An error as the API answers it: a status and `{"error":"..."}`.
-#[derive(Debug)]
-pub struct ApiError(pub GameError);
-
-impl From<GameError> for ApiError {
-    fn from(e: GameError) -> Self {
-        ApiError(e)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let (status, retry_after) = match &self.0 {
-            GameError::NotFound | GameError::NoEndpoint => (StatusCode::NOT_FOUND, None),
-            GameError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, None),
-            GameError::Unauthorized => (StatusCode::UNAUTHORIZED, None),
-            GameError::NotYourTurn | GameError::Forbidden(_) => (StatusCode::FORBIDDEN, None),
-            GameError::BadRequest(_) => (StatusCode::BAD_REQUEST, None),
-            GameError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, None),
-            GameError::UnsupportedMediaType(_) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, None),
-            GameError::Conflict(_) => (StatusCode::CONFLICT, None),
-            GameError::Unprocessable(_) => (StatusCode::UNPROCESSABLE_ENTITY, None),
-            GameError::TooMany { retry_after, .. } => {
-                (StatusCode::TOO_MANY_REQUESTS, Some(*retry_after))
-            }
-            GameError::Busy { retry_after, .. } => {
-                (StatusCode::SERVICE_UNAVAILABLE, Some(*retry_after))
-            }
-            GameError::Store(_) | GameError::Internal(_) => {
-                (StatusCode::INTERNAL_SERVER_ERROR, None)
-            }
-        };
-        let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
-            // The detail is for the log, not for whoever asked.
-            tracing::error!(error = %self.0, "internal error");
-            "internal server error".to_owned()
-        } else {
-            self.0.to_string()
-        };
-        let mut response = (status, Json(serde_json::json!({ "error": message }))).into_response();
-        let headers = response.headers_mut();
-        if status == StatusCode::UNAUTHORIZED {
-            headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        }
-        if let Some(seconds) = retry_after {
-            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
-        }
-        response
-    }
-}
-
 /// A panic in a handler: logged, and answered with the generic 500.
 fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response<Body> {
     let detail = panic
@@ -337,16 +287,6 @@ fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response<Body> {
         .or_else(|| panic.downcast_ref::<&str>().copied())
         .unwrap_or("a panic");
     ApiError(GameError::Internal(format!("handler panicked: {detail}"))).into_response()
-}
-
-/// The token of an `Authorization: Bearer <token>` header.
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
 }
 
 async fn create_game(
@@ -948,19 +888,4 @@ pub async fn serve(
     )
     .with_graceful_shutdown(shutdown)
     .await
-}
-
-/// The requesting client, as a handler argument.
-struct Client(ClientKey);
-
-impl FromRequestParts<Games> for Client {
-    type Rejection = Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, Self::Rejection> {
-        Ok(Client(ClientKey::of_request(
-            &parts.headers,
-            &parts.extensions,
-            games.limits().trust_forwarded_for,
-        )))
-    }
 }

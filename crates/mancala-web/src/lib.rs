@@ -47,6 +47,7 @@
 
 #![forbid(unsafe_code)]
 
+mod accounts;
 mod actions;
 mod analysis;
 mod analysis_jobs;
@@ -57,12 +58,14 @@ mod catalogue;
 mod client;
 mod clock;
 mod games;
+mod http;
 mod kept;
 mod lifecycle;
 mod limits;
 mod live;
 mod lobby;
 mod moves;
+mod ratings;
 mod records;
 mod row;
 mod state;
@@ -72,6 +75,10 @@ mod think;
 mod tokens;
 mod view;
 
+pub use accounts::{
+    AccountGame, AccountGames, AccountView, LeaderView, PAGE_LIMIT, PASSWORD_MIN_CHARS,
+    RatingView, SESSION_LIFETIME, Username,
+};
 pub use actions::OfferRequest;
 pub use analysis_jobs::PendingView;
 pub use api::{ApiError, BODY_LIMIT, app, serve};
@@ -85,11 +92,14 @@ pub use lifecycle::{FirstMover, JoinRequest, NewGame, RandomWord, SeatGrant};
 pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
 pub use lobby::{GameList, LIST_LIMIT, ListedGame};
 pub use moves::MoveRequest;
+pub use ratings::{
+    PROVISIONAL_DEVIATION, Rating, RatingChange, RatingChanges, Score, pool_of, rate_game,
+};
 pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, RecordQuery};
 pub use row::GameError;
 pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeControl};
 pub use store::{
-    Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, Listing, NewMove, Next,
+    Account, AccountStore, Change, CredentialKind, Page, Ranked, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, Listing, NewMove, Next,
     PostgresStore, Progress, RematchSeat, RematchToken, SqliteStore, StateChange, StateUpdate,
     Store, StoreError, StoreOptions, StoredAnalysis, now_ms,
 };
@@ -97,5 +107,5 @@ pub use streams::{SentView, StreamSlot};
 pub use think::{ThinkLimits, ThinkStats};
 pub use view::{
     ClocksView, EndView, GameView, HistoryEntry, LastMove, OfferView, PlayerView, RulesView,
-    StepView,
+    SeatRatingView, StepView,
 };

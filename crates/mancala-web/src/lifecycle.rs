@@ -15,6 +15,7 @@ use crate::background::resumed;
 use crate::clock::TimeControlRequest;
 use crate::games::Games;
 use crate::row::{GameError, session_of};
+use crate::store::Account;
 use crate::state::{PlayState, check_name};
 use crate::store::{GameRow, GameStore, Next, RematchToken, StateChange, StateUpdate, now_ms};
 use crate::tokens::{hash_token, matches, new_token, random_hex, rematch_token, seat_of};
@@ -47,6 +48,9 @@ pub struct NewGame {
     /// `{"initial_s": 180, "increment_s": 2}` or `{"per_move_s": 86400}`; none by
     /// default.
     pub time_control: Option<TimeControlRequest>,
+    /// Counts for both players' ratings (default false): only between two accounts,
+    /// so it takes a logged-in creator and a friend who joins logged in.
+    pub rated: Option<bool>,
 }
 
 /// Who moves first, as `POST /api/games` takes it: a seat number or `"random"`.
@@ -144,7 +148,21 @@ impl Games {
     /// opponent, one past the server's bounds (the message names the bound), a bad
     /// name, first mover or time control.
     pub async fn create(&self, req: NewGame) -> Result<SeatGrant, GameError> {
-        let (row, grant) = self.create_row(req, None).await?;
+        self.create_as(req, None).await
+    }
+
+    /// Creates a game as [`Games::create`] does, for `account` if given: its seat is
+    /// the account's, named by it, and the game may be rated.
+    ///
+    /// # Errors
+    /// As [`Games::create`]; [`GameError::Unauthorized`] for a rated game without an
+    /// account, [`GameError::Unprocessable`] for a rated game against the computer.
+    pub async fn create_as(
+        &self,
+        req: NewGame,
+        account: Option<&Account>,
+    ) -> Result<SeatGrant, GameError> {
+        let (row, grant) = self.create_row(req, None, account).await?;
         self.computer_first(&row).await?;
         Ok(grant)
     }
@@ -156,15 +174,29 @@ impl Games {
         &self,
         req: NewGame,
         friend: Option<String>,
+        account: Option<&Account>,
     ) -> Result<(GameRow, SeatGrant), GameError> {
         let (rules, seat) = self.checked_setup(&req)?;
+        let rated = req.rated == Some(true);
+        if rated && account.is_none() {
+            return Err(GameError::Unauthorized);
+        }
+        if rated && !seat.is_human() {
+            return Err(GameError::Unprocessable(
+                "rated: a rated game is played against a person with an account".into(),
+            ));
+        }
         let time_control = req
             .time_control
             .map(TimeControlRequest::check)
             .transpose()?;
         let play = PlayState {
             names: [
-                given_name(req.name.as_deref())?,
+                match account {
+                    // An account's seat carries its name, whatever the form said.
+                    Some(a) => Some(a.name.clone()),
+                    None => given_name(req.name.as_deref())?,
+                },
                 friend.filter(|_| seat.is_human()),
             ],
             first: req
@@ -183,6 +215,8 @@ impl Games {
             token_hashes: [Some(hash), None],
             invite_hash: invite.as_deref().map(hash_token),
             play,
+            accounts: [account.map(|a| a.key.clone()), None],
+            rated,
             ..new_row(rules, &seat)
         };
         let id = row.id.clone();
@@ -265,9 +299,39 @@ impl Games {
         id: &str,
         request: Result<JoinRequest, GameError>,
     ) -> Result<SeatGrant, GameError> {
+        self.join_as(id, request, None).await
+    }
+
+    /// Takes seat 2 as [`Games::join`] does, for `account` if given: the seat is the
+    /// account's and named by it.
+    ///
+    /// # Errors
+    /// As [`Games::join`]; [`GameError::Forbidden`] for a rated game without an
+    /// account, [`GameError::Conflict`] for a rated game against one's own account.
+    pub async fn join_as(
+        &self,
+        id: &str,
+        request: Result<JoinRequest, GameError>,
+        account: Option<&Account>,
+    ) -> Result<SeatGrant, GameError> {
         let row = self.row(id).await?;
         let JoinRequest { invite, name } = request?;
-        let name = given_name(name.as_deref())?;
+        let name = match account {
+            Some(a) => Some(a.name.clone()),
+            None => given_name(name.as_deref())?,
+        };
+        if row.rated {
+            let Some(account) = account else {
+                return Err(GameError::Forbidden(
+                    "a rated game is played between accounts: log in to join it".into(),
+                ));
+            };
+            if row.accounts[0].as_deref() == Some(account.key.as_str()) {
+                return Err(GameError::Conflict(
+                    "a rated game is against somebody else".into(),
+                ));
+            }
+        }
         if let Some(spec) = self.session(&row).await?.seat(Side::North).spec() {
             return Err(GameError::Conflict(format!(
                 "player 2 is the computer ({spec})"
@@ -289,7 +353,8 @@ impl Games {
             ));
         }
         let (token, hash) = new_token();
-        if !self.store().claim_seat_2(id, hash).await? {
+        let key = account.map(|a| a.key.as_str());
+        if !self.store().claim_seat_2(id, hash, key).await? {
             return Err(GameError::Conflict("seat 2 is taken".into()));
         }
         self.seat_2_taken(id, name).await?;
@@ -353,6 +418,11 @@ impl Games {
         }
         let new = GameRow {
             play: self.rematch_state(&row.play, seat),
+            accounts: [
+                row.accounts[seat.index()].clone(),
+                row.accounts[seat.opponent().index()].clone(),
+            ],
+            rated: row.rated,
             ..new_row(game.rules(), game.seat(Side::North))
         };
         let secret = token.clone();

@@ -225,7 +225,14 @@ impl Games {
         self.publish(id, &view);
         match next {
             Next::Computer { .. } => self.schedule_computer(id, client.to_string()),
-            Next::Nobody => self.forget_thinking(id),
+            Next::Nobody => {
+                self.forget_thinking(id);
+                if view.rated {
+                    let games = self.clone();
+                    let id = id.to_owned();
+                    tokio::spawn(async move { games.rate_if_rated(&id).await });
+                }
+            }
             Next::Person => {}
         }
         view

@@ -5,6 +5,7 @@ use mancala_session::{EndText, Session};
 use serde::Serialize;
 
 use crate::clock::{claim_at, remaining, running};
+use crate::ratings::{RatingChange, RatingChanges};
 use crate::row::{GameError, session_of, started};
 use crate::state::TimeControl;
 use crate::store::{Expiry, GameRow};
@@ -79,6 +80,8 @@ pub struct GameView {
     /// Without a time control: when the player to move may be claimed against for
     /// having left (seconds since the Unix epoch), while a person is to move.
     pub claim_at: Option<i64>,
+    /// Whether the game counts for its players' ratings (both seats held by accounts).
+    pub rated: bool,
 }
 
 /// An offer waiting for the other player's answer.
@@ -168,6 +171,41 @@ pub struct PlayerView {
     /// The computer player's spec, for a computer seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub computer: Option<String>,
+    /// The account holding the seat (the username in lower case; its profile is
+    /// `/@/{account}`), if one does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+    /// Once a rated game has been rated: the seat's rating before and after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<SeatRatingView>,
+}
+
+/// What a rated game did to one seat's rating:
+/// `{"before":1500,"after":1662,"change":162,"provisional":true}`.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct SeatRatingView {
+    /// The rating before the game, rounded.
+    pub before: i64,
+    /// The rating after it, rounded.
+    pub after: i64,
+    /// `after - before`.
+    pub change: i64,
+    /// Whether the rating after the game is provisional (shown `1662?`).
+    pub provisional: bool,
+}
+
+impl SeatRatingView {
+    fn of(change: &RatingChange) -> SeatRatingView {
+        // Ratings are a few thousand at most: the rounding is exact.
+        #[allow(clippy::cast_possible_truncation)]
+        let shown = |r: f64| r.round() as i64;
+        SeatRatingView {
+            before: shown(change.before.rating),
+            after: shown(change.after.rating),
+            change: change.difference(),
+            provisional: change.after.provisional(),
+        }
+    }
 }
 
 /// The rules of a game.
@@ -348,12 +386,20 @@ impl GameView {
                 running: running(&row.play, session).map(Side::number),
             }),
             claim_at: claim_at(row, session).map(|ms| ms.div_euclid(1000)),
+            rated: row.rated,
         }
     }
 }
 
 /// The two seats with their names, as the game's session seats them.
 fn players(row: &GameRow, session: &Session) -> [PlayerView; 2] {
+    // A stored change that does not read is left out of the view (and logged): the
+    // ratings themselves are in their own table.
+    let rated = row.rating.as_deref().and_then(|json| {
+        serde_json::from_str::<RatingChanges>(json)
+            .inspect_err(|e| tracing::warn!(game = %row.id, error = %e, "unreadable rating"))
+            .ok()
+    });
     Side::BOTH.map(|side| {
         let spec = session.seat(side).spec();
         PlayerView {
@@ -366,6 +412,10 @@ fn players(row: &GameRow, session: &Session) -> [PlayerView; 2] {
                 || row.token_hashes[side.index()].is_some(),
             name: session.name(side).to_owned(),
             computer: spec.map(ToString::to_string),
+            account: row.accounts[side.index()].clone(),
+            rating: rated
+                .as_ref()
+                .map(|r| SeatRatingView::of(&r.seats[side.index()])),
         }
     })
 }

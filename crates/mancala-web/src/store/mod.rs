@@ -4,13 +4,16 @@
 //! mod.rs       the interface, the shared types, and Store (whichever backend runs)
 //! sqlite.rs    SQLite (rusqlite): the embedded default, one server instance
 //! postgres.rs  PostgreSQL (tokio-postgres + deadpool): several instances, one database
+//! accounts.rs  accounts, their credentials and ratings: AccountStore, implemented in
+//!              sqlite_accounts.rs and postgres_accounts.rs
 //! migrations/{sqlite,postgres}/V<n>__<name>.sql   versioned schemas (refinery), run at
 //!              start-up; V1 is the schema of the releases before migrations, V3 adds
 //!              what the web hardening (invites, idempotent rematches, expiry) keeps,
 //!              V4 the play state (names, first mover, stop, offer, clocks), the
 //!              game's version and its clock's deadline,
 //!              V5 the public games (the lobby, the games to watch),
-//!              V6 the analyses of finished games and the claims of their jobs
+//!              V6 the analyses of finished games and the claims of their jobs,
+//!              V7 accounts, their credentials and ratings, and each seat's account
 //! ```
 //!
 //! A released migration is never edited (its checksum is recorded in the database, and
@@ -33,9 +36,12 @@
 //! instance that thinks holds that row's lease (renewed while it thinks, taken over by
 //! another instance once it lapses); periodic jobs fire through the `timers` table.
 
+mod accounts;
 mod checkpoint;
 mod postgres;
+mod postgres_accounts;
 mod sqlite;
+mod sqlite_accounts;
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -46,9 +52,11 @@ use std::time::Duration;
 use rand::TryRngCore;
 use tokio::sync::mpsc;
 
+pub use accounts::{Account, AccountStore, CredentialKind, Page, Ranked};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
+use crate::ratings::{Rating, RatingChanges, Score};
 use crate::state::PlayState;
 
 /// Why the store failed.
@@ -121,6 +129,14 @@ pub struct GameRow {
     pub version: u64,
     /// When the running clock falls, if one runs (milliseconds since the Unix epoch).
     pub deadline_ms: Option<i64>,
+    /// The account holding each seat (its key: the username in lower case), if one
+    /// does (V7).
+    pub accounts: [Option<String>; 2],
+    /// Whether the game counts for its players' ratings (V7).
+    pub rated: bool,
+    /// Once a rated game has been rated: the players' ratings before and after it, as
+    /// [`crate::ratings::RatingChanges`] serialises.
+    pub rating: Option<String>,
 }
 
 /// How long games are kept, by their state: the server's `--expire-*` options.
@@ -153,10 +169,13 @@ fn millis(d: Duration) -> i64 {
 }
 
 impl Expiry {
-    /// When `row` expires, in milliseconds since the Unix epoch.
+    /// When `row` expires, in milliseconds since the Unix epoch. A finished game with
+    /// an account at a seat is kept: it is part of that player's history (and, rated,
+    /// of their rating's).
     #[must_use]
     pub fn deadline_ms(&self, row: &GameRow) -> i64 {
         match row.finished_ms {
+            Some(_) if row.accounts.iter().any(Option::is_some) => i64::MAX,
             Some(end) => end.saturating_add(millis(self.finished)),
             None if row.moves.is_empty() => row.activity_ms.saturating_add(millis(self.unstarted)),
             None => row.activity_ms.saturating_add(millis(self.idle)),
@@ -412,13 +431,15 @@ pub trait GameStore: Send + Sync {
     /// The game with this id and its moves, if it exists.
     fn load(&self, id: &str) -> impl Future<Output = Result<Option<GameRow>, StoreError>> + Send;
 
-    /// Gives seat 2 to the holder of `token_hash` if it is free (the game's activity is
-    /// now); `false` if taken. Whether the joiner brought the invite is the caller's
-    /// check, against [`GameRow::invite_hash`].
+    /// Gives seat 2 to the holder of `token_hash` (playing for `account`, if given) if
+    /// it is free (the game's activity is now); `false` if taken, or if the game is
+    /// rated and no account was given. Whether the joiner brought the invite is the
+    /// caller's check, against [`GameRow::invite_hash`].
     fn claim_seat_2(
         &self,
         id: &str,
         token_hash: [u8; 32],
+        account: Option<&str>,
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
     /// Stores a person's move (the game's activity is now, and its end if
@@ -667,8 +688,13 @@ impl GameStore for Store {
         both!(self, s => s.load(id).await)
     }
 
-    async fn claim_seat_2(&self, id: &str, token_hash: [u8; 32]) -> Result<bool, StoreError> {
-        both!(self, s => s.claim_seat_2(id, token_hash).await)
+    async fn claim_seat_2(
+        &self,
+        id: &str,
+        token_hash: [u8; 32],
+        account: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        both!(self, s => s.claim_seat_2(id, token_hash, account).await)
     }
 
     async fn append_move(&self, mv: &NewMove) -> Result<bool, StoreError> {
@@ -788,4 +814,65 @@ fn migrations(files: &[(&str, &str)]) -> Result<Vec<refinery::Migration>, StoreE
         .iter()
         .map(|(name, sql)| refinery::Migration::unapplied(name, sql).map_err(StoreError::from))
         .collect()
+}
+
+impl AccountStore for Store {
+    async fn create_account(&self, account: &Account) -> Result<bool, StoreError> {
+        both!(self, s => s.create_account(account).await)
+    }
+
+    async fn account(&self, key: &str) -> Result<Option<Account>, StoreError> {
+        both!(self, s => s.account(key).await)
+    }
+
+    async fn make_bot(&self, key: &str) -> Result<bool, StoreError> {
+        both!(self, s => s.make_bot(key).await)
+    }
+
+    async fn add_credential(
+        &self,
+        token_hash: [u8; 32],
+        account: &str,
+        kind: CredentialKind,
+        expires_ms: Option<i64>,
+    ) -> Result<(), StoreError> {
+        both!(self, s => s.add_credential(token_hash, account, kind, expires_ms).await)
+    }
+
+    async fn credential(
+        &self,
+        token_hash: [u8; 32],
+        now_ms: i64,
+    ) -> Result<Option<(Account, CredentialKind)>, StoreError> {
+        both!(self, s => s.credential(token_hash, now_ms).await)
+    }
+
+    async fn remove_credential(&self, token_hash: [u8; 32]) -> Result<(), StoreError> {
+        both!(self, s => s.remove_credential(token_hash).await)
+    }
+
+    async fn seat_account(&self, id: &str, seat: u8, account: &str) -> Result<bool, StoreError> {
+        both!(self, s => s.seat_account(id, seat, account).await)
+    }
+
+    async fn games_of(&self, account: &str, page: Page) -> Result<Vec<String>, StoreError> {
+        both!(self, s => s.games_of(account, page).await)
+    }
+
+    async fn ratings(&self, account: &str) -> Result<Vec<(String, Rating)>, StoreError> {
+        both!(self, s => s.ratings(account).await)
+    }
+
+    async fn leaderboard(&self, pool: &str, limit: usize) -> Result<Vec<Ranked>, StoreError> {
+        both!(self, s => s.leaderboard(pool, limit).await)
+    }
+
+    async fn rate(
+        &self,
+        id: &str,
+        pool: &str,
+        score: Score,
+    ) -> Result<Option<RatingChanges>, StoreError> {
+        both!(self, s => s.rate(id, pool, score).await)
+    }
 }

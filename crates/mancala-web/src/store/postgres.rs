@@ -32,7 +32,7 @@ use super::{
 use crate::state::PlayState;
 
 /// The migrations, in order (`migrations/postgres`).
-const MIGRATIONS: [(&str, &str); 6] = [
+const MIGRATIONS: [(&str, &str); 7] = [
     (
         "V1__initial",
         include_str!("../../migrations/postgres/V1__initial.sql"),
@@ -57,13 +57,17 @@ const MIGRATIONS: [(&str, &str); 6] = [
         "V6__analyses",
         include_str!("../../migrations/postgres/V6__analyses.sql"),
     ),
+    (
+        "V7__accounts",
+        include_str!("../../migrations/postgres/V7__accounts.sql"),
+    ),
 ];
 
 /// The columns of `games` that [`row_to_game`] reads, in its order, after which a
 /// query may add the moves.
 const GAME_COLUMNS: &str = "variant, houses, seeds, empty_capture, end_rule, opponent, rematch, \
                             token1, token2, rematch_by, invite, activity, finished, play, version, \
-                            deadline";
+                            deadline, account1, account2, rated, rating";
 
 /// The advisory lock held while migrating ("mancala" in ASCII).
 const MIGRATION_LOCK: i64 = 0x006d_616e_6361_6c61;
@@ -146,13 +150,13 @@ impl PostgresStore {
         })
     }
 
-    async fn client(&self) -> Result<Object, StoreError> {
+    pub(super) async fn client(&self) -> Result<Object, StoreError> {
         Ok(self.pool.get().await?)
     }
 
     /// Tells the other instances that game `id` changed or expired (after the change
     /// committed). A failure is logged, not returned: the change itself is stored.
-    async fn announce(&self, client: &Object, id: &str) {
+    pub(super) async fn announce(&self, client: &Object, id: &str) {
         let payload = format!("{} {id}", self.instance);
         let sent = match client
             .prepare_cached(&format!("SELECT pg_notify('{CHANNEL}', $1)"))
@@ -255,7 +259,7 @@ fn row_to_game(id: &str, r: &tokio_postgres::Row) -> Result<GameRow, StoreError>
         b.map(|b| <[u8; 32]>::try_from(b.as_slice()).map_err(|_| corrupt(what)))
             .transpose()
     };
-    let moves: Vec<i16> = r.try_get(16)?;
+    let moves: Vec<i16> = r.try_get(20)?;
     let play: String = r.try_get(13)?;
     let version: i64 = r.try_get(14)?;
     Ok(GameRow {
@@ -281,6 +285,9 @@ fn row_to_game(id: &str, r: &tokio_postgres::Row) -> Result<GameRow, StoreError>
         play: PlayState::from_json(&play).map_err(|e| corrupt(&format!("play state: {e}")))?,
         version: u64::try_from(version).map_err(|_| corrupt("version"))?,
         deadline_ms: r.try_get(15)?,
+        accounts: [r.try_get(16)?, r.try_get(17)?],
+        rated: r.try_get(18)?,
+        rating: r.try_get(19)?,
         moves: moves
             .into_iter()
             .map(|h| small(h, "move"))
@@ -297,8 +304,9 @@ async fn insert_game(
         .prepare_cached(
             "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, opponent,
                                 token1, token2, rematch, rematch_by, invite, activity, finished,
-                                play, version, deadline)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+                                play, version, deadline, account1, account2, rated, rating)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                     $18, $19, $20, $21)",
         )
         .await?;
     let tokens = g.token_hashes.map(|h| h.map(|h| h.to_vec()));
@@ -323,6 +331,10 @@ async fn insert_game(
                 &g.play.to_json(),
                 &i64::try_from(g.version).unwrap_or(i64::MAX),
                 &g.deadline_ms,
+                &g.accounts[0],
+                &g.accounts[1],
+                &g.rated,
+                &g.rating,
             ],
         )
         .await?;
@@ -428,16 +440,22 @@ impl GameStore for PostgresStore {
         load_game(&self.client().await?, id).await
     }
 
-    async fn claim_seat_2(&self, id: &str, token_hash: [u8; 32]) -> Result<bool, StoreError> {
+    async fn claim_seat_2(
+        &self,
+        id: &str,
+        token_hash: [u8; 32],
+        account: Option<&str>,
+    ) -> Result<bool, StoreError> {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(
-                "UPDATE games SET token2 = $2, activity = $3
-                 WHERE id = $1 AND token2 IS NULL AND opponent = 'human'",
+                "UPDATE games SET token2 = $2, activity = $3, account2 = $4
+                 WHERE id = $1 AND token2 IS NULL AND opponent = 'human'
+                   AND (NOT rated OR $4::text IS NOT NULL)",
             )
             .await?;
         let n = client
-            .execute(&stmt, &[&id, &token_hash.as_slice(), &now_ms()])
+            .execute(&stmt, &[&id, &token_hash.as_slice(), &now_ms(), &account])
             .await?;
         if n == 1 {
             self.announce(&client, id).await;
@@ -535,7 +553,8 @@ impl GameStore for PostgresStore {
         let rows = tx
             .query(
                 "SELECT id FROM games g WHERE
-                   (finished IS NOT NULL AND finished <= $1::bigint)
+                   (finished IS NOT NULL AND finished <= $1::bigint
+                    AND account1 IS NULL AND account2 IS NULL)
                    OR (finished IS NULL AND activity <=
                         CASE WHEN EXISTS (SELECT 1 FROM moves m WHERE m.game = g.id)
                              THEN $2::bigint ELSE $3::bigint END)

@@ -32,7 +32,7 @@ use super::{
 use crate::state::PlayState;
 
 /// The migrations, in order (`migrations/sqlite`).
-const MIGRATIONS: [(&str, &str); 6] = [
+const MIGRATIONS: [(&str, &str); 7] = [
     (
         "V1__initial",
         include_str!("../../migrations/sqlite/V1__initial.sql"),
@@ -56,6 +56,10 @@ const MIGRATIONS: [(&str, &str); 6] = [
     (
         "V6__analyses",
         include_str!("../../migrations/sqlite/V6__analyses.sql"),
+    ),
+    (
+        "V7__accounts",
+        include_str!("../../migrations/sqlite/V7__accounts.sql"),
     ),
 ];
 
@@ -148,7 +152,7 @@ impl SqliteStore {
     }
 
     /// Runs `f` with the connection on the connection's thread.
-    async fn blocking<T: Send + 'static>(
+    pub(super) async fn blocking<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection, &str) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -243,8 +247,9 @@ fn insert_game(conn: &Connection, g: &GameRow) -> Result<(), StoreError> {
     conn.prepare_cached(
         "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, opponent,
                             token1, token2, rematch, rematch_by, invite, activity, finished,
-                            play, version, deadline)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                            play, version, deadline, account1, account2, rated, rating)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                 ?18, ?19, ?20, ?21)",
     )?
     .execute(params![
         g.id,
@@ -264,6 +269,10 @@ fn insert_game(conn: &Connection, g: &GameRow) -> Result<(), StoreError> {
         g.play.to_json(),
         i64::try_from(g.version).unwrap_or(i64::MAX),
         g.deadline_ms,
+        g.accounts[0],
+        g.accounts[1],
+        g.rated,
+        g.rating,
     ])?;
     Ok(())
 }
@@ -272,7 +281,7 @@ fn load(conn: &Connection, id: &str) -> Result<Option<GameRow>, StoreError> {
     type Blobs = (Option<Vec<u8>>, Option<Vec<u8>>, Option<Vec<u8>>);
     let row = conn.prepare_cached("SELECT variant, houses, seeds, empty_capture, end_rule, opponent, rematch, token1, token2,
                     rematch_by, invite, COALESCE(activity, created * 1000), finished,
-                    play, version, deadline
+                    play, version, deadline, account1, account2, rated, rating
              FROM games WHERE id = ?1")?.query_row([id],
             |r| {
                 let game = GameRow {
@@ -293,6 +302,9 @@ fn load(conn: &Connection, id: &str) -> Result<Option<GameRow>, StoreError> {
                     play: PlayState::default(),
                     version: r.get(14)?,
                     deadline_ms: r.get(15)?,
+                    accounts: [r.get(16)?, r.get(17)?],
+                    rated: r.get(18)?,
+                    rating: r.get(19)?,
                 };
                 let blobs: Blobs = (r.get(7)?, r.get(8)?, r.get(10)?);
                 Ok((game, blobs, r.get::<_, String>(13)?))
@@ -510,7 +522,8 @@ fn expire(conn: &mut Connection, expiry: &Expiry, now_ms: i64) -> Result<Vec<Str
     let ids: Vec<String> = tx
         .prepare(
             "SELECT id FROM games g WHERE
-               (finished IS NOT NULL AND finished <= ?1)
+               (finished IS NOT NULL AND finished <= ?1
+                AND account1 IS NULL AND account2 IS NULL)
                OR (finished IS NULL AND COALESCE(activity, created * 1000) <=
                     CASE WHEN EXISTS (SELECT 1 FROM moves m WHERE m.game = g.id)
                          THEN ?2 ELSE ?3 END)",
@@ -550,15 +563,22 @@ impl GameStore for SqliteStore {
         self.blocking(move |conn, _| load(conn, &id)).await
     }
 
-    async fn claim_seat_2(&self, id: &str, token_hash: [u8; 32]) -> Result<bool, StoreError> {
+    async fn claim_seat_2(
+        &self,
+        id: &str,
+        token_hash: [u8; 32],
+        account: Option<&str>,
+    ) -> Result<bool, StoreError> {
         let id = id.to_owned();
+        let account = account.map(str::to_owned);
         self.blocking(move |conn, _| {
             let n = conn
                 .prepare_cached(
-                    "UPDATE games SET token2 = ?2, activity = ?3
-                 WHERE id = ?1 AND token2 IS NULL AND opponent = 'human'",
+                    "UPDATE games SET token2 = ?2, activity = ?3, account2 = ?4
+                 WHERE id = ?1 AND token2 IS NULL AND opponent = 'human'
+                   AND (rated = 0 OR ?4 IS NOT NULL)",
                 )?
-                .execute(params![id, token_hash.to_vec(), now_ms()])?;
+                .execute(params![id, token_hash.to_vec(), now_ms(), account])?;
             Ok(n == 1)
         })
         .await

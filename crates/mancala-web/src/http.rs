@@ -1,0 +1,90 @@
+//! What every handler shares: errors answered as the API answers them, the bearer
+//! token of a request, and who the requesting client is.
+
+use std::convert::Infallible;
+
+use axum::Json;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::client::ClientKey;
+use crate::games::Games;
+use crate::row::GameError;
+
+/// An error as the API answers it: a status and `{"error":"..."}`.
+#[derive(Debug)]
+pub struct ApiError(pub GameError);
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> Self {
+        ApiError(e)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, retry_after) = match &self.0 {
+            GameError::NotFound | GameError::NoEndpoint => (StatusCode::NOT_FOUND, None),
+            GameError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, None),
+            GameError::Unauthorized => (StatusCode::UNAUTHORIZED, None),
+            GameError::NotYourTurn | GameError::Forbidden(_) => (StatusCode::FORBIDDEN, None),
+            GameError::BadRequest(_) => (StatusCode::BAD_REQUEST, None),
+            GameError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, None),
+            GameError::UnsupportedMediaType(_) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, None),
+            GameError::Conflict(_) => (StatusCode::CONFLICT, None),
+            GameError::Unprocessable(_) => (StatusCode::UNPROCESSABLE_ENTITY, None),
+            GameError::TooMany { retry_after, .. } => {
+                (StatusCode::TOO_MANY_REQUESTS, Some(*retry_after))
+            }
+            GameError::Busy { retry_after, .. } => {
+                (StatusCode::SERVICE_UNAVAILABLE, Some(*retry_after))
+            }
+            GameError::Store(_) | GameError::Internal(_) => {
+                (StatusCode::INTERNAL_SERVER_ERROR, None)
+            }
+        };
+        let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
+            // The detail is for the log, not for whoever asked.
+            tracing::error!(error = %self.0, "internal error");
+            "internal server error".to_owned()
+        } else {
+            self.0.to_string()
+        };
+        let mut response = (status, Json(serde_json::json!({ "error": message }))).into_response();
+        let headers = response.headers_mut();
+        if status == StatusCode::UNAUTHORIZED {
+            headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        if let Some(seconds) = retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+/// The token of an `Authorization: Bearer <token>` header.
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+/// The requesting client, as a handler argument.
+pub(crate) struct Client(pub(crate) ClientKey);
+
+impl FromRequestParts<Games> for Client {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, Self::Rejection> {
+        Ok(Client(ClientKey::of_request(
+            &parts.headers,
+            &parts.extensions,
+            games.limits().trust_forwarded_for,
+        )))
+    }
+}
