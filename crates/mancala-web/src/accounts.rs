@@ -16,8 +16,8 @@ use tokio::sync::Semaphore;
 
 use crate::games::Games;
 use crate::ratings::{Rating, Score, is_pool, pool_of};
-use crate::row::session_of;
 use crate::row::GameError;
+use crate::row::session_of;
 use crate::store::{Account, AccountStore, CredentialKind, Page, Ranked, StoreError};
 use crate::tokens::{hash_token, new_token};
 use crate::view::{GameView, PlayerView, RulesView};
@@ -239,11 +239,7 @@ fn check_password(password: &str) -> Result<(), GameError> {
 }
 
 /// A fresh credential's secret, stored (hashed) for `account`.
-async fn grant(
-    games: &Games,
-    account: &str,
-    kind: CredentialKind,
-) -> Result<String, StoreError> {
+async fn grant(games: &Games, account: &str, kind: CredentialKind) -> Result<String, StoreError> {
     let (secret, hash) = new_token();
     let expires = match kind {
         CredentialKind::Session => {
@@ -298,10 +294,7 @@ impl Games {
         username: &str,
         password: &str,
     ) -> Result<(AccountView, String), GameError> {
-        let found = self
-            .store()
-            .account(&username.to_ascii_lowercase())
-            .await?;
+        let found = self.store().account(&username.to_ascii_lowercase()).await?;
         let hash = found
             .as_ref()
             .map_or_else(|| DECOY.clone(), |a| a.password_hash.clone());
@@ -508,7 +501,15 @@ mod tests {
         for good in ["abc", "Ann-Marie_2", "x".repeat(20).as_str()] {
             assert!(Username::parse(good).is_ok(), "{good}");
         }
-        for bad in ["ab", &"x".repeat(21), "ann marie", "ännchen", "a@b", "master", "Human"] {
+        for bad in [
+            "ab",
+            &"x".repeat(21),
+            "ann marie",
+            "ännchen",
+            "a@b",
+            "master",
+            "Human",
+        ] {
             assert!(Username::parse(bad).is_err(), "{bad}");
         }
     }

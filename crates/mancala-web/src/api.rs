@@ -29,6 +29,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
+use crate::accounts_api::{account_routes, same_origin_with_cookie, seat_holder, sign_up};
 use crate::actions::OfferRequest;
 use crate::analysis::{AnalysisAnswer, AnalysisQuery, RETRY_AFTER_SECS};
 use crate::body::parse_body;
@@ -90,6 +91,7 @@ pub fn app(games: Games) -> Router {
     let read = limiters.read.clone();
     let delay = rates.refusal_delay;
     let router = api_routes(&limiters)
+        .layer(axum::middleware::from_fn(same_origin_with_cookie))
         .merge(page_routes(read.clone()))
         .fallback_service(any(page_not_found).layer(read))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -180,6 +182,8 @@ fn api_routes(l: &Limiters) -> Router<Games> {
             get(live_events).layer(l.live.clone()),
         )
         .route("/api/games/{id}/ws", get(live_socket).layer(l.live.clone()))
+        .merge(account_routes().route_layer(l.read.clone()))
+        .route("/api/accounts", post(sign_up).layer(l.create.clone()))
         .route("/api", any(no_endpoint).layer(l.read.clone()))
         .route("/api/{*rest}", any(no_endpoint).layer(l.read.clone()))
         .method_not_allowed_fallback(method_not_allowed)
@@ -295,7 +299,8 @@ async fn create_game(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request: NewGame = parse_body(&headers, body)?;
-    let grant = games.create(request).await?;
+    let account = seat_holder(&games, &headers).await?;
+    let grant = games.create_as(request, account.as_ref()).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
@@ -422,7 +427,8 @@ async fn join_game(
         Ok(b) if b.iter().all(u8::is_ascii_whitespace) => Ok(JoinRequest::default()),
         _ => parse_body::<JoinRequest>(&headers, body),
     };
-    Ok(Json(games.join(&id, request).await?).into_response())
+    let account = seat_holder(&games, &headers).await?;
+    Ok(Json(games.join_as(&id, request, account.as_ref()).await?).into_response())
 }
 
 async fn play(

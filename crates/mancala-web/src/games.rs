@@ -102,7 +102,9 @@ impl Games {
         self
     }
 
-    pub(crate) fn store(&self) -> &Store {
+    /// The store the service runs on.
+    #[must_use]
+    pub fn store(&self) -> &Store {
         &self.inner.store
     }
 

@@ -48,6 +48,7 @@
 #![forbid(unsafe_code)]
 
 mod accounts;
+mod accounts_api;
 mod actions;
 mod analysis;
 mod analysis_jobs;
@@ -76,9 +77,10 @@ mod tokens;
 mod view;
 
 pub use accounts::{
-    AccountGame, AccountGames, AccountView, LeaderView, PAGE_LIMIT, PASSWORD_MIN_CHARS,
-    RatingView, SESSION_LIFETIME, Username,
+    AccountGame, AccountGames, AccountView, LeaderView, PAGE_LIMIT, PASSWORD_MIN_CHARS, RatingView,
+    SESSION_LIFETIME, Username,
 };
+pub use accounts_api::SESSION_COOKIE;
 pub use actions::OfferRequest;
 pub use analysis_jobs::PendingView;
 pub use api::{ApiError, BODY_LIMIT, app, serve};
@@ -99,9 +101,10 @@ pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, Reco
 pub use row::GameError;
 pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeControl};
 pub use store::{
-    Account, AccountStore, Change, CredentialKind, Page, Ranked, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, Listing, NewMove, Next,
-    PostgresStore, Progress, RematchSeat, RematchToken, SqliteStore, StateChange, StateUpdate,
-    Store, StoreError, StoreOptions, StoredAnalysis, now_ms,
+    Account, AccountStore, Change, ComputerCommit, CredentialKind, DbLocation, Expiry, GameRow,
+    GameStore, Listing, NewMove, Next, Page, PostgresStore, Progress, Ranked, RematchSeat,
+    RematchToken, SqliteStore, StateChange, StateUpdate, Store, StoreError, StoreOptions,
+    StoredAnalysis, now_ms,
 };
 pub use streams::{SentView, StreamSlot};
 pub use think::{ThinkLimits, ThinkStats};

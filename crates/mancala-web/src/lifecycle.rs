@@ -15,8 +15,8 @@ use crate::background::resumed;
 use crate::clock::TimeControlRequest;
 use crate::games::Games;
 use crate::row::{GameError, session_of};
-use crate::store::Account;
 use crate::state::{PlayState, check_name};
+use crate::store::Account;
 use crate::store::{GameRow, GameStore, Next, RematchToken, StateChange, StateUpdate, now_ms};
 use crate::tokens::{hash_token, matches, new_token, random_hex, rematch_token, seat_of};
 

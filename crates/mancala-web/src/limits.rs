@@ -30,6 +30,10 @@ pub struct Limits {
     /// proxy in front of the server added) instead of the connection's peer. Only
     /// behind a proxy that sets it: otherwise any client could claim any address.
     pub trust_forwarded_for: bool,
+    /// Mark the session cookie `Secure` (sent over TLS only): the site is served over
+    /// TLS, by a proxy in front of it. A trusted proxy's `X-Forwarded-Proto: https`
+    /// does the same per request.
+    pub secure_cookies: bool,
 }
 
 /// Requests per client, by kind: each a [`Rate`].

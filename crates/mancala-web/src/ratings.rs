@@ -255,7 +255,10 @@ mod tests {
         assert!(b2.rating < b.rating);
         assert_eq!((a2.games, b2.games), (4, 10));
         let [d1, d2] = rate_game([a, b], Score::Draw);
-        assert!(d1.rating < a.rating && d2.rating > b.rating, "the favourite drew");
+        assert!(
+            d1.rating < a.rating && d2.rating > b.rating,
+            "the favourite drew"
+        );
     }
 
     #[test]

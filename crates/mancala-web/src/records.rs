@@ -279,7 +279,11 @@ impl Games {
         // Listed only once its moves are in; a computer that moves first waits for
         // them too.
         let (row, grant) = self
-            .create_row(new_game_for(game.rules(), opponent, first, name), friend, None)
+            .create_row(
+                new_game_for(game.rules(), opponent, first, name),
+                friend,
+                None,
+            )
             .await?;
         let next = self.append_imported_moves(&row, game).await?;
         if request.public == Some(true) {

@@ -131,7 +131,8 @@ pub struct LimitArgs {
     #[arg(long, value_name = "DURATION", default_value = "7d", value_parser = parse_duration)]
     expire_idle: std::time::Duration,
 
-    /// Delete a finished game this long after its end
+    /// Delete a finished game this long after its end (a game an account played is
+    /// kept: it is that player's history)
     #[arg(long, value_name = "DURATION", default_value = "30d", value_parser = parse_duration)]
     expire_finished: std::time::Duration,
 
@@ -139,6 +140,12 @@ pub struct LimitArgs {
     /// the server) rather than the peer address: only behind such a proxy
     #[arg(long)]
     trust_forwarded_for: bool,
+
+    /// Mark the session cookie Secure (sent only over HTTPS): the site is served over
+    /// TLS by a proxy in front of the server. With --trust-forwarded-for, a request
+    /// the proxy marks `X-Forwarded-Proto: https` gets a Secure cookie anyway
+    #[arg(long)]
+    secure_cookies: bool,
 }
 
 /// A duration that may be zero.
@@ -180,6 +187,7 @@ impl LimitArgs {
                 finished: self.expire_finished,
             },
             trust_forwarded_for: self.trust_forwarded_for,
+            secure_cookies: self.secure_cookies,
         }
     }
 }

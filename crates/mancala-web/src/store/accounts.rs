@@ -69,8 +69,10 @@ pub trait AccountStore: Send + Sync {
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
     /// The account with this key, if any.
-    fn account(&self, key: &str)
-    -> impl Future<Output = Result<Option<Account>, StoreError>> + Send;
+    fn account(
+        &self,
+        key: &str,
+    ) -> impl Future<Output = Result<Option<Account>, StoreError>> + Send;
 
     /// Marks the account a bot's; `false` if there is no such account.
     fn make_bot(&self, key: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;

@@ -96,13 +96,21 @@ async fn rate(
     else {
         return Ok(None);
     };
-    let seats: (Option<String>, Option<String>, bool, Option<String>) =
-        (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?, row.try_get(3)?);
+    let seats: (Option<String>, Option<String>, bool, Option<String>) = (
+        row.try_get(0)?,
+        row.try_get(1)?,
+        row.try_get(2)?,
+        row.try_get(3)?,
+    );
     let (Some(one), Some(two), true, None) = seats else {
         return Ok(None);
     };
     // Always in the same order, so that two transactions cannot lock them crosswise.
-    let (first, second) = if one <= two { (&one, &two) } else { (&two, &one) };
+    let (first, second) = if one <= two {
+        (&one, &two)
+    } else {
+        (&two, &one)
+    };
     let mut locked = [
         rating_in(tx, first, pool).await?,
         rating_in(tx, second, pool).await?,
@@ -177,7 +185,12 @@ impl AccountStore for PostgresStore {
         client
             .execute(
                 "INSERT INTO credentials (token, account, kind, expires) VALUES ($1, $2, $3, $4)",
-                &[&token_hash.as_slice(), &account, &kind.as_str(), &expires_ms],
+                &[
+                    &token_hash.as_slice(),
+                    &account,
+                    &kind.as_str(),
+                    &expires_ms,
+                ],
             )
             .await?;
         Ok(())
@@ -220,10 +233,14 @@ impl AccountStore for PostgresStore {
     async fn seat_account(&self, id: &str, seat: u8, account: &str) -> Result<bool, StoreError> {
         let client = self.client().await?;
         let sql = match seat {
-            1 => "UPDATE games SET account1 = $2, version = version + 1
-                  WHERE id = $1 AND account1 IS NULL",
-            _ => "UPDATE games SET account2 = $2, version = version + 1
-                  WHERE id = $1 AND account2 IS NULL",
+            1 => {
+                "UPDATE games SET account1 = $2, version = version + 1
+                  WHERE id = $1 AND account1 IS NULL"
+            }
+            _ => {
+                "UPDATE games SET account2 = $2, version = version + 1
+                  WHERE id = $1 AND account2 IS NULL"
+            }
         };
         let n = client.execute(sql, &[&id, &account]).await?;
         if n == 1 {

@@ -62,7 +62,14 @@ fn put_rating(conn: &Connection, account: &str, pool: &str, r: &Rating) -> Resul
            deviation = excluded.deviation, volatility = excluded.volatility,
            games = excluded.games",
     )?
-    .execute(params![account, pool, r.rating, r.rd, r.volatility, r.games])?;
+    .execute(params![
+        account,
+        pool,
+        r.rating,
+        r.rd,
+        r.volatility,
+        r.games
+    ])?;
     Ok(())
 }
 
@@ -152,7 +159,12 @@ impl AccountStore for SqliteStore {
             conn.prepare_cached(
                 "INSERT INTO credentials (token, account, kind, expires) VALUES (?1, ?2, ?3, ?4)",
             )?
-            .execute(params![token_hash.to_vec(), account, kind.as_str(), expires_ms])?;
+            .execute(params![
+                token_hash.to_vec(),
+                account,
+                kind.as_str(),
+                expires_ms
+            ])?;
             Ok(())
         })
         .await
@@ -194,10 +206,14 @@ impl AccountStore for SqliteStore {
         let (id, account) = (id.to_owned(), account.to_owned());
         self.blocking(move |conn, _| {
             let sql = match seat {
-                1 => "UPDATE games SET account1 = ?2, version = version + 1
-                      WHERE id = ?1 AND account1 IS NULL",
-                _ => "UPDATE games SET account2 = ?2, version = version + 1
-                      WHERE id = ?1 AND account2 IS NULL",
+                1 => {
+                    "UPDATE games SET account1 = ?2, version = version + 1
+                      WHERE id = ?1 AND account1 IS NULL"
+                }
+                _ => {
+                    "UPDATE games SET account2 = ?2, version = version + 1
+                      WHERE id = ?1 AND account2 IS NULL"
+                }
             };
             Ok(conn.prepare_cached(sql)?.execute([id, account])? == 1)
         })

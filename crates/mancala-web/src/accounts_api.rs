@@ -1,0 +1,355 @@
+//! The account routes of the API (sign up, log in and out, the player's own account
+//! and games, bot tokens, profiles, the leaderboard), the session cookie, the log-in
+//! throttle, and the refusal of cross-site requests made with the cookie.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{FromRequestParts, Path, Query, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use crate::accounts::{PAGE_LIMIT, SESSION_LIFETIME};
+use crate::body::parse_body;
+use crate::client::ClientKey;
+use crate::games::Games;
+use crate::http::{ApiError, Client, bearer};
+use crate::row::GameError;
+use crate::store::{Account, CredentialKind, Page};
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "mancala_session";
+
+/// Log-in attempts per username: a burst of five, then one a minute.
+const PER_NAME: (u32, Duration) = (5, Duration::from_secs(60));
+
+/// Log-in attempts per client: a burst of twenty, then one every fifteen seconds.
+const PER_CLIENT: (u32, Duration) = (20, Duration::from_secs(15));
+
+/// The log-in throttle: attempts per username and per client, each attempt counted
+/// before the password is checked, so that a throttled guess is never checked.
+pub(crate) struct LoginThrottle {
+    by_name: DefaultKeyedRateLimiter<String>,
+    by_client: DefaultKeyedRateLimiter<ClientKey>,
+}
+
+fn quota((burst, every): (u32, Duration)) -> Quota {
+    Quota::with_period(every)
+        .expect("a period above zero")
+        .allow_burst(NonZeroU32::new(burst).expect("a burst above zero"))
+}
+
+impl LoginThrottle {
+    pub(crate) fn new() -> LoginThrottle {
+        LoginThrottle {
+            by_name: RateLimiter::keyed(quota(PER_NAME)),
+            by_client: RateLimiter::keyed(quota(PER_CLIENT)),
+        }
+    }
+
+    /// Counts an attempt; past either limit, the wait in whole seconds.
+    fn attempt(&self, name: &str, client: &ClientKey) -> Result<(), u64> {
+        let clock = governor::clock::DefaultClock::default();
+        let wait = |n: governor::NotUntil<_>| {
+            use governor::clock::Clock;
+            n.wait_time_from(clock.now()).as_secs() + 1
+        };
+        self.by_name
+            .check_key(&name.to_ascii_lowercase())
+            .map_err(wait)?;
+        self.by_client.check_key(client).map_err(wait)?;
+        Ok(())
+    }
+}
+
+/// The account routes but sign-up (see docs/api.md, "Accounts"), which `api` puts
+/// behind the new-games rate limit.
+pub(crate) fn account_routes() -> Router<Games> {
+    Router::new()
+        .route("/api/session", post(log_in).delete(log_out))
+        .route("/api/me", get(me))
+        .route("/api/me/games", get(my_games))
+        .route("/api/me/games/claim", post(claim_games))
+        .route("/api/me/tokens", post(new_token))
+        .route("/api/users/{name}", get(user))
+        .route("/api/leaderboard", get(leaderboard))
+        .layer(Extension(Arc::new(LoginThrottle::new())))
+}
+
+/// The account acting in a request: the session cookie's, or a bot's personal API
+/// token's (`Authorization: Bearer`) where the route takes one. A bearer token that is
+/// not an account's (a seat token, a revoked token) leaves the request anonymous: the
+/// routes that need an account say 401.
+pub(crate) struct Caller(pub(crate) Option<(Account, CredentialKind)>);
+
+impl FromRequestParts<Games> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, ApiError> {
+        let jar = CookieJar::from_headers(&parts.headers);
+        let secret = match jar.get(SESSION_COOKIE) {
+            Some(cookie) => Some(cookie.value().to_owned()),
+            None => bearer(&parts.headers).map(str::to_owned),
+        };
+        match secret {
+            Some(secret) => Ok(Caller(games.account_of(&secret).await?)),
+            None => Ok(Caller(None)),
+        }
+    }
+}
+
+impl Caller {
+    /// The account, or 401.
+    fn account(self) -> Result<Account, ApiError> {
+        self.0
+            .map(|(account, _)| account)
+            .ok_or(ApiError(GameError::Unauthorized))
+    }
+}
+
+/// Refuses a request that changes state, carries the session cookie, and comes from
+/// another site's page (its `Origin` is not this site's): 403. Requests without an
+/// `Origin` (not from a browser's page) and with only bearer tokens pass: a bearer
+/// token is never sent by a browser on its own.
+pub(crate) async fn same_origin_with_cookie(request: Request, next: Next) -> Response {
+    let safe = matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
+    let has_cookie = CookieJar::from_headers(request.headers())
+        .get(SESSION_COOKIE)
+        .is_some();
+    if !safe && has_cookie && cross_site(request.headers()) {
+        return ApiError(GameError::Forbidden(
+            "a request from another site's page with this site's session cookie".into(),
+        ))
+        .into_response();
+    }
+    next.run(request).await
+}
+
+/// Whether the request's `Origin` names another site than its `Host`.
+fn cross_site(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
+        return false;
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
+    match (origin_host, host) {
+        (Some(o), Some(h)) => !o.eq_ignore_ascii_case(h),
+        // `Origin: null` (a sandboxed page, a redirect) or no `Host`: not ours.
+        _ => true,
+    }
+}
+
+/// The session cookie for `secret`: HttpOnly, SameSite=Lax, for the whole site, for
+/// the session's lifetime; Secure when the site is served over TLS.
+fn session_cookie(secret: String, secure: bool) -> Cookie<'static> {
+    let lifetime = i64::try_from(SESSION_LIFETIME.as_secs()).unwrap_or(i64::MAX);
+    Cookie::build((SESSION_COOKIE, secret))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .path("/")
+        .secure(secure)
+        .max_age(cookie::time::Duration::seconds(lifetime))
+        .build()
+}
+
+/// Whether the site is served over TLS: the server says so (`--secure-cookies`), or a
+/// trusted proxy in front of it does (`X-Forwarded-Proto: https`).
+fn served_over_tls(games: &Games, headers: &HeaderMap) -> bool {
+    let limits = games.limits();
+    limits.secure_cookies
+        || (limits.trust_forwarded_for
+            && headers
+                .get("x-forwarded-proto")
+                .and_then(|p| p.to_str().ok())
+                .is_some_and(|p| p.trim().eq_ignore_ascii_case("https")))
+}
+
+/// `POST /api/accounts` and `POST /api/session` take a username and a password.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Credentials {
+    username: String,
+    password: String,
+}
+
+pub(crate) async fn sign_up(
+    State(games): State<Games>,
+    jar: CookieJar,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let Credentials { username, password } = parse_body(&headers, body)?;
+    let (view, secret) = games.sign_up(&username, &password).await?;
+    let jar = jar.add(session_cookie(secret, served_over_tls(&games, &headers)));
+    Ok((StatusCode::CREATED, jar, Json(view)).into_response())
+}
+
+async fn log_in(
+    State(games): State<Games>,
+    Extension(throttle): Extension<Arc<LoginThrottle>>,
+    Client(client): Client,
+    jar: CookieJar,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let Credentials { username, password } = parse_body(&headers, body)?;
+    if let Err(retry_after) = throttle.attempt(&username, &client) {
+        return Err(ApiError(GameError::TooMany {
+            message: "too many log-in attempts: wait, then try again".into(),
+            retry_after,
+        }));
+    }
+    let (view, secret) = games.log_in(&username, &password).await?;
+    let jar = jar.add(session_cookie(secret, served_over_tls(&games, &headers)));
+    Ok((jar, Json(view)).into_response())
+}
+
+async fn log_out(State(games): State<Games>, jar: CookieJar) -> Result<Response, ApiError> {
+    if let Some(cookie) = jar.get(SESSION_COOKIE) {
+        games.log_out(cookie.value()).await?;
+    }
+    let gone = Cookie::build((SESSION_COOKIE, "")).path("/").build();
+    Ok((StatusCode::NO_CONTENT, jar.remove(gone)).into_response())
+}
+
+async fn me(State(games): State<Games>, caller: Caller) -> Result<Response, ApiError> {
+    let account = caller.account()?;
+    Ok(Json(games.account_view(&account).await?).into_response())
+}
+
+/// `?offset=0&limit=20` for the lists of games.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PageQuery {
+    offset: Option<usize>,
+    limit: Option<usize>,
+}
+
+async fn my_games(
+    State(games): State<Games>,
+    caller: Caller,
+    query: Result<Query<PageQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let account = caller.account()?;
+    let Query(q) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
+    let page = Page {
+        offset: q.offset.unwrap_or(0),
+        limit: q.limit.unwrap_or(20).min(PAGE_LIMIT),
+    };
+    Ok(Json(games.games_of(&account.key, page).await?).into_response())
+}
+
+/// `POST /api/me/games/claim`: `{"seats":[{"game":"…","token":"…"}]}`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Claim {
+    seats: Vec<ClaimedSeat>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimedSeat {
+    game: String,
+    token: String,
+}
+
+/// The most seats one claim may name (a browser's list of games is bounded too).
+const CLAIM_LIMIT: usize = 100;
+
+async fn claim_games(
+    State(games): State<Games>,
+    caller: Caller,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let account = caller.account()?;
+    let Claim { seats } = parse_body(&headers, body)?;
+    if seats.len() > CLAIM_LIMIT {
+        return Err(ApiError(GameError::Unprocessable(format!(
+            "seats: at most {CLAIM_LIMIT} at once"
+        ))));
+    }
+    let seats: Vec<(String, String)> = seats.into_iter().map(|s| (s.game, s.token)).collect();
+    let claimed = games.claim_seats(&account.key, &seats).await?;
+    Ok(Json(serde_json::json!({ "claimed": claimed })).into_response())
+}
+
+/// `POST /api/me/tokens`: marks the account a bot's and answers a new personal API
+/// token, once. Only with the session cookie: a token cannot make more tokens.
+async fn new_token(State(games): State<Games>, caller: Caller) -> Result<Response, ApiError> {
+    let Some((account, CredentialKind::Session)) = caller.0 else {
+        return Err(ApiError(GameError::Unauthorized));
+    };
+    let token = games.new_api_token(&account).await?;
+    let body = serde_json::json!({ "token": token, "bot": true });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// How many recent games a profile shows.
+const PROFILE_GAMES: usize = 10;
+
+async fn user(State(games): State<Games>, Path(name): Path<String>) -> Result<Response, ApiError> {
+    let (account, view) = games.user(&name).await?;
+    let recent = games
+        .games_of(
+            &account.key,
+            Page {
+                offset: 0,
+                limit: PROFILE_GAMES,
+            },
+        )
+        .await?;
+    let mut body = serde_json::to_value(view).map_err(|e| GameError::Internal(e.to_string()))?;
+    body["games"] =
+        serde_json::to_value(recent.games).map_err(|e| GameError::Internal(e.to_string()))?;
+    Ok(Json(body).into_response())
+}
+
+/// `?variant=kalah` (a pool: `kalah`, `oware`, `kalah-4x3`, …).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LeaderboardQuery {
+    variant: String,
+}
+
+async fn leaderboard(
+    State(games): State<Games>,
+    query: Result<Query<LeaderboardQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
+    let players = games.leaderboard(&q.variant).await?;
+    Ok(Json(serde_json::json!({ "variant": q.variant, "players": players })).into_response())
+}
+
+/// The account a request to create or join a game acts for: the session cookie's, or
+/// a personal API token's; a bearer token that is no account's is refused (401), so a
+/// bot with a revoked token is told rather than seated anonymously.
+pub(crate) async fn seat_holder(
+    games: &Games,
+    headers: &HeaderMap,
+) -> Result<Option<Account>, ApiError> {
+    let jar = CookieJar::from_headers(headers);
+    if let Some(cookie) = jar.get(SESSION_COOKIE) {
+        // A stale cookie plays anonymously, as before logging in.
+        return Ok(games.account_of(cookie.value()).await?.map(|(a, _)| a));
+    }
+    match bearer(headers) {
+        Some(token) => match games.account_of(token).await? {
+            Some((account, CredentialKind::Api)) => Ok(Some(account)),
+            _ => Err(ApiError(GameError::Unauthorized)),
+        },
+        None => Ok(None),
+    }
+}
