@@ -147,6 +147,10 @@ pub struct AccountGame {
     pub seat: u8,
     /// Plies played.
     pub ply: usize,
+    /// Whether both seats are held (moves may be played).
+    pub started: bool,
+    /// The seat to move (1 or 2); `null` once over.
+    pub to_move: Option<u8>,
     /// Whether it is over.
     pub over: bool,
     /// The winner (1 or 2) once over; `null` for a draw or before the end.
@@ -165,6 +169,8 @@ impl AccountGame {
             players: view.players,
             seat,
             ply: view.ply,
+            started: view.started,
+            to_move: view.to_move,
             over: view.over,
             rated: view.rated,
         }

@@ -216,9 +216,17 @@ async fn log_in(
     Ok((jar, Json(view)).into_response())
 }
 
-async fn log_out(State(games): State<Games>, jar: CookieJar) -> Result<Response, ApiError> {
+/// Ends the cookie's session; a bot's personal API token given as bearer instead is
+/// revoked.
+async fn log_out(
+    State(games): State<Games>,
+    jar: CookieJar,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     if let Some(cookie) = jar.get(SESSION_COOKIE) {
         games.log_out(cookie.value()).await?;
+    } else if let Some(token) = bearer(&headers) {
+        games.log_out(token).await?;
     }
     let gone = Cookie::build((SESSION_COOKIE, "")).path("/").build();
     Ok((StatusCode::NO_CONTENT, jar.remove(gone)).into_response())

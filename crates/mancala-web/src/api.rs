@@ -201,6 +201,9 @@ fn page_routes(read: Limiter) -> Router<Games> {
         .route("/static/catalogue.js", get(catalogue_script))
         .route("/static/replay.js", get(replay_script))
         .route("/static/play.js", get(play_script))
+        .route("/static/account.js", get(account_script))
+        .route("/@/{name}", get(profile_page))
+        .route("/leaderboard", get(home))
         .route("/static/style.css", get(style))
         .route("/favicon.svg", get(favicon_svg))
         .route("/favicon-turn.svg", get(favicon_turn_svg))
@@ -708,6 +711,7 @@ fn asset_version() -> &'static str {
         h.update(include_str!("../static/catalogue.js"));
         h.update(include_str!("../static/replay.js"));
         h.update(include_str!("../static/play.js"));
+        h.update(include_str!("../static/account.js"));
         h.update(include_str!("../static/style.css"));
         h.finalize()[..6]
             .iter()
@@ -824,6 +828,25 @@ async fn lobby_script() -> Response {
         "text/javascript; charset=utf-8",
         include_bytes!("../static/lobby.js"),
     )
+}
+
+async fn account_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_bytes!("../static/account.js"),
+    )
+}
+
+/// A player's profile page, or 404 with a way home when there is no such account.
+async fn profile_page(
+    State(games): State<Games>,
+    Path(name): Path<String>,
+) -> Result<Response, ApiError> {
+    Ok(match games.user(&name).await {
+        Ok(_) => html(StatusCode::OK, Page::Index),
+        Err(GameError::NotFound) => html(StatusCode::NOT_FOUND, Page::NotFound),
+        Err(e) => return Err(ApiError(e)),
+    })
 }
 
 async fn catalogue_script() -> Response {

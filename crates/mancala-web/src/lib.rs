@@ -29,6 +29,13 @@
 //! analysis.rs   a finished game's computer analysis: one job per game, in the
 //!               thinker slots, claimed in the store, stored once computed
 //! analysis_jobs.rs  the jobs running here and their progress (held by the service)
+//! accounts.rs   player accounts: sign-up and log-in (argon2id), sessions and bot
+//!               tokens, an account's games, profiles, the leaderboard, rating a
+//!               finished rated game
+//! accounts_api.rs  the account routes, the session cookie, the log-in throttle, the
+//!               refusal of cross-site requests made with the cookie
+//! ratings.rs    Glicko-2 (skillratings): a rating per pool, each game its own period
+//! http.rs       what every handler shares: errors as answers, bearer tokens, clients
 //! lobby.rs      the public games: waiting for an opponent (the lobby), being played
 //! catalogue.rs  what the server plays, for the browser's forms: the variants as core
 //!               describes them, the computer players of the engine's catalogue
@@ -38,7 +45,9 @@
 //! static/       index.html, app.js (home and game pages), catalogue.js (the variants
 //!               and players as the server describes them; the home form built from
 //!               them), lobby.js (the home page's lists and import), replay.js (the
-//!               replay viewer), style.css, icons (embedded in the binary)
+//!               replay viewer), account.js (the log-in dialog, "Your games" of an
+//!               account, profiles, the leaderboard), style.css, icons (embedded in
+//!               the binary)
 //! ```
 //!
 //! Handlers never block the async runtime: SQLite runs on the blocking pool,

@@ -104,6 +104,7 @@ function showHome() {
       ...Catalogue.chosenOptions(),
       ...Play.newGameOptions(),
     };
+    if ($("rated").checked && body.opponent === "human") body.rated = true;
     try {
       $("start").disabled = true;
       const grant = await api("POST", "/api/games", body);
@@ -599,6 +600,9 @@ class GamePage {
     }
     $("result").textContent = text;
     $("end-reason").textContent = view.end.text;
+    const rating = Account.ratingLine(view);
+    $("end-rating").textContent = rating;
+    $("end-rating").hidden = !rating;
     // The score as a record writes it, over the result in words.
     const w = view.result ? view.result.winner : undefined;
     $("end-score").textContent = w === undefined ? "" : w === 1 ? "1-0" : w === 2 ? "0-1" : "½-½";

@@ -210,5 +210,8 @@ const Catalogue = (() => {
     await start();
   }
 
-  return { load, variant, words, changedOptions, allOptions, bank, setupForm, chosenOptions };
+  // Every variant the server plays, as it describes them.
+  const list = () => variants.slice();
+
+  return { load, list, variant, words, changedOptions, allOptions, bank, setupForm, chosenOptions };
 })();

@@ -105,7 +105,34 @@ function outcomeFor(view, seat) {
   return winner === null ? "a draw" : winner === seat ? "you won" : "you lost";
 }
 
+// A logged-in player's games come from the server: the same on every device.
+async function refreshAccountGames() {
+  const { games } = await api("GET", `/api/me/games?limit=${MY_GAMES_SHOWN}`);
+  const ranked = games.map((g) => {
+    const mine = !g.over && g.started && g.to_move === g.seat;
+    return { g, mine, rank: g.over ? 2 : mine ? 0 : 1 };
+  });
+  ranked.sort((a, b) => a.rank - b.rank);
+  const state = (g) => { const s = Account.stateFor(g); return s === "won" ? "you won" : s === "lost" ? "you lost" : s; };
+  const items = ranked.map(({ g, mine }) => {
+    const li = Account.gameItem(g, state);
+    li.classList.toggle("my-turn", mine);
+    li.classList.toggle("finished", g.over);
+    return li;
+  });
+  showMyGames(items, ranked.filter((r) => r.mine).length);
+}
+
+// Fills "Your games", and marks the tab when some wait for the player.
+function showMyGames(items, waiting) {
+  fill("my-games-list", null, items);
+  $("my-games").hidden = items.length === 0;
+  document.title = waiting ? `(${waiting}) Mancala: your turn` : "Mancala";
+  document.querySelector('link[rel="icon"]').setAttribute("href", waiting ? "/favicon-turn.svg" : "/favicon.svg");
+}
+
 async function refreshMyGames() {
+  if (await Account.ready) return refreshAccountGames();
   const found = await Promise.all(mySeats().map(async (seat) => {
     try {
       return { seat, view: await api("GET", `/api/games/${seat.id}`) };
@@ -131,11 +158,7 @@ async function refreshMyGames() {
     li.classList.toggle("finished", view.over);
     return li;
   });
-  fill("my-games-list", null, items);
-  $("my-games").hidden = items.length === 0;
-  const waiting = games.filter((g) => g.mine).length;
-  document.title = waiting ? `(${waiting}) Mancala: your turn` : "Mancala";
-  document.querySelector('link[rel="icon"]').setAttribute("href", waiting ? "/favicon-turn.svg" : "/favicon.svg");
+  showMyGames(items, games.filter((g) => g.mine).length);
 }
 
 let myGamesAt = 0;

@@ -151,8 +151,9 @@ const Play = (() => {
 
   function renderPlayers(view) {
     const first = view.first === 2 ? 2 : 1;
-    $("players").textContent = `${view.players[0].name} vs ${view.players[1].name}` +
-      ` · ${view.players[first - 1].name} ${view.ply > 0 ? "moved" : "moves"} first`;
+    // Names are text; an account's name links to its profile.
+    $("players").replaceChildren(Account.nameNode(view.players[0]), " vs ", Account.nameNode(view.players[1]),
+      ` · ${view.players[first - 1].name} ${view.ply > 0 ? "moved" : "moves"} first${view.rated ? " · rated" : ""}`);
   }
 
   // The seeds each seat captured up to the position shown: its store, where the

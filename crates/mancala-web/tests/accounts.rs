@@ -1019,6 +1019,11 @@ async fn bots_play_with_personal_api_tokens(db: TestDb) {
         .json;
     assert_eq!(profile["bot"], true);
     assert_eq!(profile["ratings"]["kalah-3x2"]["games"], 1);
+    // Revoked, the token acts for nobody.
+    let revoke = call(&r, "DELETE", "/api/session", Call { bearer: Some(&token), ..Call::default() }).await;
+    assert_eq!(revoke.status, StatusCode::NO_CONTENT);
+    let me = call(&r, "GET", "/api/me", Call { bearer: Some(&token), ..Call::default() }).await;
+    assert_eq!(me.status, StatusCode::UNAUTHORIZED);
     // A token that is no account's is refused where one is taken, not ignored.
     let stray = create(
         &r,
