@@ -1,4 +1,4 @@
-//! One test per way a game can end, each stated as the rules table in the README says
+//! One test per way a game can end, each stated as docs/rules.md says
 //! it, with the reason, where the seeds left on the board go (the sweep), and the
 //! result.
 

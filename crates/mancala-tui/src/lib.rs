@@ -35,7 +35,7 @@
 //! the screen anew. At the end:
 //! `y`/`n`, `f` who moves first next, `v` the result box away and back, `a` review the
 //! game (its analysis on a thread of its own, then the arrows step through the moves,
-//! each with its label and the best house lit). The README has
+//! each with its label and the best house lit). docs/terminal.md has
 //! the full table.
 
 #![forbid(unsafe_code)]

@@ -1,11 +1,11 @@
 //! Runs the Auckland Kalah specifications against the real `mancala console` binary.
 //!
 //! The specifications are the test transcripts of the University of Auckland's Kalah
-//! assignment (docs/rules.md, Sources, says where public copies are); they are not
-//! copied into the repository. The runner reads them at test time from the folder
-//! named by `KALAH_SPECS_DIR`, or else from the folder `kalah-specs` (or
-//! `shared/kalah-specs`) beside the project's folder: the 19 standard files at its top,
-//! the variant sets under `variants/`. Run it with
+//! assignment (docs/rules.md, Sources, says where public copies are; docs/console.md how
+//! to lay them out); they are not copied into the repository. The runner reads them at
+//! test time from the folder named by `KALAH_SPECS_DIR`, or else from the folder
+//! `kalah-specs` beside the project's folder: the 19 standard files at its top, the
+//! variant sets under `variants/`. Run it with
 //!
 //! ```sh
 //! KALAH_SPECS_DIR=/path/to/kalah-specs cargo test -p mancala --test kalah_specs
@@ -16,37 +16,66 @@
 
 mod spec;
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// Where the specifications are looked for when `KALAH_SPECS_DIR` is not set, beside
-/// the project's folder: `kalah-specs`, or `shared/kalah-specs`, where the team's
-/// workplace (and so CI) lays its reference material.
-const BESIDE_THE_PROJECT: [&str; 2] = ["kalah-specs", "shared/kalah-specs"];
+/// The folder looked for beside the project's folder when `KALAH_SPECS_DIR` is not set.
+const BESIDE_THE_PROJECT: &str = "kalah-specs";
 
-/// The folder of specifications: `KALAH_SPECS_DIR`, else the first of
-/// [`BESIDE_THE_PROJECT`] that exists. `None` (with a message) when it is absent, which
-/// fails under `CI=true`.
-fn specs_dir() -> Option<PathBuf> {
-    // The manifest folder is <project>/crates/mancala, so ../../.. holds the project.
-    let parent = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    let dir = match std::env::var_os("KALAH_SPECS_DIR") {
+/// Where the specifications are looked for: the folder named by `KALAH_SPECS_DIR`
+/// (`env`) when it is set and not empty, else `kalah-specs` in `project_parent`. The
+/// variable wins even when it names a missing folder, so that a typo is reported rather
+/// than quietly replaced by another copy.
+fn specs_location(env: Option<OsString>, project_parent: &Path) -> PathBuf {
+    match env.filter(|d| !d.is_empty()) {
         Some(d) => PathBuf::from(d),
-        None => BESIDE_THE_PROJECT
-            .iter()
-            .map(|d| parent.join(d))
-            .find(|d| d.is_dir())
-            .unwrap_or_else(|| parent.join(BESIDE_THE_PROJECT[0])),
-    };
+        None => project_parent.join(BESIDE_THE_PROJECT),
+    }
+}
+
+/// The folder of specifications (see [`specs_location`]). `None` (with a message) when
+/// it is absent, which fails under `CI=true`.
+fn specs_dir() -> Option<PathBuf> {
+    // The manifest folder is <project>/crates/mancala, so its third parent holds the
+    // project's folder.
+    let parent = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
+    let dir = specs_location(std::env::var_os("KALAH_SPECS_DIR"), &parent);
     if dir.is_dir() {
         return Some(dir);
     }
     let message = format!(
-        "the Kalah specifications are not at {} (set KALAH_SPECS_DIR)",
+        "the Kalah specifications are not at {} (set KALAH_SPECS_DIR to their folder; \
+         docs/console.md says where they come from)",
         dir.display()
     );
     assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
     eprintln!("SKIPPED: {message}");
     None
+}
+
+#[test]
+fn kalah_specs_dir_wins_over_the_folder_beside_the_project() {
+    let parent = tempfile::tempdir().unwrap();
+    std::fs::create_dir(parent.path().join(BESIDE_THE_PROJECT)).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    assert_eq!(
+        specs_location(Some(elsewhere.path().into()), parent.path()),
+        elsewhere.path()
+    );
+    // Even a missing folder named by the variable is the one used (and reported).
+    let missing = elsewhere.path().join("missing");
+    assert_eq!(
+        specs_location(Some(missing.clone().into()), parent.path()),
+        missing
+    );
+}
+
+#[test]
+fn without_kalah_specs_dir_the_folder_beside_the_project_is_read() {
+    let parent = tempfile::tempdir().unwrap();
+    let beside = parent.path().join("kalah-specs");
+    assert_eq!(specs_location(None, parent.path()), beside);
+    assert_eq!(specs_location(Some(OsString::new()), parent.path()), beside);
 }
 
 /// Runs every spec file in `folder` (except the legacy test1/test2) with `args`.

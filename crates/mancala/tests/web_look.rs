@@ -6,7 +6,7 @@
 //! (crates/mancala-web/tests/records_lobby.rs); these run on SQLite.
 //!
 //! `MANCALA_SCREENSHOTS=DIR cargo test -p mancala --test web_look -- --ignored
-//! screenshots` writes the README's screenshots to DIR (an absolute path: the test runs
+//! screenshots` writes docs/web.md's screenshots to DIR (an absolute path: the test runs
 //! in crates/mancala).
 
 mod browser;
@@ -755,8 +755,8 @@ async fn dark_mode_follows_the_system() {
     h.close().await;
 }
 
-/// The README's screenshots, at phone and laptop size: the home page, a game in
-/// progress, its end, and the replay viewer.
+/// The screenshots of docs/web.md (and the README), at phone and laptop size: the home
+/// page, a game in progress, its end, and the replay viewer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "writes the screenshots: MANCALA_SCREENSHOTS=DIR"]
 async fn screenshots() {
