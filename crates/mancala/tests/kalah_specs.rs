@@ -4,8 +4,9 @@
 //! assignment (docs/rules.md, Sources, says where public copies are; docs/console.md how
 //! to lay them out); they are not copied into the repository. The runner reads them at
 //! test time from the folder named by `KALAH_SPECS_DIR`, or else from the folder
-//! `kalah-specs` beside the project's folder: the 19 standard files at its top, the
-//! variant sets under `variants/`. Run it with
+//! `kalah-specs` (or `shared/kalah-specs`, where a team keeps its reference material)
+//! beside the project's folder: the 19 standard files at its top, the variant sets
+//! under `variants/`. Run it with
 //!
 //! ```sh
 //! KALAH_SPECS_DIR=/path/to/kalah-specs cargo test -p mancala --test kalah_specs
@@ -19,17 +20,23 @@ mod spec;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// The folder looked for beside the project's folder when `KALAH_SPECS_DIR` is not set.
-const BESIDE_THE_PROJECT: &str = "kalah-specs";
+/// The folders looked for beside the project's folder when `KALAH_SPECS_DIR` is not
+/// set, in order: the first that exists is read.
+const BESIDE_THE_PROJECT: [&str; 2] = ["kalah-specs", "shared/kalah-specs"];
 
 /// Where the specifications are looked for: the folder named by `KALAH_SPECS_DIR`
-/// (`env`) when it is set and not empty, else `kalah-specs` in `project_parent`. The
-/// variable wins even when it names a missing folder, so that a typo is reported rather
-/// than quietly replaced by another copy.
+/// (`env`) when it is set and not empty, else the first of [`BESIDE_THE_PROJECT`] in
+/// `project_parent` that exists (the first when none does, to name it in the message).
+/// The variable wins even when it names a missing folder, so that a typo is reported
+/// rather than quietly replaced by another copy.
 fn specs_location(env: Option<OsString>, project_parent: &Path) -> PathBuf {
     match env.filter(|d| !d.is_empty()) {
         Some(d) => PathBuf::from(d),
-        None => project_parent.join(BESIDE_THE_PROJECT),
+        None => BESIDE_THE_PROJECT
+            .iter()
+            .map(|name| project_parent.join(name))
+            .find(|dir| dir.is_dir())
+            .unwrap_or_else(|| project_parent.join(BESIDE_THE_PROJECT[0])),
     }
 }
 
@@ -56,7 +63,7 @@ fn specs_dir() -> Option<PathBuf> {
 #[test]
 fn kalah_specs_dir_wins_over_the_folder_beside_the_project() {
     let parent = tempfile::tempdir().unwrap();
-    std::fs::create_dir(parent.path().join(BESIDE_THE_PROJECT)).unwrap();
+    std::fs::create_dir(parent.path().join(BESIDE_THE_PROJECT[0])).unwrap();
     let elsewhere = tempfile::tempdir().unwrap();
     assert_eq!(
         specs_location(Some(elsewhere.path().into()), parent.path()),
@@ -74,7 +81,13 @@ fn kalah_specs_dir_wins_over_the_folder_beside_the_project() {
 fn without_kalah_specs_dir_the_folder_beside_the_project_is_read() {
     let parent = tempfile::tempdir().unwrap();
     let beside = parent.path().join("kalah-specs");
+    // None there: the first name, for the message.
     assert_eq!(specs_location(None, parent.path()), beside);
+    let shared = parent.path().join("shared/kalah-specs");
+    std::fs::create_dir_all(&shared).unwrap();
+    assert_eq!(specs_location(None, parent.path()), shared);
+    std::fs::create_dir(&beside).unwrap();
+    assert_eq!(specs_location(None, parent.path()), beside, "kalah-specs first");
     assert_eq!(specs_location(Some(OsString::new()), parent.path()), beside);
 }
 
