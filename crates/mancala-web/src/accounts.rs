@@ -415,7 +415,7 @@ impl Games {
                 Err(GameError::NotFound) => continue,
                 Err(e) => return Err(e),
             };
-            let Ok(side) = crate::tokens::seat_of(&row, Some(token)) else {
+            let Ok(side) = crate::tokens::seat_of(&row, Some(token.as_str()).into()) else {
                 continue;
             };
             let seat = side.number();

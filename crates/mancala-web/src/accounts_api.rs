@@ -25,6 +25,7 @@ use crate::games::Games;
 use crate::http::{ApiError, Client, bearer};
 use crate::row::GameError;
 use crate::store::{Account, CredentialKind, Page};
+use crate::tokens::SeatKey;
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "mancala_session";
@@ -120,7 +121,11 @@ impl Caller {
 /// another site's page (its `Origin` is not this site's): 403. Requests without an
 /// `Origin` (not from a browser's page) and with only bearer tokens pass: a bearer
 /// token is never sent by a browser on its own.
-pub(crate) async fn same_origin_with_cookie(request: Request, next: Next) -> Response {
+pub(crate) async fn same_origin_with_cookie(
+    State(games): State<Games>,
+    request: Request,
+    next: Next,
+) -> Response {
     let safe = matches!(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
@@ -128,7 +133,8 @@ pub(crate) async fn same_origin_with_cookie(request: Request, next: Next) -> Res
     let has_cookie = CookieJar::from_headers(request.headers())
         .get(SESSION_COOKIE)
         .is_some();
-    if !safe && has_cookie && cross_site(request.headers()) {
+    let trust_proxy = games.limits().trust_forwarded_for;
+    if !safe && has_cookie && cross_site(request.headers(), trust_proxy) {
         return ApiError(GameError::Forbidden(
             "a request from another site's page with this site's session cookie".into(),
         ))
@@ -137,12 +143,21 @@ pub(crate) async fn same_origin_with_cookie(request: Request, next: Next) -> Res
     next.run(request).await
 }
 
-/// Whether the request's `Origin` names another site than its `Host`.
-fn cross_site(headers: &HeaderMap) -> bool {
+/// Whether the request's `Origin` names another site than the one it was sent to: its
+/// `Host`, or behind a trusted proxy the `X-Forwarded-Host` the proxy set (a proxy
+/// that rewrites `Host` to its upstream's address would otherwise make every request
+/// look cross-site).
+fn cross_site(headers: &HeaderMap, trust_proxy: bool) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
         return false;
     };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let text = |name: &str| headers.get(name).and_then(|h| h.to_str().ok());
+    let forwarded = trust_proxy
+        .then(|| text("x-forwarded-host"))
+        .flatten()
+        .and_then(|h| h.split(',').next_back())
+        .map(str::trim);
+    let host = forwarded.or_else(|| text(header::HOST.as_str()));
     let origin_host = origin.split_once("://").map(|(_, rest)| rest);
     match (origin_host, host) {
         (Some(o), Some(h)) => !o.eq_ignore_ascii_case(h),
@@ -342,22 +357,62 @@ async fn leaderboard(
 }
 
 /// The account a request to create or join a game acts for: the session cookie's, or
-/// a personal API token's; a bearer token that is no account's is refused (401), so a
-/// bot with a revoked token is told rather than seated anonymously.
+/// a bot's personal API token's (`Authorization: Bearer`). Any other bearer token (a
+/// seat token of another game, a revoked token) leaves the request anonymous, as it
+/// was before accounts; a rated game then asks for an account.
 pub(crate) async fn seat_holder(
     games: &Games,
     headers: &HeaderMap,
 ) -> Result<Option<Account>, ApiError> {
     let jar = CookieJar::from_headers(headers);
-    if let Some(cookie) = jar.get(SESSION_COOKIE) {
-        // A stale cookie plays anonymously, as before logging in.
-        return Ok(games.account_of(cookie.value()).await?.map(|(a, _)| a));
-    }
-    match bearer(headers) {
-        Some(token) => match games.account_of(token).await? {
-            Some((account, CredentialKind::Api)) => Ok(Some(account)),
-            _ => Err(ApiError(GameError::Unauthorized)),
+    let secret = match jar.get(SESSION_COOKIE) {
+        Some(cookie) => cookie.value(),
+        None => match bearer(headers) {
+            Some(token) => token,
+            None => return Ok(None),
         },
-        None => Ok(None),
+    };
+    // A stale cookie plays anonymously, as before logging in.
+    Ok(games.account_of(secret).await?.map(|(account, _)| account))
+}
+
+/// Who acts at a seat in a request: the holder of its bearer token (a seat token), or
+/// else, with a session cookie, the account, which plays the seat it holds from any
+/// device (the browser that played it keeps the seat token; another device has only the
+/// cookie).
+pub(crate) struct SeatHolder {
+    bearer: Option<String>,
+    account: Option<String>,
+}
+
+impl FromRequestParts<Games> for SeatHolder {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, ApiError> {
+        if let Some(token) = bearer(&parts.headers) {
+            return Ok(SeatHolder {
+                bearer: Some(token.to_owned()),
+                account: None,
+            });
+        }
+        let jar = CookieJar::from_headers(&parts.headers);
+        let account = match jar.get(SESSION_COOKIE) {
+            Some(cookie) => games.account_of(cookie.value()).await?.map(|(a, _)| a.key),
+            None => None,
+        };
+        Ok(SeatHolder {
+            bearer: None,
+            account,
+        })
+    }
+}
+
+impl SeatHolder {
+    /// The key the game service checks against the seats.
+    pub(crate) fn key(&self) -> SeatKey<'_> {
+        match (&self.bearer, &self.account) {
+            (None, Some(account)) => SeatKey::Account(account),
+            (token, _) => SeatKey::Token(token.as_deref()),
+        }
     }
 }

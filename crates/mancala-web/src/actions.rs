@@ -14,7 +14,7 @@ use crate::games::Games;
 use crate::row::{GameError, started};
 use crate::state::{Offer, OfferKind, PlayState};
 use crate::store::{GameRow, GameStore, Next, StateChange, StateUpdate};
-use crate::tokens::seat_of;
+use crate::tokens::{SeatKey, seat_of};
 use crate::view::GameView;
 
 /// The body of `POST /api/games/{id}/offer`.
@@ -62,19 +62,19 @@ impl Seated {
 }
 
 impl Games {
-    async fn seated(&self, id: &str, token: Option<&str>) -> Result<Seated, GameError> {
+    async fn seated(&self, id: &str, key: SeatKey<'_>) -> Result<Seated, GameError> {
         let row = self.row(id).await?;
-        let side = seat_of(&row, token)?;
+        let side = seat_of(&row, key)?;
         let session = self.session(&row).await?;
         Ok(Seated { row, side, session })
     }
 
-    /// Resigns for the holder of `token`: the opponent wins.
+    /// Resigns for the holder of `key`: the opponent wins.
     ///
     /// # Errors
     /// 404, 401; [`GameError::Conflict`] when the game is over or has not started.
-    pub async fn resign(&self, id: &str, token: Option<&str>) -> Result<GameView, GameError> {
-        let s = self.seated(id, token).await?;
+    pub async fn resign(&self, id: &str, key: SeatKey<'_>) -> Result<GameView, GameError> {
+        let s = self.seated(id, key).await?;
         s.check_started()?;
         self.stop_game(&s, Stop::Resigned(s.side)).await
     }
@@ -83,8 +83,8 @@ impl Games {
     ///
     /// # Errors
     /// 404, 401; [`GameError::Conflict`] when the game is over or both have moved.
-    pub async fn abort(&self, id: &str, token: Option<&str>) -> Result<GameView, GameError> {
-        let s = self.seated(id, token).await?;
+    pub async fn abort(&self, id: &str, key: SeatKey<'_>) -> Result<GameView, GameError> {
+        let s = self.seated(id, key).await?;
         s.check_on()?;
         let moved = |side: Side| s.session.records().iter().any(|r| r.side == side);
         if Side::BOTH.into_iter().all(moved) {
@@ -106,10 +106,10 @@ impl Games {
     pub async fn offer(
         &self,
         id: &str,
-        token: Option<&str>,
+        key: SeatKey<'_>,
         request: Result<OfferRequest, GameError>,
     ) -> Result<GameView, GameError> {
-        let s = self.seated(id, token).await?;
+        let s = self.seated(id, key).await?;
         let kind = request?.kind;
         s.check_started()?;
         if s.offer_to_me().is_some() {
@@ -140,8 +140,8 @@ impl Games {
     ///
     /// # Errors
     /// 404, 401; [`GameError::Conflict`] when no offer of the opponent's waits.
-    pub async fn accept(&self, id: &str, token: Option<&str>) -> Result<GameView, GameError> {
-        let s = self.seated(id, token).await?;
+    pub async fn accept(&self, id: &str, key: SeatKey<'_>) -> Result<GameView, GameError> {
+        let s = self.seated(id, key).await?;
         s.check_on()?;
         let offer = s
             .offer_to_me()
@@ -162,8 +162,8 @@ impl Games {
     ///
     /// # Errors
     /// 404, 401; [`GameError::Conflict`] when no offer waits.
-    pub async fn decline(&self, id: &str, token: Option<&str>) -> Result<GameView, GameError> {
-        let s = self.seated(id, token).await?;
+    pub async fn decline(&self, id: &str, key: SeatKey<'_>) -> Result<GameView, GameError> {
+        let s = self.seated(id, key).await?;
         s.check_on()?;
         if s.row.play.offer.is_none() {
             return Err(conflict("there is no offer to decline"));
@@ -179,8 +179,8 @@ impl Games {
     /// # Errors
     /// 404, 401; [`GameError::Conflict`] when the game has a clock, it is the
     /// claimer's turn, or the opponent's time to move is not over yet.
-    pub async fn claim(&self, id: &str, token: Option<&str>) -> Result<GameView, GameError> {
-        let s = self.seated(id, token).await?;
+    pub async fn claim(&self, id: &str, key: SeatKey<'_>) -> Result<GameView, GameError> {
+        let s = self.seated(id, key).await?;
         s.check_started()?;
         if s.row.play.time_control.is_some() {
             return Err(conflict("a game with a clock ends on time by itself"));

@@ -29,7 +29,9 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
-use crate::accounts_api::{account_routes, same_origin_with_cookie, seat_holder, sign_up};
+use crate::accounts_api::{
+    SeatHolder, account_routes, same_origin_with_cookie, seat_holder, sign_up,
+};
 use crate::actions::OfferRequest;
 use crate::analysis::{AnalysisAnswer, AnalysisQuery, RETRY_AFTER_SECS};
 use crate::body::parse_body;
@@ -91,7 +93,10 @@ pub fn app(games: Games) -> Router {
     let read = limiters.read.clone();
     let delay = rates.refusal_delay;
     let router = api_routes(&limiters)
-        .layer(axum::middleware::from_fn(same_origin_with_cookie))
+        .layer(axum::middleware::from_fn_with_state(
+            games.clone(),
+            same_origin_with_cookie,
+        ))
         .merge(page_routes(read.clone()))
         .fallback_service(any(page_not_found).layer(read))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -437,62 +442,64 @@ async fn join_game(
 async fn play(
     State(games): State<Games>,
     Path(id): Path<String>,
+    seat: SeatHolder,
     Client(client): Client,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request = parse_body::<MoveRequest>(&headers, body);
-    Ok(Json(games.play(&id, bearer(&headers), request, client).await?).into_response())
+    Ok(Json(games.play(&id, seat.key(), request, client).await?).into_response())
 }
 
 async fn resign(
     State(games): State<Games>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    seat: SeatHolder,
 ) -> Result<Response, ApiError> {
-    Ok(Json(games.resign(&id, bearer(&headers)).await?).into_response())
+    Ok(Json(games.resign(&id, seat.key()).await?).into_response())
 }
 
 async fn abort(
     State(games): State<Games>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    seat: SeatHolder,
 ) -> Result<Response, ApiError> {
-    Ok(Json(games.abort(&id, bearer(&headers)).await?).into_response())
+    Ok(Json(games.abort(&id, seat.key()).await?).into_response())
 }
 
 async fn offer(
     State(games): State<Games>,
     Path(id): Path<String>,
+    seat: SeatHolder,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request = parse_body::<OfferRequest>(&headers, body);
-    Ok(Json(games.offer(&id, bearer(&headers), request).await?).into_response())
+    Ok(Json(games.offer(&id, seat.key(), request).await?).into_response())
 }
 
 async fn accept(
     State(games): State<Games>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    seat: SeatHolder,
 ) -> Result<Response, ApiError> {
-    Ok(Json(games.accept(&id, bearer(&headers)).await?).into_response())
+    Ok(Json(games.accept(&id, seat.key()).await?).into_response())
 }
 
 async fn decline(
     State(games): State<Games>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    seat: SeatHolder,
 ) -> Result<Response, ApiError> {
-    Ok(Json(games.decline(&id, bearer(&headers)).await?).into_response())
+    Ok(Json(games.decline(&id, seat.key()).await?).into_response())
 }
 
 async fn claim(
     State(games): State<Games>,
     Path(id): Path<String>,
-    headers: HeaderMap,
+    seat: SeatHolder,
 ) -> Result<Response, ApiError> {
-    Ok(Json(games.claim(&id, bearer(&headers)).await?).into_response())
+    Ok(Json(games.claim(&id, seat.key()).await?).into_response())
 }
 
 async fn rematch(

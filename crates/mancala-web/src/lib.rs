@@ -117,6 +117,7 @@ pub use store::{
 };
 pub use streams::{SentView, StreamSlot};
 pub use think::{ThinkLimits, ThinkStats};
+pub use tokens::SeatKey;
 pub use view::{
     ClocksView, EndView, GameView, HistoryEntry, LastMove, OfferView, PlayerView, RulesView,
     SeatRatingView, StepView,

@@ -316,6 +316,10 @@ impl Games {
     ) -> Result<SeatGrant, GameError> {
         let row = self.row(id).await?;
         let JoinRequest { invite, name } = request?;
+        // Both seats of a game are not one account's (an account plays the seat it
+        // holds): joining one's own unrated game, from another tab, joins anonymously.
+        let own = account.is_some_and(|a| row.accounts[0].as_deref() == Some(a.key.as_str()));
+        let account = account.filter(|_| !own || row.rated);
         let name = match account {
             Some(a) => Some(a.name.clone()),
             None => given_name(name.as_deref())?,
@@ -410,7 +414,7 @@ impl Games {
         token: Option<&str>,
     ) -> Result<(SeatGrant, bool), GameError> {
         let row = self.row(id).await?;
-        let seat = seat_of(&row, token)?;
+        let seat = seat_of(&row, token.into())?;
         let token = token.expect("checked by seat_of").to_owned();
         let game = session_of(&row)?;
         if !game.is_over() {

@@ -14,7 +14,7 @@ use crate::clock::{charge_move, deadline};
 use crate::games::Games;
 use crate::row::{GameError, started};
 use crate::store::{GameRow, GameStore, NewMove, Next, StateUpdate, now_ms};
-use crate::tokens::seat_of;
+use crate::tokens::{SeatKey, seat_of};
 use crate::view::GameView;
 
 /// A move request (`POST /api/games/{id}/moves`): the house, and the ply the client
@@ -97,7 +97,7 @@ enum Attempt {
 }
 
 impl Games {
-    /// Plays `house` for the holder of `token`, if `ply` is the game's current ply.
+    /// Plays `house` for the holder of `key` (a seat token, or the account at the seat), if `ply` is the game's current ply.
     /// A computer reply is thought on behalf of `client`, after that client's earlier
     /// computer moves.
     ///
@@ -117,17 +117,17 @@ impl Games {
     pub async fn play(
         &self,
         id: &str,
-        token: Option<&str>,
+        key: SeatKey<'_>,
         request: Result<MoveRequest, GameError>,
         client: ClientKey,
     ) -> Result<GameView, GameError> {
         if let Ok(request) = &request {
-            if let Some(view) = self.play_on_known(id, token, *request, &client).await? {
+            if let Some(view) = self.play_on_known(id, key, *request, &client).await? {
                 return Ok(view);
             }
         }
         let row = self.row(id).await?;
-        let seat = seat_of(&row, token)?;
+        let seat = seat_of(&row, key)?;
         let request = request?;
         let mut live = self.sessions().of(&row).await?;
         match self.attempt(&mut live, row, seat, request).await {
@@ -152,7 +152,7 @@ impl Games {
     async fn play_on_known(
         &self,
         id: &str,
-        token: Option<&str>,
+        key: SeatKey<'_>,
         request: MoveRequest,
         client: &ClientKey,
     ) -> Result<Option<GameView>, GameError> {
@@ -165,7 +165,7 @@ impl Games {
         let Some(row) = live.row.clone().filter(|row| self.unexpired(row)) else {
             return Ok(None);
         };
-        let Ok(seat) = seat_of(&row, token) else {
+        let Ok(seat) = seat_of(&row, key) else {
             return Ok(None);
         };
         match self.attempt(&mut live, row, seat, request).await {

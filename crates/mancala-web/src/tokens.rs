@@ -48,11 +48,44 @@ pub(crate) fn matches(stored: Option<[u8; 32]>, secret: &str) -> bool {
     stored.is_some_and(|s| bool::from(s.ct_eq(&hash_token(secret))))
 }
 
-/// The seat that `token` plays in the stored game `row`.
+/// Who asks to act at a seat of a game.
+///
+/// ```
+/// use mancala_web::SeatKey;
+/// let key: SeatKey = Some("a1b2").into();
+/// assert!(matches!(key, SeatKey::Token(Some("a1b2"))));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatKey<'a> {
+    /// The holder of a seat token (`Authorization: Bearer`), or nobody (`None`).
+    Token(Option<&'a str>),
+    /// A logged-in account (its key): it acts at the seat it holds, from any device.
+    Account(&'a str),
+}
+
+impl<'a> From<Option<&'a str>> for SeatKey<'a> {
+    fn from(token: Option<&'a str>) -> SeatKey<'a> {
+        SeatKey::Token(token)
+    }
+}
+
+/// The seat that `key` plays in the stored game `row`.
 ///
 /// # Errors
-/// [`GameError::Unauthorized`] without a token, or with one of no seat of this game.
-pub(crate) fn seat_of(row: &GameRow, token: Option<&str>) -> Result<Side, GameError> {
+/// [`GameError::Unauthorized`] without a token, with one of no seat of this game, or
+/// for an account that holds no seat of it.
+pub(crate) fn seat_of(row: &GameRow, key: SeatKey<'_>) -> Result<Side, GameError> {
+    match key {
+        SeatKey::Token(token) => seat_of_token(row, token),
+        SeatKey::Account(account) => Side::BOTH
+            .into_iter()
+            .find(|side| row.accounts[side.index()].as_deref() == Some(account))
+            .ok_or(GameError::Unauthorized),
+    }
+}
+
+/// The seat that `token` plays in the stored game `row`.
+fn seat_of_token(row: &GameRow, token: Option<&str>) -> Result<Side, GameError> {
     let presented = hash_token(token.ok_or(GameError::Unauthorized)?);
     let mut found = None;
     for side in Side::BOTH {
@@ -78,11 +111,24 @@ mod tests {
             token_hashes: [None, Some(hash)],
             ..GameRow::default()
         };
-        assert_eq!(seat_of(&row, Some(&token)).unwrap(), Side::North);
-        assert!(seat_of(&row, Some("nope")).is_err());
-        assert!(seat_of(&row, None).is_err());
+        assert_eq!(
+            seat_of(&row, Some(token.as_str()).into()).unwrap(),
+            Side::North
+        );
+        assert!(seat_of(&row, Some("nope").into()).is_err());
+        assert!(seat_of(&row, None.into()).is_err());
         assert!(matches(Some(hash), &token));
         assert!(!matches(None, &token));
+    }
+
+    #[test]
+    fn an_account_plays_the_seat_it_holds() {
+        let row = GameRow {
+            accounts: [Some("ann".into()), None],
+            ..GameRow::default()
+        };
+        assert_eq!(seat_of(&row, SeatKey::Account("ann")).unwrap(), Side::South);
+        assert!(seat_of(&row, SeatKey::Account("bob")).is_err());
     }
 
     #[test]

@@ -153,7 +153,21 @@ class GamePage {
     // The variant's words (its name, what its stores are called) come from the server;
     // without them the game is still played, named by its key.
     await Catalogue.load().catch(() => null);
+    await this.seatOfAccount();
     this.connect();
+  }
+
+  // Without the seat's token in this browser, the seat the logged-in account holds:
+  // the account plays it from any device (the requests carry its session cookie).
+  async seatOfAccount() {
+    if (this.seat) return;
+    const me = await Account.ready;
+    if (!me) return;
+    try {
+      const view = await api("GET", `/api/games/${this.id}`);
+      const i = view.players.findIndex((p) => p.account === me.name.toLowerCase());
+      if (i >= 0) this.seat = { seat: i + 1, token: null };
+    } catch { /* the live connection reports what is wrong */ }
   }
 
   // Follows the game over one WebSocket. The server closes it after the game's last
@@ -618,10 +632,13 @@ class GamePage {
     const ours = view.rematch && loadSeat(view.rematch);
     const by = Play.rematchBy(view);
     const offered = !!(view.rematch && by && !ours) && !document.body.classList.contains("replaying");
-    $("rematch").hidden = mine === null;
+    // A rematch seat is derived from the seat's token: a device that plays by the
+    // account alone follows the link instead.
+    const tokenless = mine !== null && !this.seat.token;
+    $("rematch").hidden = mine === null || tokenless;
     // Asking again is harmless (the server gives the same seat), but say where it goes.
     $("rematch").textContent = !view.rematch ? "Rematch" : ours ? "Go to the rematch" : offered ? "Join" : "Join the rematch";
-    $("rematch-link").hidden = !(view.rematch && mine === null);
+    $("rematch-link").hidden = !(view.rematch && (mine === null || tokenless));
     if (view.rematch) $("rematch-link").href = `/g/${view.rematch}`;
     $("rematch-offer").hidden = !offered;
     if (offered) $("rematch-offer").textContent = `${view.players[by - 1].name} wants a rematch${mine === null ? "." : ":"}`;

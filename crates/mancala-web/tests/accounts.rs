@@ -26,6 +26,7 @@ on_both_backends!(
     log_ins_are_throttled_per_username,
     a_cross_site_request_with_the_cookie_is_refused,
     games_belong_to_accounts,
+    an_account_plays_its_seat_from_another_device,
     a_browser_s_games_move_to_the_account,
     rated_games_move_ratings_by_glicko_2,
     only_accounts_play_rated_games,
@@ -402,6 +403,29 @@ async fn a_cross_site_request_with_the_cookie_is_refused(db: TestDb) {
         call(&r, "POST", "/api/games", anonymous).await.status,
         StatusCode::CREATED
     );
+
+    // Behind a trusted proxy that sends its upstream's address as `Host`, the site is
+    // the `X-Forwarded-Host` the proxy set.
+    let mut limits = Limits::default();
+    limits.trust_forwarded_for = true;
+    let proxied = app(Games::with_limits(db.store().await, limits));
+    let cookie = sign_up(&proxied, "behind").await;
+    let via = |origin: &'static str| Call {
+        cookie: Some(&cookie),
+        headers: vec![("origin", origin), ("x-forwarded-host", "mancala.example")],
+        body: new_game.clone(),
+        ..Call::default()
+    };
+    let ours = call(
+        &proxied,
+        "POST",
+        "/api/games",
+        via("https://mancala.example"),
+    )
+    .await;
+    assert_eq!(ours.status, StatusCode::CREATED, "{}", ours.json);
+    let evil = call(&proxied, "POST", "/api/games", via("https://mancala.test")).await;
+    assert_eq!(evil.status, StatusCode::FORBIDDEN, "{}", evil.json);
 }
 
 /// Creates a game (`settings`) with the cookie or bearer of `c`; the answer.
@@ -509,6 +533,85 @@ async fn games_belong_to_accounts(db: TestDb) {
     assert!(profile.json.get("password").is_none());
     let none = call(&r, "GET", "/api/users/nobody", Call::default()).await;
     assert_eq!(none.status, StatusCode::NOT_FOUND);
+}
+
+async fn an_account_plays_its_seat_from_another_device(db: TestDb) {
+    let r = app(service(&db).await);
+    let ann = sign_up(&r, "Ann").await;
+    let g = create(
+        &r,
+        Call {
+            cookie: Some(&ann),
+            body: json!({"variant": "kalah", "houses": 3, "seeds": 2}),
+            ..Call::default()
+        },
+    )
+    .await;
+    let id = g.json["id"].as_str().unwrap();
+    // Ann joins her own game from another tab: anonymously (one account, one seat).
+    let j = call(
+        &r,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Call {
+            cookie: Some(&ann),
+            body: json!({"invite": g.json["invite"]}),
+            ..Call::default()
+        },
+    )
+    .await;
+    assert_eq!(j.status, StatusCode::OK, "{}", j.json);
+    let view = call(&r, "GET", &format!("/api/games/{id}"), Call::default())
+        .await
+        .json;
+    assert_eq!(view["players"][1].get("account"), None, "{view}");
+    // On another device Ann has only her session: it plays her seat.
+    let mv = |c: Call<'static>| {
+        let r = r.clone();
+        let path = format!("/api/games/{id}/moves");
+        async move { call(&r, "POST", &path, c).await }
+    };
+    let first = call(
+        &r,
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Call {
+            cookie: Some(&ann),
+            body: json!({"house": 3, "ply": 0}),
+            ..Call::default()
+        },
+    )
+    .await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.json);
+    assert_eq!(first.json["ply"], 1);
+    // Nobody else's cookie, and no credential at all, plays it.
+    let bob = sign_up(&r, "Bob").await;
+    let theirs = call(
+        &r,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Call {
+            cookie: Some(&bob),
+            ..Call::default()
+        },
+    )
+    .await;
+    assert_eq!(theirs.status, StatusCode::UNAUTHORIZED, "{}", theirs.json);
+    let nobody = mv(body(json!({"house": 1, "ply": 1}))).await;
+    assert_eq!(nobody.status, StatusCode::UNAUTHORIZED, "{}", nobody.json);
+    // Resigning by the session works the same way.
+    let resign = call(
+        &r,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Call {
+            cookie: Some(&ann),
+            ..Call::default()
+        },
+    )
+    .await;
+    assert_eq!(resign.status, StatusCode::OK, "{}", resign.json);
+    assert_eq!(resign.json["end"]["player"], 1);
 }
 
 async fn a_browser_s_games_move_to_the_account(db: TestDb) {
@@ -1020,21 +1123,59 @@ async fn bots_play_with_personal_api_tokens(db: TestDb) {
     assert_eq!(profile["bot"], true);
     assert_eq!(profile["ratings"]["kalah-3x2"]["games"], 1);
     // Revoked, the token acts for nobody.
-    let revoke = call(&r, "DELETE", "/api/session", Call { bearer: Some(&token), ..Call::default() }).await;
+    let revoke = call(
+        &r,
+        "DELETE",
+        "/api/session",
+        Call {
+            bearer: Some(&token),
+            ..Call::default()
+        },
+    )
+    .await;
     assert_eq!(revoke.status, StatusCode::NO_CONTENT);
-    let me = call(&r, "GET", "/api/me", Call { bearer: Some(&token), ..Call::default() }).await;
+    let me = call(
+        &r,
+        "GET",
+        "/api/me",
+        Call {
+            bearer: Some(&token),
+            ..Call::default()
+        },
+    )
+    .await;
     assert_eq!(me.status, StatusCode::UNAUTHORIZED);
-    // A token that is no account's is refused where one is taken, not ignored.
+    // A token that is no account's (revoked) leaves a request anonymous, as before
+    // accounts: a rated game then asks for an account.
     let stray = create(
         &r,
         Call {
-            bearer: Some("not-a-token"),
-            body: json!({"variant": "kalah"}),
+            bearer: Some(&token),
+            body: json!({"variant": "kalah", "rated": true}),
             ..Call::default()
         },
     )
     .await;
     assert_eq!(stray.status, StatusCode::UNAUTHORIZED, "{}", stray.json);
+    let plain = create(
+        &r,
+        Call {
+            bearer: Some(&token),
+            body: json!({"variant": "kalah"}),
+            ..Call::default()
+        },
+    )
+    .await;
+    assert_eq!(plain.status, StatusCode::CREATED, "{}", plain.json);
+    let view = call(
+        &r,
+        "GET",
+        &format!("/api/games/{}", plain.json["id"].as_str().unwrap()),
+        Call::default(),
+    )
+    .await
+    .json;
+    assert_eq!(view["players"][0].get("account"), None);
 }
 
 /// A writer for a test's log lines.

@@ -37,6 +37,7 @@ async fn new_game(games: &Games) -> (String, String) {
             name: None,
             first: None,
             time_control: None,
+            rated: None,
         })
         .await
         .unwrap();
@@ -65,7 +66,7 @@ async fn play_first(games: &Games, id: &str, token: &str) {
         ply: view.ply as u64,
     };
     games
-        .play(id, Some(token), Ok(request), client())
+        .play(id, Some(token).into(), Ok(request), client())
         .await
         .unwrap();
 }

@@ -174,7 +174,7 @@ async fn a_database_from_before_migrations_keeps_every_game() {
     let id = v["id"].as_str().unwrap();
     let client = ClientKey::of_ip([127, 0, 0, 1].into());
     let after = games
-        .play(id, Some(token), Ok(request), client)
+        .play(id, Some(token).into(), Ok(request), client)
         .await
         .unwrap();
     assert_eq!(after.ply, v["ply"].as_u64().unwrap() as usize + 1);
@@ -331,7 +331,7 @@ fn insert_hardening_game(conn: &rusqlite::Connection, id: &str, token: &str, inv
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_from_the_hardening_release_keeps_its_columns() {
     let fresh = fresh_record().await;
-    assert_eq!(fresh.len(), 6, "V1 to V6");
+    assert_eq!(fresh.len(), 7, "V1 to V7");
     for (columns, migrated) in [
         (&HARDENING_COLUMNS[..], false),
         (&HARDENING_COLUMNS[..2], false),
@@ -461,7 +461,7 @@ async fn a_database_from_the_first_release_with_migrations_gets_v3(db: TestDb) {
     // Nobody joined: it has not started (and without an invite, nobody can join).
     assert!(
         games
-            .play("old", Some("t1"), Ok(request), client)
+            .play("old", Some("t1").into(), Ok(request), client)
             .await
             .is_err()
     );

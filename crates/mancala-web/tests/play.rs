@@ -645,7 +645,10 @@ async fn timed_game(games: &Games, time_control: Value) -> (String, String) {
             ply: ply as u64,
         };
         let client = ClientKey::of_ip(std::net::IpAddr::from([127, 0, 0, 1]));
-        games.play(&id, Some(token), Ok(mv), client).await.unwrap();
+        games
+            .play(&id, Some(token.as_str()).into(), Ok(mv), client)
+            .await
+            .unwrap();
     }
     (id, g.token)
 }

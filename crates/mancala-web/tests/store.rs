@@ -199,7 +199,7 @@ async fn moves_and_joins_are_activity_and_the_last_move_ends_the_game(db: TestDb
     let s = db.store().await;
     s.create(&game("g", "human")).await.unwrap();
     let before = now_ms();
-    assert!(s.claim_seat_2("g", [1; 32]).await.unwrap());
+    assert!(s.claim_seat_2("g", [1; 32], None).await.unwrap());
     let joined = s.load("g").await.unwrap().unwrap();
     assert!(joined.activity_ms >= before, "joining is activity");
     assert_eq!(joined.finished_ms, None);
@@ -401,8 +401,8 @@ async fn games_expire_by_their_state(db: TestDb) {
 async fn seat_two_is_claimed_once_and_a_ply_stored_once(db: TestDb) {
     let s = Arc::new(db.store().await);
     s.create(&game("g", "human")).await.unwrap();
-    assert!(s.claim_seat_2("g", [1; 32]).await.unwrap());
-    assert!(!s.claim_seat_2("g", [2; 32]).await.unwrap());
+    assert!(s.claim_seat_2("g", [1; 32], None).await.unwrap());
+    assert!(!s.claim_seat_2("g", [2; 32], None).await.unwrap());
     assert_eq!(
         s.load("g").await.unwrap().unwrap().token_hashes[1],
         Some([1; 32])
@@ -527,7 +527,7 @@ async fn progress_says_how_far_games_have_come(db: TestDb) {
             ("nope".into(), Progress::EXPIRED),
         ]
     );
-    assert!(s.claim_seat_2("h", [1; 32]).await.unwrap());
+    assert!(s.claim_seat_2("h", [1; 32], None).await.unwrap());
     assert!(s.append_move(&person_move("h", 0, 3)).await.unwrap());
     s.rematch("h", 1, &game("h2", "human"), tokens_of(1))
         .await
@@ -664,7 +664,7 @@ async fn instances_hear_of_each_others_changes() {
     }
     s[0].create(&game("g", "human")).await.unwrap();
     let started = Instant::now();
-    assert!(s[0].claim_seat_2("g", [1; 32]).await.unwrap());
+    assert!(s[0].claim_seat_2("g", [1; 32], None).await.unwrap());
     assert_eq!(
         next_change(&mut heard[1], Duration::from_secs(5)).await,
         Some(Change::Game("g".into()))

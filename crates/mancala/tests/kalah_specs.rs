@@ -87,7 +87,11 @@ fn without_kalah_specs_dir_the_folder_beside_the_project_is_read() {
     std::fs::create_dir_all(&shared).unwrap();
     assert_eq!(specs_location(None, parent.path()), shared);
     std::fs::create_dir(&beside).unwrap();
-    assert_eq!(specs_location(None, parent.path()), beside, "kalah-specs first");
+    assert_eq!(
+        specs_location(None, parent.path()),
+        beside,
+        "kalah-specs first"
+    );
     assert_eq!(specs_location(Some(OsString::new()), parent.path()), beside);
 }
 

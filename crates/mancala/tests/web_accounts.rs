@@ -18,7 +18,12 @@ on_both_backends_async!(an_account_s_games_ratings_profile_and_leaderboard);
 /// page to come back logged in.
 async fn sign_up_in_dialog(c: &Client, name: &str) {
     click(c, "login-open").await;
-    wait_for(c, "document.getElementById('account-dialog').open", "the dialog").await;
+    wait_for(
+        c,
+        "document.getElementById('account-dialog').open",
+        "the dialog",
+    )
+    .await;
     c.find(Locator::Id("account-username"))
         .await
         .unwrap()
@@ -65,13 +70,23 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
     let entry = json!({"seat": 1, "token": early["token"], "at": 1}).to_string();
     ann.execute(
         "localStorage.setItem(arguments[0], arguments[1]);",
-        vec![json!(format!("mancala:seat:{}", early["id"].as_str().unwrap())), json!(entry)],
+        vec![
+            json!(format!("mancala:seat:{}", early["id"].as_str().unwrap())),
+            json!(entry),
+        ],
     )
     .await
     .unwrap();
     ann.goto(&server.base).await.unwrap();
-    assert_eq!(js(&ann, "return document.getElementById('login-open').hidden;").await, false);
-    assert_eq!(js(&ann, "return document.getElementById('rated-row').hidden;").await, true, "no account, no rated games");
+    assert_eq!(
+        js(&ann, "return document.getElementById('login-open').hidden;").await,
+        false
+    );
+    assert_eq!(
+        js(&ann, "return document.getElementById('rated-row').hidden;").await,
+        true,
+        "no account, no rated games"
+    );
 
     sign_up_in_dialog(&ann, "Ann").await;
     assert_eq!(
@@ -90,7 +105,12 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
     // A rated game against a friend, from the home form.
     form_ready(&ann).await;
     js(&ann, "document.getElementById('settings').open = true;").await;
-    wait_for(&ann, "!document.getElementById('rated-row').hidden", "the Rated box").await;
+    wait_for(
+        &ann,
+        "!document.getElementById('rated-row').hidden",
+        "the Rated box",
+    )
+    .await;
     click(&ann, "rated").await;
     click(&ann, "start").await;
     let invite = wait_for(
@@ -102,17 +122,30 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
     let invite = invite.as_str().unwrap().to_owned();
     let id = wait_for(&ann, "location.pathname.split('/')[2]", "the game's id").await;
     let id = id.as_str().unwrap().to_owned();
-    wait_for(&ann, "document.getElementById('players').textContent.includes('rated')", "the game says it is rated").await;
+    wait_for(
+        &ann,
+        "document.getElementById('players').textContent.includes('rated')",
+        "the game says it is rated",
+    )
+    .await;
 
     // Bob, on a phone, signs up, then opens the invite and joins.
     bob.goto(&server.base).await.unwrap();
     sign_up_in_dialog(&bob, "Bob").await;
     bob.goto(&invite).await.unwrap();
-    wait_for(&bob, "!document.getElementById('join-box').hidden", "the join box").await;
+    wait_for(
+        &bob,
+        "!document.getElementById('join-box').hidden",
+        "the join box",
+    )
+    .await;
     click(&bob, "join").await;
     wait_for(&bob, "document.body.innerText.includes('Ann')", "the game").await;
     let players = wait_for(&ann, "document.getElementById('players').querySelectorAll('a').length === 2 && document.getElementById('players').innerText", "both names linked").await;
-    assert!(players.as_str().unwrap().starts_with("Ann vs Bob"), "{players}");
+    assert!(
+        players.as_str().unwrap().starts_with("Ann vs Bob"),
+        "{players}"
+    );
 
     // Bob resigns; both browsers show the rating changes as soon as the game is rated.
     let resigned = js(
@@ -129,30 +162,67 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
         )
         .await;
         let line = line.as_str().unwrap().to_owned();
-        assert!(line.contains("Ann") && line.contains("Bob"), "{who}: {line}");
+        assert!(
+            line.contains("Ann") && line.contains("Bob"),
+            "{who}: {line}"
+        );
         assert!(line.contains("(+"), "the winner gains: {line}");
         assert!(line.contains("(−"), "the loser loses: {line}");
     }
 
     // Bob's profile, from Ann's browser: his rating and the game.
     ann.goto(&format!("{}/@/bob", server.base)).await.unwrap();
-    wait_for(&ann, "document.getElementById('profile-name').textContent === 'Bob'", "Bob's profile").await;
-    let row = wait_for(&ann, "document.querySelector('#profile-ratings-body tr')?.innerText", "a rating row").await;
-    assert!(row.as_str().unwrap().contains('?'), "one game: provisional: {row}");
-    let games = js(&ann, "return document.querySelectorAll('#profile-games li').length;").await;
+    wait_for(
+        &ann,
+        "document.getElementById('profile-name').textContent === 'Bob'",
+        "Bob's profile",
+    )
+    .await;
+    let row = wait_for(
+        &ann,
+        "document.querySelector('#profile-ratings-body tr')?.innerText",
+        "a rating row",
+    )
+    .await;
+    assert!(
+        row.as_str().unwrap().contains('?'),
+        "one game: provisional: {row}"
+    );
+    let games = js(
+        &ann,
+        "return document.querySelectorAll('#profile-games li').length;",
+    )
+    .await;
     assert_eq!(games, 1);
     // The leaderboard lists established players only: nobody yet.
-    ann.goto(&format!("{}/leaderboard?variant=kalah", server.base)).await.unwrap();
-    wait_for(&ann, "!document.getElementById('leaders-empty').hidden", "the empty leaderboard").await;
+    ann.goto(&format!("{}/leaderboard?variant=kalah", server.base))
+        .await
+        .unwrap();
+    wait_for(
+        &ann,
+        "!document.getElementById('leaders-empty').hidden",
+        "the empty leaderboard",
+    )
+    .await;
     // An unknown profile is the not-found page.
     let (status, _) = server.try_call("GET", "/@/nobody", None, None).unwrap();
     assert_eq!(status, 404);
 
     // Logging out: the header offers to log in again, and the server forgot the session.
     ann.goto(&server.base).await.unwrap();
-    wait_for(&ann, "!document.getElementById('logout').hidden", "the log-out button").await;
+    wait_for(
+        &ann,
+        "!document.getElementById('logout').hidden",
+        "the log-out button",
+    )
+    .await;
     click(&ann, "logout").await;
-    wait_for(&ann, "!document.getElementById('login-open').hidden", "logged out").await;
+    wait_for(
+        &ann,
+        "!document.getElementById('login-open').hidden",
+        "logged out",
+    )
+    .await;
     let me = js(&ann, "return fetch('/api/me').then(r => r.status);").await;
     assert_eq!(me, 401);
     ann.close().await.unwrap();
