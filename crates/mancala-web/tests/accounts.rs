@@ -280,8 +280,10 @@ async fn the_cookie_is_http_only_lax_and_secure_over_tls(db: TestDb) {
     }
     assert!(!attrs.iter().any(|a| a == "secure"), "no TLS: {attrs:?}");
 
-    let mut limits = Limits::default();
-    limits.secure_cookies = true;
+    let limits = Limits {
+        secure_cookies: true,
+        ..Limits::default()
+    };
     let tls = app(Games::with_limits(db.store().await, limits));
     let a = call(
         &tls,
@@ -297,8 +299,10 @@ async fn the_cookie_is_http_only_lax_and_secure_over_tls(db: TestDb) {
     );
 
     // Behind a trusted proxy that says the request came over HTTPS.
-    let mut limits = Limits::default();
-    limits.trust_forwarded_for = true;
+    let limits = Limits {
+        trust_forwarded_for: true,
+        ..Limits::default()
+    };
     let proxied = app(Games::with_limits(db.store().await, limits));
     let a = call(
         &proxied,
@@ -406,8 +410,10 @@ async fn a_cross_site_request_with_the_cookie_is_refused(db: TestDb) {
 
     // Behind a trusted proxy that sends its upstream's address as `Host`, the site is
     // the `X-Forwarded-Host` the proxy set.
-    let mut limits = Limits::default();
-    limits.trust_forwarded_for = true;
+    let limits = Limits {
+        trust_forwarded_for: true,
+        ..Limits::default()
+    };
     let proxied = app(Games::with_limits(db.store().await, limits));
     let cookie = sign_up(&proxied, "behind").await;
     let via = |origin: &'static str| Call {
