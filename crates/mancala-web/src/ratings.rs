@@ -151,6 +151,20 @@ pub struct RatingChanges {
     pub seats: [RatingChange; 2],
 }
 
+impl RatingChanges {
+    /// The changes of a game in `pool` from the ratings `before` it to those `after`.
+    #[must_use]
+    pub fn new(pool: &str, before: [Rating; 2], after: [Rating; 2]) -> RatingChanges {
+        RatingChanges {
+            pool: pool.to_owned(),
+            seats: [0, 1].map(|i| RatingChange {
+                before: before[i],
+                after: after[i],
+            }),
+        }
+    }
+}
+
 /// The pool of games on `rules`: the variant's key on its standard board (`kalah`),
 /// and the key with the board otherwise (`kalah-4x3`: four houses of three seeds).
 ///

@@ -130,6 +130,18 @@ fn with_cookie(cookie: &str) -> Call<'_> {
     }
 }
 
+fn bearing(token: &str) -> Call<'_> {
+    Call {
+        bearer: Some(token),
+        ..Call::default()
+    }
+}
+
+/// `POST /api/games/{id}/{action}` as `c` says.
+async fn act(r: &Router, id: &str, action: &str, c: Call<'_>) -> Answer {
+    call(r, "POST", &format!("/api/games/{id}/{action}"), c).await
+}
+
 /// Signs `name` up (password `name` + "-secret"); the session cookie's secret.
 async fn sign_up(r: &Router, name: &str) -> String {
     let a = call(
@@ -454,14 +466,13 @@ async fn games_belong_to_accounts(db: TestDb) {
     .await;
     assert_eq!(g.status, StatusCode::CREATED, "{}", g.json);
     let id = g.json["id"].as_str().unwrap();
-    let j = call(
+    let j = act(
         &r,
-        "POST",
-        &format!("/api/games/{id}/join"),
+        id,
+        "join",
         Call {
-            cookie: Some(&bob),
             body: json!({"invite": g.json["invite"]}),
-            ..Call::default()
+            ..with_cookie(&bob)
         },
     )
     .await;
@@ -555,14 +566,13 @@ async fn an_account_plays_its_seat_from_another_device(db: TestDb) {
     .await;
     let id = g.json["id"].as_str().unwrap();
     // Ann joins her own game from another tab: anonymously (one account, one seat).
-    let j = call(
+    let j = act(
         &r,
-        "POST",
-        &format!("/api/games/{id}/join"),
+        id,
+        "join",
         Call {
-            cookie: Some(&ann),
             body: json!({"invite": g.json["invite"]}),
-            ..Call::default()
+            ..with_cookie(&ann)
         },
     )
     .await;
@@ -577,14 +587,13 @@ async fn an_account_plays_its_seat_from_another_device(db: TestDb) {
         let path = format!("/api/games/{id}/moves");
         async move { call(&r, "POST", &path, c).await }
     };
-    let first = call(
+    let first = act(
         &r,
-        "POST",
-        &format!("/api/games/{id}/moves"),
+        id,
+        "moves",
         Call {
-            cookie: Some(&ann),
             body: json!({"house": 3, "ply": 0}),
-            ..Call::default()
+            ..with_cookie(&ann)
         },
     )
     .await;
@@ -592,30 +601,12 @@ async fn an_account_plays_its_seat_from_another_device(db: TestDb) {
     assert_eq!(first.json["ply"], 1);
     // Nobody else's cookie, and no credential at all, plays it.
     let bob = sign_up(&r, "Bob").await;
-    let theirs = call(
-        &r,
-        "POST",
-        &format!("/api/games/{id}/resign"),
-        Call {
-            cookie: Some(&bob),
-            ..Call::default()
-        },
-    )
-    .await;
+    let theirs = act(&r, id, "resign", with_cookie(&bob)).await;
     assert_eq!(theirs.status, StatusCode::UNAUTHORIZED, "{}", theirs.json);
     let nobody = mv(body(json!({"house": 1, "ply": 1}))).await;
     assert_eq!(nobody.status, StatusCode::UNAUTHORIZED, "{}", nobody.json);
     // Resigning by the session works the same way.
-    let resign = call(
-        &r,
-        "POST",
-        &format!("/api/games/{id}/resign"),
-        Call {
-            cookie: Some(&ann),
-            ..Call::default()
-        },
-    )
-    .await;
+    let resign = act(&r, id, "resign", with_cookie(&ann)).await;
     assert_eq!(resign.status, StatusCode::OK, "{}", resign.json);
     assert_eq!(resign.json["end"]["player"], 1);
 }
@@ -668,16 +659,7 @@ async fn a_browser_s_games_move_to_the_account(db: TestDb) {
     // The seat token still plays: the browser keeps using it.
     let id = a.json["id"].as_str().unwrap();
     let token = a.json["token"].as_str().unwrap();
-    let resign = call(
-        &r,
-        "POST",
-        &format!("/api/games/{id}/abort"),
-        Call {
-            bearer: Some(token),
-            ..Call::default()
-        },
-    )
-    .await;
+    let resign = act(&r, id, "abort", bearing(token)).await;
     assert_eq!(resign.status, StatusCode::OK, "{}", resign.json);
     // Claiming again is harmless; another account cannot take the seat.
     let twice = call(
@@ -851,16 +833,7 @@ async fn rated_games_move_ratings_by_glicko_2(db: TestDb) {
 
     // Resigning, and an agreed draw, count; an aborted game does not.
     let (id, tokens) = rated_game(&r, [&ann, &bob]).await;
-    let a = call(
-        &r,
-        "POST",
-        &format!("/api/games/{id}/resign"),
-        Call {
-            bearer: Some(&tokens[1]),
-            ..Call::default()
-        },
-    )
-    .await;
+    let a = act(&r, &id, "resign", bearing(&tokens[1])).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.json);
     assert_eq!(
         a.json["players"][0]["rating"]["change"]
@@ -872,41 +845,22 @@ async fn rated_games_move_ratings_by_glicko_2(db: TestDb) {
     );
     expected = rate_game(expected, Score::Win);
     let (id2, tokens2) = rated_game(&r, [&ann, &bob]).await;
-    let offer = call(
+    let offer = act(
         &r,
-        "POST",
-        &format!("/api/games/{id2}/offer"),
+        &id2,
+        "offer",
         Call {
-            bearer: Some(&tokens2[0]),
             body: json!({"kind": "draw"}),
-            ..Call::default()
+            ..bearing(&tokens2[0])
         },
     )
     .await;
     assert_eq!(offer.status, StatusCode::OK, "{}", offer.json);
-    let accept = call(
-        &r,
-        "POST",
-        &format!("/api/games/{id2}/accept"),
-        Call {
-            bearer: Some(&tokens2[1]),
-            ..Call::default()
-        },
-    )
-    .await;
+    let accept = act(&r, &id2, "accept", bearing(&tokens2[1])).await;
     assert_eq!(accept.status, StatusCode::OK, "{}", accept.json);
     expected = rate_game(expected, Score::Draw);
     let (id3, tokens3) = rated_game(&r, [&ann, &bob]).await;
-    let abort = call(
-        &r,
-        "POST",
-        &format!("/api/games/{id3}/abort"),
-        Call {
-            bearer: Some(&tokens3[0]),
-            ..Call::default()
-        },
-    )
-    .await;
+    let abort = act(&r, &id3, "abort", bearing(&tokens3[0])).await;
     assert_eq!(abort.status, StatusCode::OK, "{}", abort.json);
     assert!(
         abort.json["players"][0].get("rating").is_none(),
@@ -972,14 +926,13 @@ async fn only_accounts_play_rated_games(db: TestDb) {
         "{}",
         anonymous.json
     );
-    let ann_again = call(
+    let ann_again = act(
         &r,
-        "POST",
-        &format!("/api/games/{id}/join"),
+        id,
+        "join",
         Call {
-            cookie: Some(&ann),
             body: invite.clone(),
-            ..Call::default()
+            ..with_cookie(&ann)
         },
     )
     .await;
@@ -1013,16 +966,7 @@ async fn established_players_make_the_leaderboard(db: TestDb) {
     loop {
         let (id, tokens) = rated_game(&r, [&ann, &bob]).await;
         let loser = if games % 3 == 2 { 0 } else { 1 };
-        let a = call(
-            &r,
-            "POST",
-            &format!("/api/games/{id}/resign"),
-            Call {
-                bearer: Some(&tokens[loser]),
-                ..Call::default()
-            },
-        )
-        .await;
+        let a = act(&r, &id, "resign", bearing(&tokens[loser])).await;
         assert_eq!(a.status, StatusCode::OK, "{}", a.json);
         games += 1;
         let listed = board("kalah-3x2").await.json["players"]
@@ -1104,14 +1048,13 @@ async fn bots_play_with_personal_api_tokens(db: TestDb) {
     )
     .await;
     let id = g.json["id"].as_str().unwrap();
-    let j = call(
+    let j = act(
         &r,
-        "POST",
-        &format!("/api/games/{id}/join"),
+        id,
+        "join",
         Call {
-            bearer: Some(&token),
             body: json!({"invite": g.json["invite"]}),
-            ..Call::default()
+            ..bearing(&token)
         },
     )
     .await;

@@ -227,6 +227,42 @@ fn play_on(
     view
 }
 
+/// Signs `name` up through the API; the session cookie's `name=value`.
+fn account(server: &Server, name: &str) -> String {
+    let answer = ureq::post(&format!("{}/api/accounts", server.base))
+        .send_json(json!({"username": name, "password": format!("{name}-secret")}))
+        .unwrap_or_else(|e| panic!("signing {name} up: {e}"));
+    let cookie = answer.header("set-cookie").expect("a session cookie");
+    cookie.split(';').next().unwrap().to_owned()
+}
+
+/// A rated Kalah(4,3) game between new accounts `names`, which the second resigns
+/// after a move each: its id (the game-over panel shows the rating changes).
+fn rated_game(server: &Server, names: [&str; 2]) -> String {
+    let cookies = names.map(|n| account(server, n));
+    let call = |cookie: &str, path: &str, body: Value| -> Value {
+        ureq::post(&format!("{}{path}", server.base))
+            .set("Cookie", cookie)
+            .send_json(body)
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+            .into_json()
+            .unwrap()
+    };
+    let g = call(
+        &cookies[0],
+        "/api/games",
+        json!({"variant": "kalah", "houses": 4, "seeds": 3, "rated": true}),
+    );
+    let id = g["id"].as_str().unwrap().to_owned();
+    call(
+        &cookies[1],
+        &format!("/api/games/{id}/join"),
+        json!({"invite": g["invite"]}),
+    );
+    call(&cookies[1], &format!("/api/games/{id}/resign"), json!({}));
+    id
+}
+
 /// Gives the browser seat `seat` of game `id` (as if it had made or joined it), and
 /// the name Ann; the browser must be on the server's site.
 async fn hold_seat(c: &Client, id: &str, seat: u8, token: &str) {
@@ -447,6 +483,48 @@ async fn every_page_reads_well(dark: bool) {
             &mut problems,
         )
         .await;
+
+        // Accounts: a rated game's end with the rating changes, a profile, the
+        // leaderboard, and the log-in dialog.
+        let [winner, loser] = [format!("Winner{i}"), format!("Loser{i}")];
+        let rated = rated_game(&server, [&winner, &loser]);
+        c.goto(&format!("{}/g/{rated}", server.base)).await.unwrap();
+        wait_for(
+            &c,
+            "!document.getElementById('end-rating').hidden && document.body.dataset.swept",
+            "the rated game's rating changes",
+        )
+        .await;
+        page_reads_well(&c, axe.as_deref(), &at("a rated game's end"), &mut problems).await;
+        c.goto(&format!("{}/@/{winner}", server.base))
+            .await
+            .unwrap();
+        wait_for(
+            &c,
+            "document.querySelector('#profile-ratings-body tr') && document.querySelector('#profile-games li')",
+            "the profile",
+        )
+        .await;
+        page_reads_well(&c, axe.as_deref(), &at("a profile"), &mut problems).await;
+        c.goto(&format!("{}/leaderboard", server.base))
+            .await
+            .unwrap();
+        wait_for(
+            &c,
+            "!document.getElementById('leaders-empty').hidden",
+            "the leaderboard",
+        )
+        .await;
+        page_reads_well(&c, axe.as_deref(), &at("the leaderboard"), &mut problems).await;
+        c.goto(&server.base).await.unwrap();
+        browser::click(&c, "login-open").await;
+        wait_for(
+            &c,
+            "document.getElementById('account-dialog').open",
+            "the log-in dialog",
+        )
+        .await;
+        page_reads_well(&c, axe.as_deref(), &at("the log-in dialog"), &mut problems).await;
 
         // The game in progress with the server gone: the reconnecting banner.
         c.goto(&format!("{}/g/{}", server.base, games.playing))

@@ -157,7 +157,7 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
     for (c, who) in [(&ann, "Ann"), (&bob, "Bob")] {
         let line = wait_for(
             c,
-            "!document.getElementById('end-rating').hidden && document.getElementById('end-rating').textContent.includes('(')",
+            "!document.getElementById('end-rating').hidden && document.getElementById('end-rating').textContent.includes('(') && document.getElementById('end-rating').textContent",
             "the rating changes",
         )
         .await;

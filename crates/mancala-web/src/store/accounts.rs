@@ -32,12 +32,27 @@ pub enum CredentialKind {
 }
 
 impl CredentialKind {
+    /// The name the store keeps.
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             CredentialKind::Session => "session",
             CredentialKind::Api => "api",
         }
     }
+
+    /// The kind the store keeps as `name`.
+    pub(crate) fn from_name(name: &str) -> Result<CredentialKind, StoreError> {
+        match name {
+            "session" => Ok(CredentialKind::Session),
+            "api" => Ok(CredentialKind::Api),
+            other => Err(StoreError::Corrupt(format!("credential kind {other}"))),
+        }
+    }
+}
+
+/// A rated game's changes as the game keeps them (its `rating` column): JSON.
+pub(crate) fn changes_json(changes: &RatingChanges) -> Result<String, StoreError> {
+    serde_json::to_string(changes).map_err(|e| StoreError::Corrupt(format!("rating changes: {e}")))
 }
 
 /// A page of an account's games, the latest first.

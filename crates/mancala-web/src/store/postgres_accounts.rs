@@ -3,11 +3,9 @@
 
 use deadpool_postgres::GenericClient;
 
-use super::accounts::{Account, AccountStore, CredentialKind, Page, Ranked};
+use super::accounts::{Account, AccountStore, CredentialKind, Page, Ranked, changes_json};
 use super::{PostgresStore, StoreError};
-use crate::ratings::{
-    PROVISIONAL_DEVIATION, Rating, RatingChange, RatingChanges, Score, rate_game,
-};
+use crate::ratings::{PROVISIONAL_DEVIATION, Rating, RatingChanges, Score, rate_game};
 
 const ACCOUNT_COLUMNS: &str = "key, name, password, bot, created";
 
@@ -29,14 +27,6 @@ fn rating_of(r: &tokio_postgres::Row, first: usize) -> Result<Rating, StoreError
         volatility: r.try_get(first + 2)?,
         games: u32::try_from(games).map_err(|_| StoreError::Corrupt("rated games".into()))?,
     })
-}
-
-fn kind_of(kind: &str) -> Result<CredentialKind, StoreError> {
-    match kind {
-        "session" => Ok(CredentialKind::Session),
-        "api" => Ok(CredentialKind::Api),
-        other => Err(StoreError::Corrupt(format!("credential kind {other}"))),
-    }
 }
 
 fn count(n: usize) -> i64 {
@@ -122,15 +112,8 @@ async fn rate(
     let after = rate_game(before, score);
     put_rating(tx, &one, pool, &after[0]).await?;
     put_rating(tx, &two, pool, &after[1]).await?;
-    let changes = RatingChanges {
-        pool: pool.to_owned(),
-        seats: [0, 1].map(|i| RatingChange {
-            before: before[i],
-            after: after[i],
-        }),
-    };
-    let json = serde_json::to_string(&changes)
-        .map_err(|e| StoreError::Corrupt(format!("rating changes: {e}")))?;
+    let changes = RatingChanges::new(pool, before, after);
+    let json = changes_json(&changes)?;
     tx.execute(
         "UPDATE games SET rating = $2, version = version + 1 WHERE id = $1",
         &[&id, &json],
@@ -216,7 +199,7 @@ impl AccountStore for PostgresStore {
             return Ok(None);
         };
         let kind: String = row.try_get(5)?;
-        Ok(Some((account_of(&row)?, kind_of(&kind)?)))
+        Ok(Some((account_of(&row)?, CredentialKind::from_name(&kind)?)))
     }
 
     async fn remove_credential(&self, token_hash: [u8; 32]) -> Result<(), StoreError> {

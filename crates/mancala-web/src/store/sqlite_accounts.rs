@@ -3,11 +3,9 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::accounts::{Account, AccountStore, CredentialKind, Page, Ranked};
+use super::accounts::{Account, AccountStore, CredentialKind, Page, Ranked, changes_json};
 use super::{SqliteStore, StoreError};
-use crate::ratings::{
-    PROVISIONAL_DEVIATION, Rating, RatingChange, RatingChanges, Score, rate_game,
-};
+use crate::ratings::{PROVISIONAL_DEVIATION, Rating, RatingChanges, Score, rate_game};
 
 const ACCOUNT_COLUMNS: &str = "key, name, password, bot, created";
 
@@ -28,14 +26,6 @@ fn rating_of(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Rating> {
         volatility: r.get(first + 2)?,
         games: r.get(first + 3)?,
     })
-}
-
-fn kind_of(kind: &str) -> Result<CredentialKind, StoreError> {
-    match kind {
-        "session" => Ok(CredentialKind::Session),
-        "api" => Ok(CredentialKind::Api),
-        other => Err(StoreError::Corrupt(format!("credential kind {other}"))),
-    }
 }
 
 fn usize_param(n: usize) -> i64 {
@@ -92,15 +82,8 @@ fn rate(
     let after = rate_game(before, score);
     put_rating(conn, &one, pool, &after[0])?;
     put_rating(conn, &two, pool, &after[1])?;
-    let changes = RatingChanges {
-        pool: pool.to_owned(),
-        seats: [0, 1].map(|i| RatingChange {
-            before: before[i],
-            after: after[i],
-        }),
-    };
-    let json = serde_json::to_string(&changes)
-        .map_err(|e| StoreError::Corrupt(format!("rating changes: {e}")))?;
+    let changes = RatingChanges::new(pool, before, after);
+    let json = changes_json(&changes)?;
     conn.prepare_cached(
         "UPDATE games SET rating = ?2, version = version + 1 WHERE id = ?1 AND rating IS NULL",
     )?
@@ -187,7 +170,7 @@ impl AccountStore for SqliteStore {
                 })
                 .optional()?;
             found
-                .map(|(account, kind)| Ok((account, kind_of(&kind)?)))
+                .map(|(account, kind)| Ok((account, CredentialKind::from_name(&kind)?)))
                 .transpose()
         })
         .await
