@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
-
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode, header};
@@ -1127,28 +1125,9 @@ async fn bots_play_with_personal_api_tokens(db: TestDb) {
     assert_eq!(view["players"][0].get("account"), None);
 }
 
-/// A writer for a test's log lines.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
+/// The store keeps an argon2id hash, never the password (that no log holds either is
+/// checked on the real server's log: `web_accounts`).
 async fn the_database_holds_only_the_hash(db: TestDb) {
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_writer(move || writer.clone())
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
     let games = service(&db).await;
     let r = app(games.clone());
     let password = "hunter2-but-longer";
@@ -1160,31 +1139,21 @@ async fn the_database_holds_only_the_hash(db: TestDb) {
     )
     .await;
     assert_eq!(a.status, StatusCode::CREATED);
-    call(
+    let stored = games_store_account(&games, "careful").await;
+    assert!(stored.starts_with("$argon2id$"), "{stored}");
+    assert!(!stored.contains(password));
+    let again = call(
         &r,
         "POST",
         "/api/session",
         body(json!({"username": "careful", "password": password})),
     )
     .await;
-    call(
-        &r,
-        "POST",
-        "/api/session",
-        body(json!({"username": "careful", "password": "wrong-password"})),
-    )
-    .await;
-    let stored = games_store_account(&games, "careful").await;
-    assert!(stored.starts_with("$argon2id$"), "{stored}");
-    assert!(!stored.contains(password));
-    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
-    assert!(
-        log.contains("/api/session"),
-        "the requests were logged: {log}"
+    assert_eq!(
+        again.status,
+        StatusCode::OK,
+        "the hash verifies the password"
     );
-    for secret in [password, "wrong-password", "$argon2", &stored] {
-        assert!(!log.contains(secret), "{secret} in the log");
-    }
 }
 
 /// The password hash the store keeps for `key`.

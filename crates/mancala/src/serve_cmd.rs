@@ -212,13 +212,23 @@ fn default_db() -> anyhow::Result<PathBuf> {
     Ok(base.join("mancala").join("games.sqlite"))
 }
 
+/// What is logged: `RUST_LOG` (by default `info`), but never PostgreSQL's statements
+/// with their parameters, which `tokio_postgres` logs at `debug`: they hold password
+/// hashes and the hashes of every token, which no log may keep.
+fn log_filter() -> tracing_subscriber::EnvFilter {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "info,tower_http=info".into());
+    filter.add_directive(
+        "tokio_postgres::query=info"
+            .parse()
+            .expect("a valid directive"),
+    )
+}
+
 /// Serves until Ctrl-C or SIGTERM.
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let logs = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tower_http=info".into()),
-        )
+        .with_env_filter(log_filter())
         .with_writer(std::io::stderr);
     if args.log_json {
         logs.json().init();

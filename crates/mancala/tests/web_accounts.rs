@@ -12,7 +12,47 @@ use fantoccini::{Client, Locator};
 use serde_json::json;
 use server::{Server, TestDb};
 
-on_both_backends_async!(an_account_s_games_ratings_profile_and_leaderboard);
+on_both_backends_async!(
+    an_account_s_games_ratings_profile_and_leaderboard,
+    neither_a_password_nor_its_hash_is_logged,
+);
+
+/// The real server, logging everything (`RUST_LOG=trace`), takes a sign-up, a log-in
+/// and a wrong password: neither password nor any argon2 hash is in its log.
+async fn neither_a_password_nor_its_hash_is_logged(db: TestDb) {
+    let server = Server::start_logging(&db, "trace");
+    let password = "hunter2-but-longer";
+    for (path, secret, status) in [
+        ("/api/accounts", password, 201),
+        ("/api/session", password, 200),
+        ("/api/session", "a-wrong-password", 401),
+    ] {
+        let (got, body) = server.call(
+            "POST",
+            path,
+            None,
+            Some(json!({"username": "careful", "password": secret})),
+        );
+        assert_eq!(got, status, "{path}: {body}");
+    }
+    // The log lines of the requests come after their answers: wait for the last.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while server
+        .log()
+        .iter()
+        .filter(|l| l.contains("/api/session"))
+        .count()
+        < 2
+    {
+        assert!(std::time::Instant::now() < deadline, "{:?}", server.log());
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let log = server.log().join("\n");
+    for secret in [password, "a-wrong-password", "$argon2"] {
+        let line = log.lines().find(|l| l.contains(secret));
+        assert!(line.is_none(), "{secret} in the log: {line:?}");
+    }
+}
 
 /// Signs `name` up in the page's dialog (password `name` + "-secret"), and waits for the
 /// page to come back logged in.

@@ -140,10 +140,22 @@ impl Server {
         Server::spawn(command, "127.0.0.1:0")
     }
 
-    fn spawn(mut command: Command, addr: &str) -> Server {
+    /// Starts the binary logging what `filter` (`RUST_LOG`) lets through.
+    pub fn start_logging(db: &TestDb, filter: &str) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mancala"));
+        command.arg("serve").arg("--db").arg(db.arg());
+        command.env_remove("DATABASE_URL");
+        Server::spawn_logging(command, "127.0.0.1:0", filter)
+    }
+
+    fn spawn(command: Command, addr: &str) -> Server {
+        Server::spawn_logging(command, addr, "info")
+    }
+
+    fn spawn_logging(mut command: Command, addr: &str, filter: &str) -> Server {
         let mut child = command
             .args(["--addr", addr])
-            .env("RUST_LOG", "info")
+            .env("RUST_LOG", filter)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
