@@ -4,6 +4,7 @@
 //! mod.rs       the interface, the shared types, and Store (whichever backend runs)
 //! sqlite.rs    SQLite (rusqlite): the embedded default, one server instance
 //! postgres.rs  PostgreSQL (tokio-postgres + deadpool): several instances, one database
+//! probe.rs     the operator's questions: schema version, games in progress, pool use
 //! migrations/{sqlite,postgres}/V<n>__<name>.sql   versioned schemas (refinery), run at
 //!              start-up; V1 is the schema of the releases before migrations, V3 adds
 //!              what the web hardening (invites, idempotent rematches, expiry) keeps,
@@ -35,6 +36,7 @@
 
 mod checkpoint;
 mod postgres;
+mod probe;
 mod sqlite;
 
 use std::future::Future;
@@ -47,6 +49,7 @@ use rand::TryRngCore;
 use tokio::sync::mpsc;
 
 pub use postgres::PostgresStore;
+pub use probe::{PoolUse, Probe, Schema};
 pub use sqlite::SqliteStore;
 
 use crate::state::PlayState;
@@ -569,6 +572,10 @@ pub trait GameStore: Send + Sync {
     /// Gives up a job this instance holds without a document (it failed or stopped),
     /// so that the next request starts it again at once.
     fn release_analysis(&self, id: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// A handle for the operator's questions about the database (is it there, with
+    /// the schema this server needs; how busy it is), cheap to take per request.
+    fn probe(&self) -> Probe;
 }
 
 /// A game's stored analysis: its JSON document and how many moves it covers.
@@ -768,6 +775,10 @@ impl GameStore for Store {
 
     async fn release_analysis(&self, id: &str) -> Result<(), StoreError> {
         both!(self, s => s.release_analysis(id).await)
+    }
+
+    fn probe(&self) -> Probe {
+        both!(self, s => s.probe())
     }
 }
 

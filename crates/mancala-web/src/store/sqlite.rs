@@ -855,6 +855,10 @@ impl GameStore for SqliteStore {
         })
         .await
     }
+
+    fn probe(&self) -> super::Probe {
+        super::Probe::sqlite(self.inner.conn.clone(), &MIGRATIONS)
+    }
 }
 
 #[cfg(test)]
