@@ -103,8 +103,7 @@ pub fn app_with(games: Games, ops: &Operations) -> Router {
         .layer(axum::middleware::map_response(move |r: Response| {
             hold_back_refusal(r, delay)
         }));
-    ops.around(with_security_headers(router), &games)
-        .with_state(games)
+    with_security_headers(ops.around(router, &games)).with_state(games)
 }
 
 /// The per-client rate limiters, one per kind of request.

@@ -5,7 +5,8 @@
 //! [`Operations::around`] wraps the application's routes, from the inside out: the
 //! metrics' count of each request (after routing, so it sees the route's template),
 //! the request log at INFO, then the probes and `/metrics` (logged at DEBUG only, and
-//! not counted), then the request id around everything.
+//! not counted), then the request id around everything (and the security headers
+//! around that, in `api`).
 
 use axum::Router;
 use axum::http::HeaderMap;

@@ -71,9 +71,13 @@ async fn the_probes_answer(db: TestDb) {
     };
     assert_eq!(ready["store"], store);
     assert!(ready["schema"].as_i64().unwrap() >= 6, "{ready}");
-    // HEAD, as some load balancers probe.
+    // HEAD, as some load balancers probe; with every answer's headers.
     let head = Request::head("/healthz").body(Body::empty()).unwrap();
-    assert_eq!(send(&r, head).await.0, StatusCode::OK);
+    let (status, headers, _) = send(&r, head).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    assert_eq!(headers[header::CACHE_CONTROL], "no-store");
+    assert!(headers.contains_key("x-request-id"));
 }
 
 /// The metrics as parsed by a Prometheus text-format parser.
