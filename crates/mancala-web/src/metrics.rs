@@ -22,15 +22,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::{MatchedPath, Request};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::middleware::Next;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use axum::extract::MatchedPath;
+use axum::http::{HeaderMap, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntGauge, IntGaugeVec, Opts, Registry, TextEncoder,
 };
 use subtle::ConstantTimeEq;
+use tower::{Layer, Service};
 
 use crate::games::Games;
 use crate::health::READY_TIMEOUT;
@@ -241,18 +244,86 @@ impl Metrics {
             .into_response()
     }
 
-    /// The middleware that counts every request it wraps (added with
-    /// `Router::layer`, it runs after routing and sees the route's template).
-    pub(crate) async fn count_request(self, request: Request, next: Next) -> Response {
-        let route = request.extensions().get::<MatchedPath>().cloned();
-        let started = Instant::now();
-        let response = next.run(request).await;
-        self.observe(
-            route.as_ref().map(MatchedPath::as_str),
-            response.status(),
-            started.elapsed(),
-        );
-        response
+    /// The layer that counts every request it wraps (added with `Router::layer`, it
+    /// runs after routing and sees the route's template).
+    pub(crate) fn layer(&self) -> CountLayer {
+        CountLayer(self.clone())
+    }
+}
+
+/// Counts each request of the service it wraps in [`Metrics`]. A service of its own
+/// rather than `axum::middleware::from_fn`, which boxes the inner service and the
+/// future of every request: measured, that cost some 3 µs a request, this a few
+/// atomic operations.
+#[derive(Clone)]
+pub(crate) struct CountLayer(Metrics);
+
+impl<S> Layer<S> for CountLayer {
+    type Service = Count<S>;
+
+    fn layer(&self, inner: S) -> Count<S> {
+        Count {
+            inner,
+            metrics: self.0.clone(),
+        }
+    }
+}
+
+/// A service whose requests are counted (see [`CountLayer`]).
+#[derive(Clone)]
+pub(crate) struct Count<S> {
+    inner: S,
+    metrics: Metrics,
+}
+
+impl<S, B> Service<Request<B>> for Count<S>
+where
+    S: Service<Request<B>, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = Counted<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        Counted {
+            route: request.extensions().get::<MatchedPath>().cloned(),
+            started: Instant::now(),
+            metrics: self.metrics.clone(),
+            inner: self.inner.call(request),
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The answer of a counted request, counted when it is ready.
+    pub(crate) struct Counted<F> {
+        #[pin]
+        inner: F,
+        route: Option<MatchedPath>,
+        started: Instant,
+        metrics: Metrics,
+    }
+}
+
+impl<F, E> Future for Counted<F>
+where
+    F: Future<Output = Result<Response, E>>,
+{
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let this = self.project();
+        let result = std::task::ready!(this.inner.poll(cx));
+        if let Ok(response) = &result {
+            let route = this.route.as_ref().map(MatchedPath::as_str);
+            this.metrics
+                .observe(route, response.status(), this.started.elapsed());
+        }
+        Poll::Ready(result)
     }
 }
 

@@ -80,10 +80,7 @@ impl Operations {
             (None, None) => None,
         };
         let app = match &metrics {
-            Some(m) => app.layer(axum::middleware::from_fn({
-                let m = m.clone();
-                move |request, next| m.clone().count_request(request, next)
-            })),
+            Some(m) => app.layer(m.layer()),
             None => app,
         };
         let app = app.layer(
