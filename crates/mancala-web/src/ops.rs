@@ -13,6 +13,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::json;
+use tower::ServiceBuilder;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
@@ -79,16 +80,16 @@ impl Operations {
             (None, Some(_)) => Some(Metrics::new(games)),
             (None, None) => None,
         };
+        // One line per request at INFO: method, path, id, status and latency.
+        let traced = TraceLayer::new_for_http()
+            .make_span_with(RequestSpan::INFO)
+            .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
+        // One `Router::layer` for both: each call boxes every route once more, and
+        // axum clones a route's boxed service for every request.
         let app = match &metrics {
-            Some(m) => app.layer(m.layer()),
-            None => app,
+            Some(m) => app.layer(ServiceBuilder::new().layer(traced).layer(m.layer())),
+            None => app.layer(traced),
         };
-        let app = app.layer(
-            // One line per request at INFO: method, path, id, status and latency.
-            TraceLayer::new_for_http()
-                .make_span_with(RequestSpan::INFO)
-                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
-        );
         let quiet = probe_routes(metrics.zip(self.token.clone())).layer(
             TraceLayer::new_for_http()
                 .make_span_with(RequestSpan::DEBUG)
