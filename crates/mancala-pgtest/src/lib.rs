@@ -168,6 +168,26 @@ impl TempPostgres {
         Ok(format!("postgres://mancala@127.0.0.1:{}/{name}", self.port))
     }
 
+    /// Stops the server (connections are closed, the data kept), as a database that
+    /// went away; [`TempPostgres::start_again`] brings it back on the same port. Only
+    /// for a cluster of one's own ([`require`]), never a shared one.
+    ///
+    /// # Errors
+    /// When `pg_ctl stop` fails.
+    pub fn stop(&self) -> Result<(), PgTestError> {
+        let data = self.data();
+        self.run("pg_ctl", &["-D", path(&data), "-m", "fast", "-w", "stop"])
+            .map(drop)
+    }
+
+    /// Starts a server [`TempPostgres::stop`]ped before, on the same port.
+    ///
+    /// # Errors
+    /// When `pg_ctl start` fails.
+    pub fn start_again(&self) -> Result<(), PgTestError> {
+        self.pg_ctl_start()
+    }
+
     fn data(&self) -> PathBuf {
         self.dir.path().join("data")
     }

@@ -27,7 +27,6 @@ use tower_governor::{GovernorLayer, governor::GovernorConfig};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
 
 use crate::accounts_api::{
     SeatHolder, account_routes, same_origin_with_cookie, seat_holder, sign_up,
@@ -43,6 +42,7 @@ use crate::http::{Client, bearer};
 use crate::lifecycle::{JoinRequest, NewGame};
 use crate::limits::Rate;
 use crate::moves::MoveRequest;
+use crate::ops::Operations;
 use crate::records::{
     ImportRequest, RECORD_LIMIT, RecordQuery, positions_of, record_of, write_record,
 };
@@ -70,7 +70,8 @@ const CATALOGUE_CACHE: &str = "public, max-age=3600";
 const STATIC_CACHE: &str = "public, max-age=31536000, immutable";
 
 /// The application: API, live streams, UI, request logging, and the limits of
-/// `games` (rate limits per client, live stream caps, the body limit).
+/// `games` (rate limits per client, live stream caps, the body limit); the probes and
+/// request ids, and no metrics (see [`app_with`]).
 ///
 /// ```
 /// use mancala_web::{app, Games, Store};
@@ -78,6 +79,12 @@ const STATIC_CACHE: &str = "public, max-age=31536000, immutable";
 /// # let _ = router;
 /// ```
 pub fn app(games: Games) -> Router {
+    app_with(games, &Operations::default())
+}
+
+/// The application with what `ops` offers the operator (metrics counted, and served
+/// behind a token: see [`Operations`]).
+pub fn app_with(games: Games, ops: &Operations) -> Router {
     let limits = games.limits().clone();
     let keys = ClientKeyExtractor {
         trust_forwarded_for: limits.trust_forwarded_for,
@@ -104,14 +111,7 @@ pub fn app(games: Games) -> Router {
         .layer(axum::middleware::map_response(move |r: Response| {
             hold_back_refusal(r, delay)
         }));
-    with_security_headers(router)
-        .layer(
-            // One line per request at INFO: method, path, status and latency.
-            TraceLayer::new_for_http()
-                .make_span_with(DefaultMakeSpan::new().level(tracing::Level::INFO))
-                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
-        )
-        .with_state(games)
+    with_security_headers(ops.around(router, &games)).with_state(games)
 }
 
 /// The per-client rate limiters, one per kind of request.
@@ -918,9 +918,22 @@ pub async fn serve(
     games: Games,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_with(listener, games, &Operations::default(), shutdown).await
+}
+
+/// [`serve`], with what `ops` offers the operator (see [`app_with`]).
+///
+/// # Errors
+/// When accepting connections fails.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    games: Games,
+    ops: &Operations,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     axum::serve(
         listener,
-        app(games).into_make_service_with_connect_info::<SocketAddr>(),
+        app_with(games, ops).into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown)
     .await

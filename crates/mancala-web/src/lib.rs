@@ -24,6 +24,11 @@
 //! limits.rs     every limit of the server and its default
 //! client.rs     who a client is (peer address, or a trusted proxy's X-Forwarded-For)
 //! body.rs       request bodies: JSON only, errors that name the field
+//! ops.rs        the operator's side around the application: health.rs (/healthz,
+//!               /readyz), metrics.rs (Prometheus /metrics: requests by route,
+//!               streams, computer moves, games, the database), request_id.rs
+//!               (x-request-id, in every request's log line), computer_meter.rs
+//!               (the computer moves' waits and thinks, counted by the thinkers)
 //! view.rs       the JSON shape of a game
 //! records.rs    game records: download, import, the positions of a game ply by ply
 //! analysis.rs   a finished game's computer analysis: one job per game, in the
@@ -67,16 +72,21 @@ mod body;
 mod catalogue;
 mod client;
 mod clock;
+mod computer_meter;
 mod games;
+mod health;
 mod http;
 mod kept;
 mod lifecycle;
 mod limits;
 mod live;
 mod lobby;
+mod metrics;
 mod moves;
+mod ops;
 mod ratings;
 mod records;
+mod request_id;
 mod row;
 mod state;
 mod store;
@@ -92,7 +102,7 @@ pub use accounts::{
 pub use accounts_api::SESSION_COOKIE;
 pub use actions::OfferRequest;
 pub use analysis_jobs::PendingView;
-pub use api::{ApiError, BODY_LIMIT, app, serve};
+pub use api::{ApiError, BODY_LIMIT, app, app_with, serve, serve_with};
 pub use background::Background;
 pub use catalogue::{ComputerView, OptionView, PlayerList, VariantList, VariantView};
 pub use client::ClientKey;
@@ -102,18 +112,20 @@ pub use kept::KeptStats;
 pub use lifecycle::{FirstMover, JoinRequest, NewGame, RandomWord, SeatGrant};
 pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
 pub use lobby::{GameList, LIST_LIMIT, ListedGame};
+pub use metrics::{Metrics, serve_metrics};
 pub use moves::MoveRequest;
 pub use ratings::{
     PROVISIONAL_DEVIATION, Rating, RatingChange, RatingChanges, Score, pool_of, rate_game,
 };
+pub use ops::{MIN_TOKEN_LEN, Operations};
 pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, RecordQuery};
 pub use row::GameError;
 pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeControl};
 pub use store::{
     Account, AccountStore, Change, ComputerCommit, CredentialKind, DbLocation, Expiry, GameRow,
-    GameStore, Listing, NewMove, Next, Page, PostgresStore, Progress, Ranked, RematchSeat,
-    RematchToken, SqliteStore, StateChange, StateUpdate, Store, StoreError, StoreOptions,
-    StoredAnalysis, now_ms,
+    GameStore, Listing, NewMove, Next, Page, PoolUse, PostgresStore, Probe, Progress, Ranked,
+    RematchSeat, RematchToken, Schema, SqliteStore, StateChange, StateUpdate, Store, StoreError,
+    StoreOptions, StoredAnalysis, now_ms,
 };
 pub use streams::{SentView, StreamSlot};
 pub use think::{ThinkLimits, ThinkStats};

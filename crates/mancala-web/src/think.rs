@@ -15,6 +15,7 @@ use mancala_core::{Game, Move, Position, Rules};
 use mancala_engine::{LEVELS, Player, PlayerSpec, level_spec};
 use tokio::sync::Semaphore;
 
+use crate::computer_meter::ComputerMeter;
 use crate::kept::{KEEP_IDLE, KeptPlayers, KeptStats};
 
 /// How much a computer player may use: the bounds of `mancala serve --max-think-ms`,
@@ -416,6 +417,8 @@ pub(crate) struct Thinkers {
     stats: Mutex<ThinkStats>,
     /// The players kept between moves, by game.
     kept: Arc<KeptPlayers>,
+    /// The moves waiting, their waits and thinks, for `/metrics`.
+    meter: ComputerMeter,
 }
 
 /// What the computer players use now and at most so far (for monitoring and tests).
@@ -444,7 +447,12 @@ impl Thinkers {
             per_client: Mutex::new(HashMap::new()),
             stats: Mutex::new(ThinkStats::default()),
             kept: Arc::new(KeptPlayers::new(limits.keep_mb, KEEP_IDLE)),
+            meter: ComputerMeter::default(),
         }
+    }
+
+    pub(crate) fn meter(&self) -> &ComputerMeter {
+        &self.meter
     }
 
     pub(crate) fn limits(&self) -> &ThinkLimits {
@@ -495,6 +503,7 @@ impl Thinkers {
                 .or_insert_with(|| Arc::new(Semaphore::new(1)))
                 .clone()
         };
+        let (waiting, asked) = (self.meter.waiting(), std::time::Instant::now());
         let _turn = mine.acquire().await.expect("semaphore open");
         let _long = if plan.quick {
             None
@@ -508,6 +517,9 @@ impl Thinkers {
             .acquire_many(u32::try_from(mb).unwrap_or(u32::MAX))
             .await
             .expect("semaphore open");
+        drop(waiting);
+        let started = std::time::Instant::now();
+        self.meter.waited(started - asked);
         self.note(1, mb as isize);
         let (tx, rx) = tokio::sync::oneshot::channel();
         let kept = Arc::clone(&self.kept);
@@ -528,6 +540,7 @@ impl Thinkers {
                 .unwrap_or_else(|_| Err("the computer player panicked".into())),
             Err(e) => Err(format!("no thread for the computer player: {e}")),
         };
+        self.meter.thought(started.elapsed());
         self.note(-1, -(mb as isize));
         result
     }

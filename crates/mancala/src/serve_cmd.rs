@@ -6,11 +6,15 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use mancala_web::{
-    DEFAULT_COMPUTER_LEASE, DbLocation, Expiry, Games, Limits, Rate, RateLimits, Store,
-    StoreOptions, StreamLimits, ThinkLimits, parse_duration, serve,
+    DEFAULT_COMPUTER_LEASE, DbLocation, Expiry, Games, Limits, Metrics, Operations, Rate,
+    RateLimits, Store, StoreOptions, StreamLimits, ThinkLimits, parse_duration, serve_metrics,
+    serve_with,
 };
+
+/// The environment variable that may hold `--metrics-token` (kept out of `ps`).
+const METRICS_TOKEN_ENV: &str = "MANCALA_METRICS_TOKEN";
 
 /// Arguments of `mancala serve`.
 #[derive(Args, Debug)]
@@ -36,12 +40,38 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_COMPUTER_LEASE.as_secs_f64())]
     computer_lease: f64,
 
-    /// Log one JSON object per line instead of text
-    #[arg(long)]
+    /// How the log is written: text, or one JSON object per line (each request's
+    /// lines carry its x-request-id either way)
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+
+    /// The same as --log-format json (the option's earlier name)
+    #[arg(long, hide = true, conflicts_with = "log_format")]
     log_json: bool,
+
+    /// Serve the Prometheus metrics at http://ADDR/metrics, an address of their own
+    /// (keep it private: loopback, or a network only Prometheus reaches). Without this
+    /// or --metrics-token, no metrics are served
+    #[arg(long, value_name = "ADDR")]
+    metrics_listen: Option<SocketAddr>,
+
+    /// Also serve GET /metrics on --addr, to requests with `Authorization: Bearer
+    /// TOKEN` (at least 16 characters). Default: $MANCALA_METRICS_TOKEN, which keeps
+    /// it out of the process list
+    #[arg(long, value_name = "TOKEN")]
+    metrics_token: Option<String>,
 
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+/// How the log is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    /// Human-readable lines (colored on a terminal)
+    Text,
+    /// One JSON object per line (tracing-subscriber's JSON format)
+    Json,
 }
 
 /// The server's limits (docs/api.md, "Limits"); the defaults are `Limits::default()`.
@@ -225,16 +255,56 @@ fn log_filter() -> tracing_subscriber::EnvFilter {
     )
 }
 
-/// Serves until Ctrl-C or SIGTERM.
-pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
+/// Starts the log on standard error, as `--log-format` says.
+fn start_log(args: &ServeArgs) {
     let logs = tracing_subscriber::fmt()
         .with_env_filter(log_filter())
         .with_writer(std::io::stderr);
-    if args.log_json {
+    if args.log_json || args.log_format == LogFormat::Json {
         logs.json().init();
     } else {
         logs.with_ansi(std::io::stderr().is_terminal()).init();
     }
+}
+
+/// What the operator gets beside the game: the metrics token checked (from
+/// `--metrics-token` or the environment), and whether metrics are counted at all.
+fn operations(args: &ServeArgs) -> anyhow::Result<(Operations, bool)> {
+    let token = args.metrics_token.clone().or_else(|| {
+        std::env::var(METRICS_TOKEN_ENV)
+            .ok()
+            .filter(|t| !t.is_empty())
+    });
+    let mut ops = Operations::default();
+    if let Some(token) = &token {
+        ops = ops
+            .with_metrics_token(token)
+            .map_err(|e| anyhow::anyhow!("--metrics-token: {e}"))?;
+    }
+    Ok((ops, token.is_some() || args.metrics_listen.is_some()))
+}
+
+/// Serves the metrics on `--metrics-listen`, if given, until the runtime ends.
+fn serve_metrics_apart(args: &ServeArgs, metrics: Option<&Metrics>) -> anyhow::Result<()> {
+    let (Some(addr), Some(metrics)) = (args.metrics_listen, metrics) else {
+        return Ok(());
+    };
+    let listener = listen(addr).with_context(|| format!("listening on {addr} for metrics"))?;
+    let addr = listener.local_addr()?;
+    tracing::info!(%addr, "metrics on http://{addr}/metrics");
+    let metrics = metrics.clone();
+    tokio::spawn(async move {
+        if let Err(e) = serve_metrics(listener, metrics, std::future::pending()).await {
+            tracing::error!(error = %e, "the metrics listener stopped");
+        }
+    });
+    Ok(())
+}
+
+/// Serves until Ctrl-C or SIGTERM.
+pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
+    start_log(args);
+    let (ops, with_metrics) = operations(args)?;
     let db = location(args)?;
     anyhow::ensure!(
         args.computer_lease.is_finite() && args.computer_lease >= 0.1,
@@ -257,6 +327,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let limits = args.limits.limits();
         tracing::info!(?limits, "limits");
         let games = Games::with_computer_lease(store, limits, lease);
+        let metrics = with_metrics.then(|| Metrics::new(&games));
+        let ops = match &metrics {
+            Some(m) => ops.with_metrics(m.clone()),
+            None => ops,
+        };
+        serve_metrics_apart(args, metrics.as_ref())?;
         let listener = listen(args.addr).with_context(|| format!("listening on {}", args.addr))?;
         let addr = listener.local_addr()?;
         tracing::info!(db = %db, "games stored in {db}");
@@ -273,7 +349,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             }
             tracing::info!("stopping");
         };
-        serve(listener, games, shutdown).await?;
+        serve_with(listener, games, &ops, shutdown).await?;
         tracing::info!("stopped");
         Ok(())
     })

@@ -6,6 +6,7 @@
 //! postgres.rs  PostgreSQL (tokio-postgres + deadpool): several instances, one database
 //! accounts.rs  accounts, their credentials and ratings: AccountStore, implemented in
 //!              sqlite_accounts.rs and postgres_accounts.rs
+//! probe.rs     the operator's questions: schema version, games in progress, pool use
 //! migrations/{sqlite,postgres}/V<n>__<name>.sql   versioned schemas (refinery), run at
 //!              start-up; V1 is the schema of the releases before migrations, V3 adds
 //!              what the web hardening (invites, idempotent rematches, expiry) keeps,
@@ -40,6 +41,7 @@ mod accounts;
 mod checkpoint;
 mod postgres;
 mod postgres_accounts;
+mod probe;
 mod sqlite;
 mod sqlite_accounts;
 
@@ -54,6 +56,7 @@ use tokio::sync::mpsc;
 
 pub use accounts::{Account, AccountStore, CredentialKind, Page, Ranked};
 pub use postgres::PostgresStore;
+pub use probe::{PoolUse, Probe, Schema};
 pub use sqlite::SqliteStore;
 
 use crate::ratings::{Rating, RatingChanges, Score};
@@ -590,6 +593,10 @@ pub trait GameStore: Send + Sync {
     /// Gives up a job this instance holds without a document (it failed or stopped),
     /// so that the next request starts it again at once.
     fn release_analysis(&self, id: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// A handle for the operator's questions about the database (is it there, with
+    /// the schema this server needs; how busy it is), cheap to take per request.
+    fn probe(&self) -> Probe;
 }
 
 /// A game's stored analysis: its JSON document and how many moves it covers.
@@ -794,6 +801,10 @@ impl GameStore for Store {
 
     async fn release_analysis(&self, id: &str) -> Result<(), StoreError> {
         both!(self, s => s.release_analysis(id).await)
+    }
+
+    fn probe(&self) -> Probe {
+        both!(self, s => s.probe())
     }
 }
 

@@ -934,6 +934,10 @@ impl GameStore for PostgresStore {
         client.execute(&stmt, &[&id, &self.instance]).await?;
         Ok(())
     }
+
+    fn probe(&self) -> super::Probe {
+        super::Probe::postgres(self.pool.clone(), &MIGRATIONS)
+    }
 }
 
 /// Writes game `game`'s new play state if the game is still at the version it was

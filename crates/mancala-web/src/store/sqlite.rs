@@ -875,6 +875,10 @@ impl GameStore for SqliteStore {
         })
         .await
     }
+
+    fn probe(&self) -> super::Probe {
+        super::Probe::sqlite(self.inner.conn.clone(), &MIGRATIONS)
+    }
 }
 
 #[cfg(test)]
