@@ -279,8 +279,10 @@ impl OwareTable {
         let id =
             2 * self.numbering.rank(&cells[..2 * h]) + usize::from(pos.to_move() == Side::North);
         let half = usize::from(self.rules.total_seeds() / 2);
-        let a = usize::from(pos.store(Side::South)) + s - half;
-        Some(self.layers[s][a][id]).filter(|&e| e != UNKNOWN)
+        // A player past half has won: the game is over, and not in the table.
+        let a = (usize::from(pos.store(Side::South)) + s).checked_sub(half)?;
+        let split = self.layers[s].get(a)?;
+        split.get(id).copied().filter(|&e| e != UNKNOWN)
     }
 
     /// The final margin (player 1's score minus player 2's) of `pos` under perfect play
@@ -578,6 +580,32 @@ mod tests {
             }
         }
         assert!(checked > 50, "{checked}");
+    }
+
+    /// The solver reading the table gives every move the value it gives without it,
+    /// along games with their histories.
+    #[test]
+    fn the_solver_with_the_table_agrees_with_the_solver_without() {
+        let rules = Rules::oware(2, 3);
+        let table = std::sync::Arc::new(OwareTable::build(rules, 8, None, |_| {}).unwrap());
+        let mut plain = Solver::new(SolveConfig::default().with_table_mb(64));
+        let mut read = Solver::new(SolveConfig::default().with_table_mb(64));
+        read.set_oware_table(table);
+        let mut seed = 11u64;
+        let mut compared = 0;
+        for _ in 0..12 {
+            let mut game = Game::new(rules);
+            while !game.is_over() {
+                let a = plain.solve(&game).unwrap().move_values;
+                let b = read.solve(&game).unwrap().move_values;
+                assert_eq!(a, b, "{:?}", game.moves());
+                compared += 1;
+                let moves = game.legal_moves();
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                game.play(moves[(seed >> 33) as usize % moves.len()]).unwrap();
+            }
+        }
+        assert!(compared > 100, "{compared}");
     }
 
     #[test]
