@@ -20,7 +20,7 @@ use mancala_core::{Game, Move, Position, Side};
 use mancala_solver::{SolveConfig, Solver};
 use serde::{Deserialize, Serialize};
 
-use crate::endgame::{PendingTable, shared_table, wait_for};
+use crate::endgame::{PendingTable, shared_oware_table, shared_table, wait_for, wait_for_oware};
 use crate::{Limits, Score, Searcher, default_probe_seeds, first_guess};
 
 /// How one move compares with the best, from [`Label::judge`].
@@ -201,7 +201,8 @@ impl Default for AnalysisSettings {
 /// How far an analysis has got, for a progress bar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnalysisProgress {
-    /// Waiting for the Kalah endgame table to be built (once a process).
+    /// Waiting for the Kalah endgame table to be built (once a process), or for the
+    /// Oware table to be read from the user's cache directory or built there.
     Table,
     /// `done` of the `of` positions (the moves and the final position) are valued,
     /// `exact` of them proven.
@@ -347,6 +348,10 @@ struct Analyser<'a> {
 /// The longest wait for the endgame table (16 seeds on six houses take a few seconds).
 const TABLE_WAIT: Duration = Duration::from_secs(120);
 
+/// The longest an analysis waits for the Oware table: built once (about a minute on two
+/// cores for Oware(6,4)), then read from the user's cache directory in a second.
+const OWARE_TABLE_WAIT: Duration = Duration::from_secs(300);
+
 /// A solve is tried only when the estimate of its nodes is at most this many times
 /// what the solver visits in its time (the estimate errs high: docs/solver.md).
 const ESTIMATE_SLACK: f64 = 4.0;
@@ -378,6 +383,11 @@ impl<'a> Analyser<'a> {
         if let (Some(solver), Some(built)) = (&mut solver, built) {
             solver.set_endgame_table(built.clone());
         }
+        if let (Some(solver), Some(oware)) =
+            (&mut solver, Self::oware_table(rules, stop, progress)?)
+        {
+            solver.set_oware_table(oware);
+        }
         Ok(Analyser {
             settings,
             solver,
@@ -408,6 +418,30 @@ impl<'a> Analyser<'a> {
             }
         }
         Ok(Some(table))
+    }
+
+    /// The Oware table `master` reads (shared with every player of the process, read
+    /// from the user's cache directory or built there), waited for.
+    fn oware_table(
+        rules: mancala_core::Rules,
+        stop: &AtomicBool,
+        progress: &mut impl FnMut(AnalysisProgress),
+    ) -> Result<Option<Arc<mancala_solver::OwareTable>>, AnalysisError> {
+        let Some(table) = shared_oware_table(rules, default_probe_seeds(rules)) else {
+            return Ok(None);
+        };
+        if table.get().is_none() {
+            progress(AnalysisProgress::Table);
+        }
+        let started = Instant::now();
+        while !wait_for_oware(&table, Duration::from_millis(100))
+            && started.elapsed() < OWARE_TABLE_WAIT
+        {
+            if stop.load(Ordering::Relaxed) {
+                return Err(AnalysisError::Stopped);
+            }
+        }
+        Ok(table.get().cloned())
     }
 
     /// What is known of `game`'s current position.

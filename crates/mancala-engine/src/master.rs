@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use mancala_core::{Game, Move, Position, Rules, Side, Variant};
 use mancala_solver::{SolveConfig, Solver};
 
-use crate::endgame::{PendingTable, shared_table};
+use crate::endgame::{PendingOwareTable, PendingTable, shared_oware_table, shared_table};
 use crate::{AlphaBeta, Choice, Limits, Player, Score, Searcher};
 
 /// The solver's first guesses search this many nodes (fewer than `perfect`'s: they
@@ -42,6 +42,7 @@ pub struct Master {
     solve_seeds: u16,
     probe_seeds: u16,
     table: Option<PendingTable>,
+    oware_table: Option<PendingOwareTable>,
     solver_has_table: bool,
     solver: Solver,
     search: AlphaBeta,
@@ -61,6 +62,7 @@ impl Master {
             solve_seeds,
             probe_seeds: 0,
             table: None,
+            oware_table: None,
             solver_has_table: false,
             solver: Solver::new(config).with_first_guess(quick_guess),
             search: AlphaBeta::new(Limits::time(budget), 32).with_threads(threads),
@@ -85,10 +87,14 @@ impl Master {
 
     /// The same master probing a Kalah endgame table of every position with at most
     /// `seeds` seeds in play in its search (see [`AlphaBeta::with_endgame`]).
+    /// In Oware, the Oware table of `seeds` seeds on the board instead, read from the
+    /// user's cache directory or built there in the background, which the solver reads
+    /// once it is ready.
     #[must_use]
     pub fn with_endgame(self, rules: Rules, seeds: u16) -> Master {
         let table = shared_table(rules, seeds);
         Master {
+            oware_table: shared_oware_table(rules, seeds),
             search: self.search.with_table(table.clone(), seeds),
             probe_seeds: seeds,
             table,
@@ -141,6 +147,10 @@ impl Master {
     }
 
     fn solve(&mut self, game: &Game) -> Option<Choice> {
+        if let Some(table) = self.oware_table.as_ref().and_then(|t| t.get()) {
+            self.solver.set_oware_table(std::sync::Arc::clone(table));
+            self.oware_table = None;
+        }
         let pos = game.position();
         if pos.seeds_in_play() > self.solve_seeds || !Solver::solves(pos.variant()) {
             return None;

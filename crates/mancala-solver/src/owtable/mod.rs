@@ -602,7 +602,8 @@ mod tests {
                 compared += 1;
                 let moves = game.legal_moves();
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                game.play(moves[(seed >> 33) as usize % moves.len()]).unwrap();
+                game.play(moves[(seed >> 33) as usize % moves.len()])
+                    .unwrap();
             }
         }
         assert!(compared > 100, "{compared}");
