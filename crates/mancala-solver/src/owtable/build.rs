@@ -16,6 +16,7 @@ use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 
+use super::limit::{Arena, limit_guarantee};
 use super::{Numbering, UNKNOWN, encode};
 
 /// A move of the layer graph: the child's number (in its own layer) and the seeds the
@@ -207,6 +208,15 @@ impl SetGraph {
 
     fn inner(&self, v: usize) -> &[u32] {
         &self.inner[self.first[v] as usize..self.first[v + 1] as usize]
+    }
+
+    fn arena(&self) -> Arena<'_> {
+        Arena {
+            first: &self.first,
+            inner: &self.inner,
+            pfirst: &self.pfirst,
+            parents: &self.parents,
+        }
     }
 
     fn parents(&self, u: usize) -> &[u32] {
@@ -449,6 +459,14 @@ impl SplitSolve<'_> {
         .into_iter()
         .map(|x| -x)
         .collect();
+        let negated = |x: &[Option<i32>]| x.iter().map(|x| x.map(|x| -x)).collect::<Vec<_>>();
+        let minus_rep: Vec<i32> = rep.iter().map(|x| -x).collect();
+        let limit_lower = limit_guarantee(set.arena(), &south, &exit_lo, &rep);
+        let limit_upper: Vec<i32> =
+            limit_guarantee(set.arena(), &north, &negated(&exit_hi), &minus_rep)
+                .into_iter()
+                .map(|x| -x)
+                .collect();
         let mut search = PathSearch {
             set,
             south: &south,
@@ -456,6 +474,8 @@ impl SplitSolve<'_> {
             rep: &rep,
             lower: &lower,
             upper: &upper,
+            limit_lower: &limit_lower,
+            limit_upper: &limit_upper,
             on_path: vec![false; m],
             nodes: 0,
             cap: 0,
@@ -463,8 +483,8 @@ impl SplitSolve<'_> {
         };
         for (i, &v) in set.nodes.iter().enumerate() {
             let v = v as usize;
-            let (mut lo, mut hi) = (lower[i], upper[i]);
-            out.settled[v] = lo == hi;
+            out.settled[v] = lower[i] == upper[i];
+            let (mut lo, mut hi) = search.bounds(i, i32::MAX, i32::MIN);
             if lo < hi && !self.expired() {
                 (lo, hi) = search.fresh(i, self.node_cap, &exit_lo, &exit_hi);
             }
@@ -486,6 +506,10 @@ struct PathSearch<'a> {
     rep: &'a [i32],
     lower: &'a [i32],
     upper: &'a [i32],
+    /// Bounds from positional strategies (see `limit.rs`): with the least and the
+    /// most `rep` on the path, they bound a position's value after that path.
+    limit_lower: &'a [i32],
+    limit_upper: &'a [i32],
     on_path: Vec<bool>,
     nodes: u64,
     cap: u64,
@@ -493,6 +517,14 @@ struct PathSearch<'a> {
 }
 
 impl<'a> PathSearch<'a> {
+    /// Bounds on the value of `v` after a path whose positions' `rep` are within
+    /// `least..=most` (`i32::MAX..=i32::MIN` for no path).
+    fn bounds(&self, v: usize, least: i32, most: i32) -> (i32, i32) {
+        let lo = self.lower[v].max(self.limit_lower[v].min(least));
+        let hi = self.upper[v].min(self.limit_upper[v].max(most));
+        (lo, hi.max(lo))
+    }
+
     /// The fresh bounds of local position `v`: searched with the exits' lower bounds
     /// and with their upper bounds, within `cap` nodes each; the whatever-the-history
     /// bounds where a search is cut off.
@@ -503,7 +535,7 @@ impl<'a> PathSearch<'a> {
         exit_lo: &'a [Option<i32>],
         exit_hi: &'a [Option<i32>],
     ) -> (i32, i32) {
-        let (mut lo, mut hi) = (self.lower[v], self.upper[v]);
+        let (mut lo, mut hi) = self.bounds(v, i32::MAX, i32::MIN);
         for (k, exit) in [exit_lo, exit_hi].into_iter().enumerate() {
             self.exit = exit;
             self.nodes = 0;
@@ -527,18 +559,18 @@ impl<'a> PathSearch<'a> {
 
     /// The value of `v` with nothing before it on the path, within `[alpha, beta]`.
     fn at_root(&mut self, v: usize, alpha: i32, beta: i32) -> i32 {
-        self.search(v, alpha - 1, beta + 1)
+        self.search(v, alpha - 1, beta + 1, i32::MAX, i32::MIN)
     }
 
     /// The value for player 1 of `v`, reached from the end of the path (which does not
     /// hold `v`): fail-soft alpha-beta, bounded by the set's bounds.
-    fn search(&mut self, v: usize, mut alpha: i32, mut beta: i32) -> i32 {
+    fn search(&mut self, v: usize, mut alpha: i32, mut beta: i32, least: i32, most: i32) -> i32 {
         self.nodes += 1;
         if self.nodes > self.cap {
             self.cut_off = true;
             return 0;
         }
-        let (lower, upper) = (self.lower[v], self.upper[v]);
+        let (lower, upper) = self.bounds(v, least, most);
         if lower >= beta || lower == upper {
             return lower;
         }
@@ -561,6 +593,7 @@ impl<'a> PathSearch<'a> {
             return best.clamp(lower, upper);
         }
         self.on_path[v] = true;
+        let (least, most) = (least.min(self.rep[v]), most.max(self.rep[v]));
         let mut children: Vec<u32> = self.set.inner(v).to_vec();
         let (lw, up) = (self.lower, self.upper);
         children.sort_by_key(|&u| {
@@ -572,7 +605,7 @@ impl<'a> PathSearch<'a> {
             let x = if self.on_path[u] {
                 self.rep[u]
             } else {
-                self.search(u, alpha, beta)
+                self.search(u, alpha, beta, least, most)
             };
             if self.cut_off {
                 break;

@@ -17,6 +17,7 @@
 //! a split) of a byte a position.
 
 mod build;
+pub(crate) mod limit;
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
