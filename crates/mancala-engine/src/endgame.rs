@@ -45,7 +45,7 @@ static BUILDING: Mutex<()> = Mutex::new(());
 /// assert_eq!(default_probe_seeds(Rules::kalah(6, 4)), 16);
 /// assert_eq!(default_probe_seeds(Rules::kalah(3, 3)), 18);
 /// // Oware: the Oware table's seeds (see `default_oware_seeds`).
-/// assert_eq!(default_probe_seeds(Rules::oware(6, 4)), 8);
+/// assert_eq!(default_probe_seeds(Rules::oware(6, 4)), 9);
 /// assert_eq!(default_probe_seeds(Rules::togyz_kumalak(9, 9)), 0);
 /// ```
 #[must_use]
@@ -71,9 +71,10 @@ pub fn default_probe_seeds(rules: Rules) -> u16 {
 }
 
 /// The most positions (boards, players to move and splits of the captures) an Oware
-/// table is given by default: 8 seeds on six houses a side, built in about a minute on
-/// two cores (docs/analysis.md) and kept in the user's cache directory.
-const DEFAULT_MAX_OWARE_POSITIONS: u64 = 4 << 20;
+/// table is given by default: 9 seeds on six houses a side (5.5 M positions, a byte
+/// each), built in about a minute on two cores (docs/analysis.md) and kept in the
+/// user's cache directory.
+const DEFAULT_MAX_OWARE_POSITIONS: u64 = 6 << 20;
 
 /// The seeds of the largest Oware table within the default size (0 for rules without
 /// Oware tables).

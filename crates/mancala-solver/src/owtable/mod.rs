@@ -211,7 +211,7 @@ impl OwareTable {
                             g: &g,
                             a,
                             below: &bounds,
-                            node_cap: node_cap(),
+                            node_cap: NODE_CAP,
                             deadline,
                             stop: &stop,
                         }
@@ -304,13 +304,10 @@ impl OwareTable {
     }
 }
 
-/// The most nodes one path search of the build visits before it gives up on a position.
-fn node_cap() -> u64 {
-    std::env::var("OWTABLE_NODE_CAP")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200)
-}
+/// The most nodes one path search of the build visits before it gives up on a position:
+/// on Oware(6,4) up to 8 seeds, 200 nodes proved 61.2% of the 8-seed positions in 14 s,
+/// 2,000 nodes 61.6% in 93 s (docs/solver.md).
+const NODE_CAP: u64 = 200;
 
 /// The first bytes of a table file.
 const FILE_MAGIC: &[u8; 8] = b"MOWARETB";
