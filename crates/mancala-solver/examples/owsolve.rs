@@ -7,7 +7,10 @@ use mancala_core::{Game, Move, Rules};
 use mancala_solver::{OwareTable, SolveConfig, Solver};
 
 fn main() {
-    let args: Vec<u16> = std::env::args().skip(1).map(|a| a.parse().unwrap()).collect();
+    let args: Vec<u16> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().unwrap())
+        .collect();
     let rules = Rules::oware(6, 4);
     let mut game = Game::new(rules);
     for &m in &args[2..] {
@@ -19,10 +22,16 @@ fn main() {
     let mut solver = Solver::new(config);
     if args[0] > 0 {
         let path = OwareTable::cache_path(rules, args[0]);
-        let table = OwareTable::load_or_build(rules, args[0], path.as_deref(), None, |_| {}).unwrap();
+        let table =
+            OwareTable::load_or_build(rules, args[0], path.as_deref(), None, |_| {}).unwrap();
         solver.set_oware_table(Arc::new(table));
     }
     let start = Instant::now();
     let r = solver.solve(&game);
-    println!("{} seeds: {:?} in {:.2} s", game.position().seeds_in_play(), r.map(|s| s.move_values), start.elapsed().as_secs_f64());
+    println!(
+        "{} seeds: {:?} in {:.2} s",
+        game.position().seeds_in_play(),
+        r.map(|s| s.move_values),
+        start.elapsed().as_secs_f64()
+    );
 }

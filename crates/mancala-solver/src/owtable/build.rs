@@ -16,7 +16,7 @@ use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 
-use super::limit::{Arena, limit_guarantee};
+use super::limit::{Arena, limit_guarantee, parents_of};
 use super::{Numbering, UNKNOWN, encode};
 
 /// A move of the layer graph: the child's number (in its own layer) and the seeds the
@@ -188,22 +188,7 @@ impl LayerGraph {
 
 impl SetGraph {
     fn parents_from_inner(&mut self) {
-        let m = self.nodes.len();
-        let mut count = vec![0u32; m + 1];
-        for &u in &self.inner {
-            count[u as usize + 1] += 1;
-        }
-        for i in 0..m {
-            count[i + 1] += count[i];
-        }
-        self.pfirst = count.clone();
-        self.parents = vec![0; self.inner.len()];
-        for v in 0..m {
-            for &u in &self.inner[self.first[v] as usize..self.first[v + 1] as usize] {
-                self.parents[count[u as usize] as usize] = v as u32;
-                count[u as usize] += 1;
-            }
-        }
+        (self.pfirst, self.parents) = parents_of(&self.first, &self.inner);
     }
 
     fn inner(&self, v: usize) -> &[u32] {

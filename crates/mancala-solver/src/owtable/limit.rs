@@ -98,8 +98,25 @@ pub(crate) fn limit_guarantee(
     worth
 }
 
+/// One threshold's game: the positions' states and the scratch of the attractors.
+struct Threshold<'a> {
+    g: Arena<'a>,
+    maxer: &'a [bool],
+    exit: &'a [Option<i32>],
+    rep: &'a [i32],
+    t: i32,
+    state: Vec<State>,
+    count: Vec<u32>,
+    queue: Vec<u32>,
+    /// In the minimiser's attractor.
+    in_r: Vec<bool>,
+}
+
 /// Where the maximiser wins "at least `t`" (a position not `alive` is lost: it was
-/// lost at a lower threshold).
+/// lost at a lower threshold). Alternates the two attractors: what the minimiser
+/// cannot force to a position worth less than `t` (or an exit worth less, or a lost
+/// position) the maximiser keeps to positions worth `t` for ever, and wins; so does
+/// what the maximiser can force there.
 fn wins(
     g: Arena,
     maxer: &[bool],
@@ -109,108 +126,27 @@ fn wins(
     alive: &[bool],
 ) -> Vec<bool> {
     let m = g.len();
-    let lose_now = |v: usize| !maxer[v] && exit[v].is_some_and(|x| x < t);
-    let win_now = |v: usize| maxer[v] && exit[v].is_some_and(|x| x >= t);
-    let mut state: Vec<State> = alive
-        .iter()
-        .map(|&a| if a { State::Open } else { State::Lost })
-        .collect();
-    let mut count = vec![0u32; m];
-    let mut queue = Vec::new();
-    let mut in_r = vec![false; m];
+    let mut game = Threshold {
+        g,
+        maxer,
+        exit,
+        rep,
+        t,
+        state: alive
+            .iter()
+            .map(|&a| if a { State::Open } else { State::Lost })
+            .collect(),
+        count: vec![0; m],
+        queue: Vec::new(),
+        in_r: vec![false; m],
+    };
     loop {
-        // The maximiser's attractor to what is won.
-        queue.clear();
-        for v in 0..m {
-            if state[v] != State::Open {
-                continue;
-            }
-            if maxer[v] {
-                if win_now(v) || g.succ(v).iter().any(|&u| state[u as usize] == State::Won) {
-                    queue.push(v as u32);
-                }
-            } else if !lose_now(v) {
-                count[v] = g
-                    .succ(v)
-                    .iter()
-                    .filter(|&&u| state[u as usize] != State::Won)
-                    .count() as u32;
-                if count[v] == 0 {
-                    queue.push(v as u32);
-                }
-            }
-        }
-        for &v in &queue {
-            state[v as usize] = State::Won;
-        }
-        while let Some(u) = queue.pop() {
-            for &p in g.pred(u as usize) {
-                let p = p as usize;
-                if state[p] != State::Open {
-                    continue;
-                }
-                let joins = if maxer[p] {
-                    true
-                } else if lose_now(p) {
-                    false
-                } else {
-                    count[p] -= 1;
-                    count[p] == 0
-                };
-                if joins {
-                    state[p] = State::Won;
-                    queue.push(p as u32);
-                }
-            }
-        }
-        // The minimiser's attractor, among the open positions, to a position worth
-        // less than `t`, an exit worth less, or a lost position.
-        queue.clear();
-        for v in 0..m {
-            in_r[v] = false;
-            if state[v] != State::Open {
-                continue;
-            }
-            let target = if maxer[v] {
-                count[v] = g
-                    .succ(v)
-                    .iter()
-                    .filter(|&&u| state[u as usize] == State::Open)
-                    .count() as u32;
-                rep[v] < t || count[v] == 0
-            } else {
-                rep[v] < t
-                    || lose_now(v)
-                    || g.succ(v).iter().any(|&u| state[u as usize] == State::Lost)
-            };
-            if target {
-                in_r[v] = true;
-                queue.push(v as u32);
-            }
-        }
-        while let Some(u) = queue.pop() {
-            for &p in g.pred(u as usize) {
-                let p = p as usize;
-                if state[p] != State::Open || in_r[p] {
-                    continue;
-                }
-                let joins = if maxer[p] {
-                    count[p] -= 1;
-                    count[p] == 0
-                } else {
-                    true
-                };
-                if joins {
-                    in_r[p] = true;
-                    queue.push(p as u32);
-                }
-            }
-        }
-        // The rest can keep to positions worth `t` or more for ever: won.
+        game.attract_max();
+        game.attract_min();
         let mut more = false;
         for v in 0..m {
-            if state[v] == State::Open && !in_r[v] {
-                state[v] = State::Won;
+            if game.state[v] == State::Open && !game.in_r[v] {
+                game.state[v] = State::Won;
                 more = true;
             }
         }
@@ -218,5 +154,116 @@ fn wins(
             break;
         }
     }
-    state.iter().map(|&s| s == State::Won).collect()
+    game.state.iter().map(|&s| s == State::Won).collect()
+}
+
+impl Threshold<'_> {
+    fn lose_now(&self, v: usize) -> bool {
+        !self.maxer[v] && self.exit[v].is_some_and(|x| x < self.t)
+    }
+
+    fn win_now(&self, v: usize) -> bool {
+        self.maxer[v] && self.exit[v].is_some_and(|x| x >= self.t)
+    }
+
+    /// Adds to what is won the maximiser's attractor to it.
+    fn attract_max(&mut self) {
+        let g = self.g;
+        self.queue.clear();
+        for v in 0..g.len() {
+            if self.state[v] != State::Open {
+                continue;
+            }
+            if self.maxer[v] {
+                if self.win_now(v)
+                    || g.succ(v)
+                        .iter()
+                        .any(|&u| self.state[u as usize] == State::Won)
+                {
+                    self.queue.push(v as u32);
+                }
+            } else if !self.lose_now(v) {
+                let state = &self.state;
+                self.count[v] = g
+                    .succ(v)
+                    .iter()
+                    .filter(|&&u| state[u as usize] != State::Won)
+                    .count() as u32;
+                if self.count[v] == 0 {
+                    self.queue.push(v as u32);
+                }
+            }
+        }
+        for &v in &self.queue {
+            self.state[v as usize] = State::Won;
+        }
+        while let Some(u) = self.queue.pop() {
+            for &p in g.pred(u as usize) {
+                let p = p as usize;
+                if self.state[p] != State::Open {
+                    continue;
+                }
+                let joins = if self.maxer[p] {
+                    true
+                } else if self.lose_now(p) {
+                    false
+                } else {
+                    self.count[p] -= 1;
+                    self.count[p] == 0
+                };
+                if joins {
+                    self.state[p] = State::Won;
+                    self.queue.push(p as u32);
+                }
+            }
+        }
+    }
+
+    /// Marks (`in_r`) the minimiser's attractor, among the open positions, to a
+    /// position worth less than `t`, an exit worth less, or a lost position.
+    fn attract_min(&mut self) {
+        let g = self.g;
+        self.queue.clear();
+        for v in 0..g.len() {
+            self.in_r[v] = false;
+            if self.state[v] != State::Open {
+                continue;
+            }
+            let state = &self.state;
+            let target = if self.maxer[v] {
+                self.count[v] = g
+                    .succ(v)
+                    .iter()
+                    .filter(|&&u| state[u as usize] == State::Open)
+                    .count() as u32;
+                self.rep[v] < self.t || self.count[v] == 0
+            } else {
+                self.rep[v] < self.t
+                    || self.lose_now(v)
+                    || g.succ(v).iter().any(|&u| state[u as usize] == State::Lost)
+            };
+            if target {
+                self.in_r[v] = true;
+                self.queue.push(v as u32);
+            }
+        }
+        while let Some(u) = self.queue.pop() {
+            for &p in g.pred(u as usize) {
+                let p = p as usize;
+                if self.state[p] != State::Open || self.in_r[p] {
+                    continue;
+                }
+                let joins = if self.maxer[p] {
+                    self.count[p] -= 1;
+                    self.count[p] == 0
+                } else {
+                    true
+                };
+                if joins {
+                    self.in_r[p] = true;
+                    self.queue.push(p as u32);
+                }
+            }
+        }
+    }
 }
