@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mancala_core::{Game, Move, Position, Side};
-use mancala_solver::{SolveConfig, Solver};
+use mancala_solver::{OWARE_MAX_SEEDS, SolveConfig, Solver};
 use serde::{Deserialize, Serialize};
 
 use crate::endgame::{PendingTable, shared_oware_table, shared_table, wait_for, wait_for_oware};
@@ -253,7 +253,7 @@ pub fn analyse(
     mut progress: impl FnMut(AnalysisProgress),
     stop: &Arc<AtomicBool>,
 ) -> Result<Analysis, AnalysisError> {
-    let mut analyser = Analyser::new(game.rules(), settings, stop, &mut progress)?;
+    let mut analyser = Analyser::new(game, settings, stop, &mut progress)?;
     let of = game.ply() + 1;
     let mut known = Vec::with_capacity(of);
     let mut prefix = Game::from_position(*game.start());
@@ -361,11 +361,12 @@ const SOLVER_NODES_PER_SEC: f64 = 1e7;
 
 impl<'a> Analyser<'a> {
     fn new(
-        rules: mancala_core::Rules,
+        game: &Game,
         settings: &'a AnalysisSettings,
         stop: &Arc<AtomicBool>,
         progress: &mut impl FnMut(AnalysisProgress),
     ) -> Result<Analyser<'a>, AnalysisError> {
+        let rules = game.rules();
         let table = Self::endgame_table(rules, stop, progress)?;
         let built = table.as_ref().and_then(|t| t.get());
         let config = SolveConfig {
@@ -383,8 +384,13 @@ impl<'a> Analyser<'a> {
         if let (Some(solver), Some(built)) = (&mut solver, built) {
             solver.set_endgame_table(built.clone());
         }
-        if let (Some(solver), Some(oware)) =
-            (&mut solver, Self::oware_table(rules, stop, progress)?)
+        // The solver is tried on Oware positions of at most OWARE_MAX_SEEDS seeds in
+        // play, and seeds in play never grow: a game that ends with more never needs
+        // the table (nor waits for its build).
+        let solved_somewhere = game.position().seeds_in_play() <= OWARE_MAX_SEEDS;
+        if let Some(solver) = &mut solver
+            && solved_somewhere
+            && let Some(oware) = Self::oware_table(rules, stop, progress)?
         {
             solver.set_oware_table(oware);
         }

@@ -546,6 +546,23 @@ mod tests {
         }
     }
 
+    /// Oware(3,2), whose sets are larger: a sample of its entries against the solver.
+    #[test]
+    fn a_sample_of_a_larger_board_is_the_solvers() {
+        let rules = Rules::oware(3, 2);
+        let table = OwareTable::build(rules, 8, None, |_| {}).unwrap();
+        let mut solver = Solver::new(SolveConfig::default().with_table_mb(64));
+        let mut checked = 0;
+        for (p, e) in every_entry(&table).into_iter().step_by(61) {
+            if e != UNKNOWN {
+                let value = solver.value(&Game::from_position(p)).unwrap();
+                assert_eq!(table.fresh_margin(&p), Some(value), "{p:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
     /// A value the table says holds whatever the history is the solver's after any
     /// capture-free path into the position.
     #[test]
