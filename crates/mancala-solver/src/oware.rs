@@ -32,7 +32,6 @@ use crate::answer::Progress;
 use crate::config::OWARE_MAX_PATH;
 use crate::error::SolveError;
 use crate::owtable::OwareTable;
-use crate::owtable::limit::{Arena, limit_guarantee, parents_of};
 
 /// Memory one reachable position takes while solving, about: the position and its
 /// hash, its moves, its value and set, and the graph petgraph numbers the sets of.
@@ -208,13 +207,6 @@ struct SetSearch<'a> {
     /// Bounds on the value that hold whatever the history ([`SetBounds`]).
     lower: Vec<i32>,
     upper: Vec<i32>,
-    /// Bounds from positional strategies (`owtable/limit.rs`): with the least and the
-    /// most `repetition` of the positions on the path, `least` and `most`, they bound
-    /// a position's value after the path.
-    limit_lower: Vec<i32>,
-    limit_upper: Vec<i32>,
-    least: i32,
-    most: i32,
     /// On the path.
     on_path: Vec<bool>,
     /// The move that cut last time, tried first.
@@ -250,10 +242,6 @@ impl<'a> SetSearch<'a> {
             repetition: Vec::with_capacity(m),
             lower: Vec::new(),
             upper: Vec::new(),
-            limit_lower: Vec::new(),
-            limit_upper: Vec::new(),
-            least: i32::MAX,
-            most: i32::MIN,
             on_path: vec![false; m],
             hint: vec![0; m],
             depth: 0,
@@ -281,7 +269,6 @@ impl<'a> SetSearch<'a> {
         let bounds = SetBounds::new(&s);
         s.lower = bounds.lower;
         s.upper = bounds.upper;
-        s.limit_bounds();
         // Best first: by the middle of the child's bounds, for the player to move.
         let (lower, upper) = (&s.lower, &s.upper);
         for v in 0..m {
@@ -296,31 +283,6 @@ impl<'a> SetSearch<'a> {
 
     fn inner(&self, v: usize) -> std::ops::Range<usize> {
         self.first[v] as usize..self.first[v + 1] as usize
-    }
-
-    fn limit_bounds(&mut self) {
-        let (pfirst, parents) = parents_of(&self.first, &self.inner);
-        let arena = Arena {
-            first: &self.first,
-            inner: &self.inner,
-            pfirst: &pfirst,
-            parents: &parents,
-        };
-        self.limit_lower = limit_guarantee(arena, &self.south, &self.exit, &self.repetition);
-        let north: Vec<bool> = self.south.iter().map(|s| !s).collect();
-        let exit: Vec<Option<i32>> = self.exit.iter().map(|x| x.map(|x| -x)).collect();
-        let rep: Vec<i32> = self.repetition.iter().map(|x| -x).collect();
-        self.limit_upper = limit_guarantee(arena, &north, &exit, &rep)
-            .into_iter()
-            .map(|x| -x)
-            .collect();
-    }
-
-    /// Bounds on the value of `v` after the path.
-    fn bounds(&self, v: usize) -> (i32, i32) {
-        let lo = self.lower[v].max(self.limit_lower[v].min(self.least));
-        let hi = self.upper[v].min(self.limit_upper[v].max(self.most));
-        (lo, hi.max(lo))
     }
 
     /// The value for player 1 of a move to `u`, a position of the set: the end by
@@ -341,7 +303,7 @@ impl<'a> SetSearch<'a> {
             self.stopped = Some(Stopped::OutOfTime);
             return 0;
         }
-        let (lower, upper) = self.bounds(v);
+        let (lower, upper) = (self.lower[v], self.upper[v]);
         if lower >= beta || lower == upper {
             return lower;
         }
@@ -368,9 +330,6 @@ impl<'a> SetSearch<'a> {
         if !cut {
             self.on_path[v] = true;
             self.depth += 1;
-            let (least, most) = (self.least, self.most);
-            self.least = least.min(self.repetition[v]);
-            self.most = most.max(self.repetition[v]);
             let range = self.inner(v);
             let start = range.start;
             let hint = start + usize::from(self.hint[v]);
@@ -388,7 +347,6 @@ impl<'a> SetSearch<'a> {
             }
             self.depth -= 1;
             self.on_path[v] = false;
-            (self.least, self.most) = (least, most);
         }
         best.clamp(lower, upper)
     }
@@ -637,9 +595,6 @@ impl Solving<'_> {
                 .and_then(|v| search.local.get(&(v as u32)))
             {
                 search.on_path[*k as usize] = true;
-                let rep = search.repetition[*k as usize];
-                search.least = search.least.min(rep);
-                search.most = search.most.max(rep);
             }
         }
         let mut values = Vec::new();
