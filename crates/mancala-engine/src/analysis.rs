@@ -17,10 +17,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mancala_core::{Game, Move, Position, Side};
-use mancala_solver::{SolveConfig, Solver};
+use mancala_solver::{OWARE_MAX_SEEDS, SolveConfig, Solver};
 use serde::{Deserialize, Serialize};
 
-use crate::endgame::{PendingTable, shared_table, wait_for};
+use crate::endgame::{PendingTable, shared_oware_table, shared_table, wait_for, wait_for_oware};
 use crate::{Limits, Score, Searcher, default_probe_seeds, first_guess};
 
 /// How one move compares with the best, from [`Label::judge`].
@@ -201,7 +201,8 @@ impl Default for AnalysisSettings {
 /// How far an analysis has got, for a progress bar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnalysisProgress {
-    /// Waiting for the Kalah endgame table to be built (once a process).
+    /// Waiting for the Kalah endgame table to be built (once a process), or for the
+    /// Oware table to be read from the user's cache directory or built there.
     Table,
     /// `done` of the `of` positions (the moves and the final position) are valued,
     /// `exact` of them proven.
@@ -252,7 +253,7 @@ pub fn analyse(
     mut progress: impl FnMut(AnalysisProgress),
     stop: &Arc<AtomicBool>,
 ) -> Result<Analysis, AnalysisError> {
-    let mut analyser = Analyser::new(game.rules(), settings, stop, &mut progress)?;
+    let mut analyser = Analyser::new(game, settings, stop, &mut progress)?;
     let of = game.ply() + 1;
     let mut known = Vec::with_capacity(of);
     let mut prefix = Game::from_position(*game.start());
@@ -347,6 +348,10 @@ struct Analyser<'a> {
 /// The longest wait for the endgame table (16 seeds on six houses take a few seconds).
 const TABLE_WAIT: Duration = Duration::from_secs(120);
 
+/// The longest an analysis waits for the Oware table: built once (about a minute on two
+/// cores for Oware(6,4)), then read from the user's cache directory in a second.
+const OWARE_TABLE_WAIT: Duration = Duration::from_secs(300);
+
 /// A solve is tried only when the estimate of its nodes is at most this many times
 /// what the solver visits in its time (the estimate errs high: docs/solver.md).
 const ESTIMATE_SLACK: f64 = 4.0;
@@ -356,11 +361,12 @@ const SOLVER_NODES_PER_SEC: f64 = 1e7;
 
 impl<'a> Analyser<'a> {
     fn new(
-        rules: mancala_core::Rules,
+        game: &Game,
         settings: &'a AnalysisSettings,
         stop: &Arc<AtomicBool>,
         progress: &mut impl FnMut(AnalysisProgress),
     ) -> Result<Analyser<'a>, AnalysisError> {
+        let rules = game.rules();
         let table = Self::endgame_table(rules, stop, progress)?;
         let built = table.as_ref().and_then(|t| t.get());
         let config = SolveConfig {
@@ -377,6 +383,16 @@ impl<'a> Analyser<'a> {
         });
         if let (Some(solver), Some(built)) = (&mut solver, built) {
             solver.set_endgame_table(built.clone());
+        }
+        // The solver is tried on Oware positions of at most OWARE_MAX_SEEDS seeds in
+        // play, and seeds in play never grow: a game that ends with more never needs
+        // the table (nor waits for its build).
+        let solved_somewhere = game.position().seeds_in_play() <= OWARE_MAX_SEEDS;
+        if let Some(solver) = &mut solver
+            && solved_somewhere
+            && let Some(oware) = Self::oware_table(rules, stop, progress)?
+        {
+            solver.set_oware_table(oware);
         }
         Ok(Analyser {
             settings,
@@ -408,6 +424,30 @@ impl<'a> Analyser<'a> {
             }
         }
         Ok(Some(table))
+    }
+
+    /// The Oware table `master` reads (shared with every player of the process, read
+    /// from the user's cache directory or built there), waited for.
+    fn oware_table(
+        rules: mancala_core::Rules,
+        stop: &AtomicBool,
+        progress: &mut impl FnMut(AnalysisProgress),
+    ) -> Result<Option<Arc<mancala_solver::OwareTable>>, AnalysisError> {
+        let Some(table) = shared_oware_table(rules, default_probe_seeds(rules)) else {
+            return Ok(None);
+        };
+        if table.get().is_none() {
+            progress(AnalysisProgress::Table);
+        }
+        let started = Instant::now();
+        while !wait_for_oware(&table, Duration::from_millis(100))
+            && started.elapsed() < OWARE_TABLE_WAIT
+        {
+            if stop.load(Ordering::Relaxed) {
+                return Err(AnalysisError::Stopped);
+            }
+        }
+        Ok(table.get().cloned())
     }
 
     /// What is known of `game`'s current position.

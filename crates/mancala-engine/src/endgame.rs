@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mancala_core::Rules;
-use mancala_solver::EndgameTable;
+use mancala_core::{Rules, Variant};
+use mancala_solver::{EndgameTable, OwareTable};
 
 /// The most boards a table is given by default: one byte each, 32 MiB.
 const DEFAULT_MAX_BOARDS: u64 = 32 << 20;
@@ -44,10 +44,15 @@ static BUILDING: Mutex<()> = Mutex::new(());
 /// use mancala_engine::default_probe_seeds;
 /// assert_eq!(default_probe_seeds(Rules::kalah(6, 4)), 16);
 /// assert_eq!(default_probe_seeds(Rules::kalah(3, 3)), 18);
-/// assert_eq!(default_probe_seeds(Rules::oware(6, 4)), 0);
+/// // Oware: the Oware table's seeds (see `default_oware_seeds`).
+/// assert_eq!(default_probe_seeds(Rules::oware(6, 4)), 9);
+/// assert_eq!(default_probe_seeds(Rules::togyz_kumalak(9, 9)), 0);
 /// ```
 #[must_use]
 pub fn default_probe_seeds(rules: Rules) -> u16 {
+    if rules.variant() == Variant::Oware {
+        return default_oware_seeds(rules);
+    }
     if !EndgameTable::supports(rules) {
         return 0;
     }
@@ -63,6 +68,79 @@ pub fn default_probe_seeds(rules: Rules) -> u16 {
         seeds += 1;
     }
     seeds
+}
+
+/// The most positions (boards, players to move and splits of the captures) an Oware
+/// table is given by default: 9 seeds on six houses a side (5.5 M positions, a byte
+/// each), built in about a minute on two cores (docs/analysis.md) and kept in the
+/// user's cache directory.
+const DEFAULT_MAX_OWARE_POSITIONS: u64 = 6 << 20;
+
+/// The seeds of the largest Oware table within the default size (0 for rules without
+/// Oware tables).
+fn default_oware_seeds(rules: Rules) -> u16 {
+    if !OwareTable::supports(rules) {
+        return 0;
+    }
+    let cells = 2 * rules.houses() as u64;
+    let (mut boards, mut positions, mut seeds) = (1u64, 2u64, 0u16); // C(s + cells - 1, cells - 1)
+    while seeds < rules.total_seeds() {
+        let next = boards * (u64::from(seeds) + cells) / (u64::from(seeds) + 1);
+        let total = positions + 2 * next * (u64::from(seeds) + 2);
+        if total > DEFAULT_MAX_OWARE_POSITIONS {
+            break;
+        }
+        (boards, positions, seeds) = (next, total, seeds + 1);
+    }
+    seeds
+}
+
+/// An Oware table that may still be building (or being read from its file).
+pub(crate) type PendingOwareTable = Arc<OnceLock<Arc<OwareTable>>>;
+
+static OWARE_TABLES: Mutex<Vec<((Rules, u16), PendingOwareTable)>> = Mutex::new(Vec::new());
+
+/// The Oware table of `rules` with at most `seeds` seeds on the board, shared by the
+/// whole process: read from the user's cache directory
+/// ([`OwareTable::cache_path`]), or built on a thread of its own and written there;
+/// `None` for rules without Oware tables or for 0 seeds.
+pub(crate) fn shared_oware_table(rules: Rules, seeds: u16) -> Option<PendingOwareTable> {
+    if !OwareTable::supports(rules) || seeds == 0 {
+        return None;
+    }
+    let mut tables = OWARE_TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, table)) = tables.iter().find(|(key, _)| *key == (rules, seeds)) {
+        return Some(Arc::clone(table));
+    }
+    let table: PendingOwareTable = Arc::new(OnceLock::new());
+    tables.push(((rules, seeds), Arc::clone(&table)));
+    let building = Arc::clone(&table);
+    thread::Builder::new()
+        .name("oware table".into())
+        .spawn(move || {
+            let _one_at_a_time = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+            let path = OwareTable::cache_path(rules, seeds);
+            if let Ok(built) =
+                OwareTable::load_or_build(rules, seeds, path.as_deref(), None, |_| {})
+            {
+                let _ = building.set(Arc::new(built));
+            }
+        })
+        .ok()?;
+    Some(table)
+}
+
+/// Waits at most `within` for an Oware table; whether it is ready.
+pub(crate) fn wait_for_oware(table: &PendingOwareTable, within: Duration) -> bool {
+    let start = Instant::now();
+    while table.get().is_none() {
+        let left = within.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            return false;
+        }
+        thread::sleep(left.min(Duration::from_millis(10)));
+    }
+    true
 }
 
 /// The table of `rules` with at most `seeds` seeds in play, shared with every other

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use mancala_core::{Game, Move, Position, Rules, Side, Variant};
 use mancala_solver::{SolveConfig, Solver};
 
-use crate::endgame::{PendingTable, shared_table};
+use crate::endgame::{PendingOwareTable, PendingTable, shared_oware_table, shared_table};
 use crate::{AlphaBeta, Choice, Limits, Player, Score, Searcher};
 
 /// The solver's first guesses search this many nodes (fewer than `perfect`'s: they
@@ -20,6 +20,10 @@ const GUESS_NODES: u64 = 20_000;
 ///   it holds are played perfectly from it at once, its values replace the search's
 ///   evaluation wherever the search reaches them, and the solver uses it as its
 ///   endgame database.
+/// - Oware: once the game nears the solver's reach, the Oware endgame table of every
+///   position with at most `P` seeds on the board (9 on six houses) is read from the
+///   user's cache directory, or built there in the background the first time; the
+///   solver then stops at the positions it holds (see `mancala_solver::OwareTable`).
 /// - Once at most `S` seeds are in play it gives the exact solver half the budget, and
 ///   plays perfectly if the solver proves a best move in it.
 /// - Otherwise (or at once with more seeds) an alpha-beta search on `threads` threads
@@ -42,6 +46,10 @@ pub struct Master {
     solve_seeds: u16,
     probe_seeds: u16,
     table: Option<PendingTable>,
+    /// The Oware table's rules and seeds, until it is asked for (once few enough
+    /// seeds are in play), then the table while it is being read or built.
+    oware_wanted: Option<(Rules, u16)>,
+    oware_table: Option<PendingOwareTable>,
     solver_has_table: bool,
     solver: Solver,
     search: AlphaBeta,
@@ -61,6 +69,8 @@ impl Master {
             solve_seeds,
             probe_seeds: 0,
             table: None,
+            oware_wanted: None,
+            oware_table: None,
             solver_has_table: false,
             solver: Solver::new(config).with_first_guess(quick_guess),
             search: AlphaBeta::new(Limits::time(budget), 32).with_threads(threads),
@@ -85,10 +95,14 @@ impl Master {
 
     /// The same master probing a Kalah endgame table of every position with at most
     /// `seeds` seeds in play in its search (see [`AlphaBeta::with_endgame`]).
+    /// In Oware, the Oware table of `seeds` seeds on the board instead, read from the
+    /// user's cache directory or built there in the background, which the solver reads
+    /// once it is ready.
     #[must_use]
     pub fn with_endgame(self, rules: Rules, seeds: u16) -> Master {
         let table = shared_table(rules, seeds);
         Master {
+            oware_wanted: Some((rules, seeds)),
             search: self.search.with_table(table.clone(), seeds),
             probe_seeds: seeds,
             table,
@@ -141,6 +155,19 @@ impl Master {
     }
 
     fn solve(&mut self, game: &Game) -> Option<Choice> {
+        let seeds = game.position().seeds_in_play();
+        // Asked for as the game nears the solver's reach, so that a game (or a test)
+        // that never gets there builds nothing.
+        if let Some((rules, table_seeds)) = self.oware_wanted
+            && seeds <= self.solve_seeds.saturating_add(OWARE_TABLE_AHEAD)
+        {
+            self.oware_table = shared_oware_table(rules, table_seeds);
+            self.oware_wanted = None;
+        }
+        if let Some(table) = self.oware_table.as_ref().and_then(|t| t.get()) {
+            self.solver.set_oware_table(std::sync::Arc::clone(table));
+            self.oware_table = None;
+        }
         let pos = game.position();
         if pos.seeds_in_play() > self.solve_seeds || !Solver::solves(pos.variant()) {
             return None;
@@ -161,6 +188,10 @@ impl Master {
         })
     }
 }
+
+/// How many seeds above the solver's the Oware table is asked for: a build (about a
+/// minute on six houses, once) has the rest of the game to finish in.
+const OWARE_TABLE_AHEAD: u16 = 12;
 
 /// A first guess for the solver from a short search (see [`crate::first_guess`]).
 fn quick_guess(pos: &Position) -> Option<i32> {

@@ -14,6 +14,7 @@ use crate::busy::Busy;
 use crate::config::{self, Estimate, Goal, OWARE_STACK_BYTES, SolveConfig};
 use crate::endgame::Endgame;
 use crate::error::SolveError;
+use crate::owtable::OwareTable;
 use crate::probe::EndgameTable;
 use crate::state::{FirstGuess, KalahState};
 use crate::table::Table;
@@ -41,6 +42,7 @@ pub struct Solver {
     shared_endgame: Option<EndgameTable>,
     /// Memory the last Oware solve used.
     oware_bytes: usize,
+    oware_table: Option<Arc<OwareTable>>,
     stop: Arc<AtomicBool>,
 }
 
@@ -56,6 +58,7 @@ impl Solver {
             kalah: None,
             shared_endgame: None,
             oware_bytes: 0,
+            oware_table: None,
             stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -206,6 +209,13 @@ impl Solver {
         // A state built without it would be kept for the next solve: drop it.
         self.kalah = None;
         self.shared_endgame = Some(table);
+    }
+
+    /// The same solver reading exact values from an Oware endgame table: a position
+    /// of the table's rules that it holds is not searched when reached by a capture,
+    /// or when its value holds whatever the history.
+    pub fn set_oware_table(&mut self, table: Arc<OwareTable>) {
+        self.oware_table = Some(table);
     }
 
     /// The Kalah endgame database of the last solve, if it had one.
@@ -573,6 +583,10 @@ impl Solver {
             deadline,
             stop: &self.stop,
             memory_bytes: self.config.table_bytes,
+            table: self
+                .oware_table
+                .as_deref()
+                .filter(|t| t.rules() == game.rules()),
         };
         let mut history = since_capture(game);
         let root = history.pop().expect("the path ends with the position");

@@ -33,6 +33,9 @@
 //!                  capture-free moves at a time, children first; alpha-beta over
 //!                  paths inside a set (the repetition rule) with bounds that hold
 //!                  whatever the history
+//!   owtable/       OwareTable: the fresh value of every position with few seeds on
+//!                  the board, where it is proved, by layers of seeds and splits of
+//!                  the captures; kept in a file in the user's cache directory
 //! bench.rs       timing the endgame database build
 //! ```
 //!
@@ -70,6 +73,7 @@ mod files;
 mod huge_pages;
 mod kalah;
 mod oware;
+mod owtable;
 mod prefetch;
 mod probe;
 mod root;
@@ -81,5 +85,6 @@ pub use bench::{EndgameBench, bench_endgame};
 pub use config::{Estimate, ExpectedNodes, KALAH_MAX_POSITIONS, OWARE_MAX_SEEDS, SolveConfig};
 pub use drive::Solver;
 pub use error::SolveError;
+pub use owtable::{LayerStats, OwareTable, OwareTableStats};
 pub use probe::EndgameTable;
 pub use state::FirstGuess;

@@ -31,6 +31,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use crate::answer::Progress;
 use crate::config::OWARE_MAX_PATH;
 use crate::error::SolveError;
+use crate::owtable::OwareTable;
 
 /// Memory one reachable position takes while solving, about: the position and its
 /// hash, its moves, its value and set, and the graph petgraph numbers the sets of.
@@ -59,6 +60,10 @@ pub(crate) struct Budget<'a> {
     pub stop: &'a AtomicBool,
     /// The most memory the solve may use.
     pub memory_bytes: usize,
+    /// Exact values of positions with few seeds on the board: a position it holds is
+    /// not explored further when it is reached by a capture (its fresh value) or its
+    /// value holds whatever the history.
+    pub table: Option<&'a OwareTable>,
 }
 
 impl Budget<'_> {
@@ -80,14 +85,34 @@ struct Reachable {
     /// order of its legal moves.
     first: Vec<u32>,
     children: Vec<u32>,
+    /// Values read from the table ([`Budget::table`]): such a position has no children.
+    known: Vec<Option<i32>>,
 }
 
 impl Reachable {
-    fn explore(root: &Position, limits: &Budget) -> Result<Reachable, SolveError> {
+    fn explore(
+        root: &Position,
+        history: &[Position],
+        limits: &Budget,
+    ) -> Result<Reachable, SolveError> {
+        Reachable::explore_with(root, history, limits, true)
+    }
+
+    /// Every position reachable from `root`, taking the table's fresh values for the
+    /// positions reached by a capture if `fresh_leaves` (tried first, and given up if
+    /// one of them is also reached without a capture).
+    fn explore_with(
+        root: &Position,
+        history: &[Position],
+        limits: &Budget,
+        fresh_leaves: bool,
+    ) -> Result<Reachable, SolveError> {
+        let mut by_fresh = vec![false];
         let mut r = Reachable {
             positions: IndexSet::from([*root]),
             first: vec![0],
             children: Vec::new(),
+            known: vec![None],
         };
         let mut v = 0;
         while v < r.positions.len() {
@@ -95,11 +120,26 @@ impl Reachable {
                 return Err(SolveError::OutOfTime);
             }
             let p = r.positions[v];
-            if !p.is_over() {
+            if !p.is_over() && r.known[v].is_none() {
                 for mv in p.legal_moves() {
                     let mut child = p;
                     child.play_unchecked(mv);
                     let (id, new) = r.positions.insert_full(child);
+                    let capture = child.stores() != p.stores();
+                    if new {
+                        let table = limits.table;
+                        let settled = table
+                            .filter(|_| !history.contains(&child) && child != *root)
+                            .and_then(|t| t.settled_margin(&child));
+                        let fresh = table
+                            .filter(|_| capture && fresh_leaves && settled.is_none())
+                            .and_then(|t| t.fresh_margin(&child));
+                        r.known.push(settled.or(fresh));
+                        by_fresh.push(fresh.is_some());
+                    } else if !capture && by_fresh[id] {
+                        // Reached without a capture too: its value is not the fresh one.
+                        return Reachable::explore_with(root, history, limits, false);
+                    }
                     if new && id >= limits.max_positions() {
                         return Err(SolveError::TooLarge(format!(
                             "this Oware position reaches more than {} positions, more than \
@@ -436,7 +476,7 @@ pub(crate) fn solve(
     limits: &Budget,
     progress: &mut impl FnMut(Progress),
 ) -> Result<Solved, SolveError> {
-    let r = Reachable::explore(root, limits)?;
+    let r = Reachable::explore(root, history, limits)?;
     let (sets, set_of) = r.sets();
     let n = r.positions.len();
     progress(Progress::Positions { solved: 0, of: n });
@@ -512,7 +552,9 @@ impl Solving<'_> {
             // A set of one position (no move comes back to it): plain minimax.
             let (v, p) = (v as usize, &r.positions[v as usize]);
             let children = r.children(v).iter().map(|&c| fresh[c as usize]);
-            fresh[v] = if p.is_over() {
+            fresh[v] = if let Some(known) = r.known[v] {
+                known
+            } else if p.is_over() {
                 final_margin(p)
             } else if p.to_move() == Side::South {
                 children.max().expect("a position not over has a move")
@@ -591,6 +633,7 @@ mod tests {
             deadline: None,
             stop,
             memory_bytes,
+            table: None,
         }
     }
 
@@ -628,7 +671,7 @@ mod tests {
             Rules::oware(3, 1),
             Rules::oware(3, 2),
         ] {
-            let r = Reachable::explore(&Position::new(rules), &budget).unwrap();
+            let r = Reachable::explore(&Position::new(rules), &[], &budget).unwrap();
             let (sets, set_of) = r.sets();
             let mut fresh = vec![0; r.positions.len()];
             for set in &sets {
