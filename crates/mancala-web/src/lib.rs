@@ -114,10 +114,10 @@ pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_
 pub use lobby::{GameList, LIST_LIMIT, ListedGame};
 pub use metrics::{Metrics, serve_metrics};
 pub use moves::MoveRequest;
+pub use ops::{MIN_TOKEN_LEN, Operations};
 pub use ratings::{
     PROVISIONAL_DEVIATION, Rating, RatingChange, RatingChanges, Score, pool_of, rate_game,
 };
-pub use ops::{MIN_TOKEN_LEN, Operations};
 pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, RecordQuery};
 pub use row::GameError;
 pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeControl};
