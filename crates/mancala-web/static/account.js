@@ -92,6 +92,7 @@ const Account = (() => {
     $("account-cancel").addEventListener("click", () => dialog.close());
     $("account-form").addEventListener("submit", submit);
     $("logout").addEventListener("click", logOut);
+    $("profile-logout").addEventListener("click", logOut);
     for (const id of ["against-friend", "against-computer"]) {
       const radio = $(id);
       if (radio) radio.addEventListener("change", showRated);
@@ -149,6 +150,7 @@ const Account = (() => {
 
   async function showProfile(name) {
     $("profile").hidden = false;
+    await ready;
     document.title = `${name}: Mancala`;
     await Catalogue.load().catch(() => null);
     let user;
@@ -160,6 +162,8 @@ const Account = (() => {
       return;
     }
     document.title = `${user.name}: Mancala`;
+    // One's own profile offers to log out (on a phone the header has no room for it).
+    $("profile-logout").hidden = !(me && me.name === user.name);
     $("profile-name").textContent = user.name;
     $("profile-bot").hidden = !user.bot;
     const since = new Date(user.created_at * 1000).toLocaleDateString();

@@ -96,7 +96,7 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
     let server = Server::start(&db);
     let driver = start_driver(path);
     let ann = session(&driver, &dir.path().join("ann"), Look::new((1366, 900))).await;
-    let bob = session(&driver, &dir.path().join("bob"), Look::new((390, 844))).await;
+    let bob = session(&driver, &dir.path().join("bob"), Look::new((360, 740))).await;
 
     // Ann plays the computer before she has an account; the seat is this browser's.
     let (status, early) = server.call(
@@ -172,6 +172,17 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
     // Bob, on a phone, signs up, then opens the invite and joins.
     bob.goto(&server.base).await.unwrap();
     sign_up_in_dialog(&bob, "Bob").await;
+    // Logged in on a 360 px phone, the header stays one line with the name in it, and
+    // the page does not scroll sideways.
+    let fits = js(
+        &bob,
+        "const top = document.querySelector('header.top').getBoundingClientRect(); \
+         const name = document.getElementById('me-link').getBoundingClientRect(); \
+         return {width: window.innerWidth, sideways: document.documentElement.scrollWidth - window.innerWidth, \
+                 one_line: name.top >= top.top && name.bottom <= top.bottom && top.height < 3.5 * 16};",
+    )
+    .await;
+    assert_eq!(fits, json!({"width": 360, "sideways": 0, "one_line": true}), "{fits}");
     bob.goto(&invite).await.unwrap();
     wait_for(
         &bob,

@@ -599,7 +599,8 @@ async fn pages_fit_a_phone_and_a_laptop() {
 
 /// What does not fit a phone's game page as it should: a count or a house's label on
 /// more than one line, houses of unequal height, a store's name cut short, a header on
-/// more than one line; and how far the page scrolls sideways.
+/// more than one line (of the parts it shows: the account links of the other state,
+/// logged in or out, are hidden); and how far the page scrolls sideways.
 const CRAMPED: &str = "const tall = (el) => el.getBoundingClientRect().height > 1.7 * parseFloat(getComputedStyle(el).fontSize); \
     const broken = (el) => { const t = el.firstChild; if (!t || t.nodeType !== 3) return false; \
       return [...t.textContent.matchAll(/\\S+/g)].some(m => { const r = document.createRange(); \
@@ -613,7 +614,7 @@ const CRAMPED: &str = "const tall = (el) => el.getBoundingClientRect().height > 
     for (const b of document.querySelectorAll('#board .store .who b')) \
       if (b.scrollWidth > b.clientWidth || broken(b) || getComputedStyle(b).textOverflow === 'ellipsis') found.push(`store name ${b.textContent}`); \
     const top = document.querySelector('header.top'); \
-    const parts = [...top.querySelectorAll('a, select, input, label:not(:has(select))')]; \
+    const parts = [...top.querySelectorAll('a, select, input, label:not(:has(select))')].filter(e => e.getClientRects().length > 0); \
     const middles = parts.map(e => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; }); \
     if (Math.max(...middles) - Math.min(...middles) > 4 || parts.some(e => e.matches('a, label') && tall(e))) found.push('header wraps'); \
     const sideways = document.documentElement.scrollWidth - window.innerWidth; \
