@@ -182,7 +182,11 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
                  one_line: name.top >= top.top && name.bottom <= top.bottom && top.height < 3.5 * 16};",
     )
     .await;
-    assert_eq!(fits, json!({"width": 360, "sideways": 0, "one_line": true}), "{fits}");
+    assert_eq!(
+        fits,
+        json!({"width": 360, "sideways": 0, "one_line": true}),
+        "{fits}"
+    );
     bob.goto(&invite).await.unwrap();
     wait_for(
         &bob,
