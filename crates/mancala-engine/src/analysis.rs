@@ -20,7 +20,7 @@ use mancala_core::{Game, Move, Position, Side};
 use mancala_solver::{OWARE_MAX_SEEDS, SolveConfig, Solver};
 use serde::{Deserialize, Serialize};
 
-use crate::endgame::{PendingTable, shared_oware_table, shared_table, wait_for, wait_for_oware};
+use crate::endgame::{PendingTable, shared_oware_table, shared_table, wait_for};
 use crate::{Limits, Score, Searcher, default_probe_seeds, first_guess};
 
 /// How one move compares with the best, from [`Label::judge`].
@@ -440,8 +440,7 @@ impl<'a> Analyser<'a> {
             progress(AnalysisProgress::Table);
         }
         let started = Instant::now();
-        while !wait_for_oware(&table, Duration::from_millis(100))
-            && started.elapsed() < OWARE_TABLE_WAIT
+        while !wait_for(&table, Duration::from_millis(100)) && started.elapsed() < OWARE_TABLE_WAIT
         {
             if stop.load(Ordering::Relaxed) {
                 return Err(AnalysisError::Stopped);

@@ -130,19 +130,6 @@ pub(crate) fn shared_oware_table(rules: Rules, seeds: u16) -> Option<PendingOwar
     Some(table)
 }
 
-/// Waits at most `within` for an Oware table; whether it is ready.
-pub(crate) fn wait_for_oware(table: &PendingOwareTable, within: Duration) -> bool {
-    let start = Instant::now();
-    while table.get().is_none() {
-        let left = within.saturating_sub(start.elapsed());
-        if left.is_zero() {
-            return false;
-        }
-        thread::sleep(left.min(Duration::from_millis(10)));
-    }
-    true
-}
-
 /// The table of `rules` with at most `seeds` seeds in play, shared with every other
 /// search of this process that asked for the same, and started building on a thread of
 /// its own if nobody has; `None` for rules without tables or for 0 seeds.
@@ -187,9 +174,10 @@ pub(crate) fn shared_table(rules: Rules, seeds: u16) -> Option<PendingTable> {
     Some(table)
 }
 
-/// Waits at most `within` for `table` to be built; whether it is. (A build that failed
-/// or was skipped never sets it: the wait then runs out.)
-pub(crate) fn wait_for(table: &PendingTable, within: Duration) -> bool {
+/// Waits at most `within` for `table` (an endgame or an Oware table) to be built;
+/// whether it is. (A build that failed or was skipped never sets it: the wait then runs
+/// out.)
+pub(crate) fn wait_for<T>(table: &OnceLock<T>, within: Duration) -> bool {
     let start = Instant::now();
     while table.get().is_none() {
         let left = within.saturating_sub(start.elapsed());

@@ -15,7 +15,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 
 use crate::games::Games;
-use crate::ratings::{Rating, Score, is_pool, pool_of};
+use crate::ratings::{Rating, Score, is_pool, pool_of, round};
 use crate::row::GameError;
 use crate::row::session_of;
 use crate::store::{Account, AccountStore, CredentialKind, Page, Ranked, StoreError};
@@ -119,17 +119,24 @@ pub struct RatingView {
 
 impl From<Rating> for RatingView {
     fn from(r: Rating) -> RatingView {
-        // Ratings and deviations are a few thousand at most.
-        #[allow(clippy::cast_possible_truncation)]
-        let round = |x: f64| x.round() as i64;
         RatingView {
-            rating: round(r.rating),
+            rating: r.rounded(),
             rd: round(r.rd),
             volatility: r.volatility,
             games: r.games,
             provisional: r.provisional(),
         }
     }
+}
+
+/// An account as everyone sees it, with its recent games (`GET /api/users/{name}`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct UserView {
+    /// The account.
+    #[serde(flatten)]
+    pub account: AccountView,
+    /// Its most recent games, the latest first.
+    pub games: Vec<AccountGame>,
 }
 
 /// A game in an account's list: enough to show it in a list and open it.

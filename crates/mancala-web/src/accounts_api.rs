@@ -18,7 +18,7 @@ use axum::{Extension, Json, Router};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::accounts::{PAGE_LIMIT, SESSION_LIFETIME};
+use crate::accounts::{PAGE_LIMIT, SESSION_LIFETIME, UserView};
 use crate::body::parse_body;
 use crate::client::ClientKey;
 use crate::games::Games;
@@ -87,9 +87,10 @@ pub(crate) fn account_routes() -> Router<Games> {
 }
 
 /// The account acting in a request: the session cookie's, or a bot's personal API
-/// token's (`Authorization: Bearer`) where the route takes one. A bearer token that is
-/// not an account's (a seat token, a revoked token) leaves the request anonymous: the
-/// routes that need an account say 401.
+/// token's (`Authorization: Bearer`). A bearer token that is not an account's (a seat
+/// token of another game, a revoked token) leaves the request anonymous, as it was
+/// before accounts: the routes that need an account say 401, and creating or joining
+/// a game takes an anonymous seat (a rated game then asks for an account).
 pub(crate) struct Caller(pub(crate) Option<(Account, CredentialKind)>);
 
 impl FromRequestParts<Games> for Caller {
@@ -109,6 +110,11 @@ impl FromRequestParts<Games> for Caller {
 }
 
 impl Caller {
+    /// The account, if one acts.
+    pub(crate) fn account_if_any(&self) -> Option<&Account> {
+        self.0.as_ref().map(|(account, _)| account)
+    }
+
     /// The account, or 401.
     fn account(self) -> Result<Account, ApiError> {
         self.0
@@ -325,19 +331,16 @@ const PROFILE_GAMES: usize = 10;
 
 async fn user(State(games): State<Games>, Path(name): Path<String>) -> Result<Response, ApiError> {
     let (account, view) = games.user(&name).await?;
-    let recent = games
-        .games_of(
-            &account.key,
-            Page {
-                offset: 0,
-                limit: PROFILE_GAMES,
-            },
-        )
-        .await?;
-    let mut body = serde_json::to_value(view).map_err(|e| GameError::Internal(e.to_string()))?;
-    body["games"] =
-        serde_json::to_value(recent.games).map_err(|e| GameError::Internal(e.to_string()))?;
-    Ok(Json(body).into_response())
+    let recent = Page {
+        offset: 0,
+        limit: PROFILE_GAMES,
+    };
+    let games = games.games_of(&account.key, recent).await?.games;
+    Ok(Json(UserView {
+        account: view,
+        games,
+    })
+    .into_response())
 }
 
 /// `?variant=kalah` (a pool: `kalah`, `oware`, `kalah-4x3`, …).
@@ -354,26 +357,6 @@ async fn leaderboard(
     let Query(q) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
     let players = games.leaderboard(&q.variant).await?;
     Ok(Json(serde_json::json!({ "variant": q.variant, "players": players })).into_response())
-}
-
-/// The account a request to create or join a game acts for: the session cookie's, or
-/// a bot's personal API token's (`Authorization: Bearer`). Any other bearer token (a
-/// seat token of another game, a revoked token) leaves the request anonymous, as it
-/// was before accounts; a rated game then asks for an account.
-pub(crate) async fn seat_holder(
-    games: &Games,
-    headers: &HeaderMap,
-) -> Result<Option<Account>, ApiError> {
-    let jar = CookieJar::from_headers(headers);
-    let secret = match jar.get(SESSION_COOKIE) {
-        Some(cookie) => cookie.value(),
-        None => match bearer(headers) {
-            Some(token) => token,
-            None => return Ok(None),
-        },
-    };
-    // A stale cookie plays anonymously, as before logging in.
-    Ok(games.account_of(secret).await?.map(|(account, _)| account))
 }
 
 /// Who acts at a seat in a request: the holder of its bearer token (a seat token), or

@@ -28,9 +28,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::accounts_api::{
-    SeatHolder, account_routes, same_origin_with_cookie, seat_holder, sign_up,
-};
+use crate::accounts_api::{Caller, SeatHolder, account_routes, same_origin_with_cookie, sign_up};
 use crate::actions::OfferRequest;
 use crate::analysis::{AnalysisAnswer, AnalysisQuery, RETRY_AFTER_SECS};
 use crate::body::parse_body;
@@ -303,12 +301,12 @@ fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response<Body> {
 
 async fn create_game(
     State(games): State<Games>,
+    caller: Caller,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request: NewGame = parse_body(&headers, body)?;
-    let account = seat_holder(&games, &headers).await?;
-    let grant = games.create_as(request, account.as_ref()).await?;
+    let grant = games.create_as(request, caller.account_if_any()).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
@@ -427,6 +425,7 @@ async fn watch(State(games): State<Games>) -> Result<Response, ApiError> {
 async fn join_game(
     State(games): State<Games>,
     Path(id): Path<String>,
+    caller: Caller,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
@@ -435,8 +434,7 @@ async fn join_game(
         Ok(b) if b.iter().all(u8::is_ascii_whitespace) => Ok(JoinRequest::default()),
         _ => parse_body::<JoinRequest>(&headers, body),
     };
-    let account = seat_holder(&games, &headers).await?;
-    Ok(Json(games.join_as(&id, request, account.as_ref()).await?).into_response())
+    Ok(Json(games.join_as(&id, request, caller.account_if_any()).await?).into_response())
 }
 
 async fn play(

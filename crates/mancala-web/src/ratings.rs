@@ -12,6 +12,13 @@ use serde::{Deserialize, Serialize};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 
+/// `x` rounded to a whole number: ratings and deviations are a few thousand at most,
+/// so the conversion is exact.
+#[allow(clippy::cast_possible_truncation)]
+pub(crate) fn round(x: f64) -> i64 {
+    x.round() as i64
+}
+
 /// A rating whose deviation is above this is provisional.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 
@@ -67,6 +74,17 @@ impl Rating {
     pub fn shown(&self) -> String {
         let mark = if self.provisional() { "?" } else { "" };
         format!("{:.0}{mark}", self.rating)
+    }
+
+    /// The rating rounded to a whole number, as it is shown.
+    ///
+    /// ```
+    /// use mancala_web::Rating;
+    /// assert_eq!(Rating { rating: 1661.6, ..Rating::INITIAL }.rounded(), 1662);
+    /// ```
+    #[must_use]
+    pub fn rounded(&self) -> i64 {
+        round(self.rating)
     }
 
     fn glicko(self) -> Glicko2Rating {
@@ -135,10 +153,7 @@ impl RatingChange {
     /// How much the rating moved, rounded as shown (`+12`, `-7`, `0`).
     #[must_use]
     pub fn difference(&self) -> i64 {
-        // Ratings are a few thousand at most: the rounding is exact.
-        #[allow(clippy::cast_possible_truncation)]
-        let shown = |r: f64| r.round() as i64;
-        shown(self.after.rating) - shown(self.before.rating)
+        self.after.rounded() - self.before.rounded()
     }
 }
 

@@ -196,12 +196,9 @@ pub struct SeatRatingView {
 
 impl SeatRatingView {
     fn of(change: &RatingChange) -> SeatRatingView {
-        // Ratings are a few thousand at most: the rounding is exact.
-        #[allow(clippy::cast_possible_truncation)]
-        let shown = |r: f64| r.round() as i64;
         SeatRatingView {
-            before: shown(change.before.rating),
-            after: shown(change.after.rating),
+            before: change.before.rounded(),
+            after: change.after.rounded(),
             change: change.difference(),
             provisional: change.after.provisional(),
         }
