@@ -10,7 +10,7 @@
 #   --kalah65: also Kalah(6,5)'s value and a best move (--best-only) under every rule
 #            option (about 7 minutes each on 2 cores; give a --time-limit above 600 to
 #            see how long one that misses the 10-minute target takes)
-#   --write: put the table into docs/solver.md, between its "solve-table" markers (the
+#   --write: put the table into docs/measurements/solver.md, between its "solve-table" markers (the
 #            README carries no measurements)
 # A solve that runs out of time is shown as "out of time" with the limit.
 set -euo pipefail
@@ -111,6 +111,6 @@ a, b = text.index(start) + len(start), text.index(end)
 open(path, "w").write(text[:a] + f"\n{stamp}\n\n{header}\n{rows}\n" + text[b:])
 PY
   }
-  put docs/solver.md "$table"
-  echo "wrote docs/solver.md" >&2
+  put docs/measurements/solver.md "$table"
+  echo "wrote docs/measurements/solver.md" >&2
 fi

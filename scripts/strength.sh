@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The strength measurements of docs/ladder.md ("Against OpenSpiel", "Accuracy",
+# The strength measurements of docs/measurements/ladder.md ("Against OpenSpiel", "Accuracy",
 # "Two threads"), printed as Markdown tables. Timed players: the figures depend on the
 # machine and its load, which the output records.
 #
