@@ -51,11 +51,13 @@
 
 mod end;
 mod game;
+mod info;
 mod lean;
 mod moves;
 pub mod notation;
 mod outcome;
 mod perft;
+mod play;
 mod position;
 mod rules;
 mod side;

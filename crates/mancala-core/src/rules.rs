@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::variants::{RuleSet, VariantInfo};
+use crate::info::{self, VariantInfo};
 use crate::{MAX_HOUSES, MAX_SEEDS};
 
 /// The rule sets this crate implements.
@@ -51,7 +51,12 @@ impl Variant {
     /// ```
     #[must_use]
     pub const fn info(self) -> &'static VariantInfo {
-        crate::with_rule_set!(self, R => &R::INFO)
+        match self {
+            Variant::Kalah => &info::KALAH,
+            Variant::Oware => &info::OWARE,
+            Variant::OwareSimplified => &info::OWARE_SIMPLIFIED,
+            Variant::TogyzKumalak => &info::TOGYZ_KUMALAK,
+        }
     }
 
     /// The key used on the command line, in the API and in files (`info().key`; the

@@ -5,7 +5,7 @@
 //! the rules did. Search plays through the same code with [`NoSteps`], whose methods
 //! are empty and compile away.
 
-use crate::{IllegalMove, Move, MoveReport, Position, Side};
+use crate::{IllegalMove, MAX_HOUSES, Move, MoveReport, Position, Side};
 
 /// A place on the board that holds seeds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -140,6 +140,58 @@ impl Position {
             Pit::Store(owner)
         } else {
             Pit::House { side, house }
+        }
+    }
+}
+
+impl Position {
+    /// Adds one seed to each of the `len` houses from cell `start` on, round the ring
+    /// of both rows (player 1's houses, then player 2's, then player 1's again), and
+    /// returns how many landed on each row, player 1's first, for the caller to add to
+    /// the row counts; `start` may be the ring's length (meaning cell 0) and `len` at
+    /// most the ring's length. One branch-free pass over all cells, instead of loops of
+    /// a few iterations whose lengths the processor cannot predict.
+    #[inline]
+    #[must_use = "the row counts need the seeds sown on each row"]
+    pub(crate) fn sow_ring<S: StepSink>(
+        &mut self,
+        start: usize,
+        len: usize,
+        steps: &mut S,
+    ) -> [u16; 2] {
+        let h = self.rules.houses();
+        let ring = 2 * h;
+        debug_assert!(start <= ring && len <= ring);
+        let start = if start >= ring { start - ring } else { start };
+        self.record_ring(start, len, steps);
+        let end = start + len;
+        // The cells `start..b` and `0..c`, with no overlap since `len <= ring`.
+        let (b, c) = (end.min(ring), end.saturating_sub(ring));
+        let south = b.min(h).saturating_sub(start) + c.min(h);
+        let (a, b, c) = (start as u16, b as u16, c as u16);
+        // Boards of up to 8 houses use the first 16 cells only: half the work.
+        let used = if ring <= MAX_HOUSES {
+            &mut self.cells[..MAX_HOUSES]
+        } else {
+            &mut self.cells[..]
+        };
+        for (k, cell) in used.iter_mut().enumerate() {
+            let k = k as u16;
+            *cell += u16::from(k >= a) & u16::from(k < b) | u16::from(k < c);
+        }
+        [south as u16, (len - south) as u16]
+    }
+
+    /// Records the drops of [`Position::sow_ring`] without sowing: one per cell from
+    /// `start` on, round the ring. Nothing for a sink that does not record.
+    #[inline]
+    pub(crate) fn record_ring<S: StepSink>(&self, start: usize, len: usize, steps: &mut S) {
+        if S::RECORDS {
+            let ring = 2 * self.rules.houses();
+            for k in start..start + len {
+                let cell = k % ring;
+                steps.record(|| crate::SowStep::Drop(self.pit_of_cell(cell)));
+            }
         }
     }
 }

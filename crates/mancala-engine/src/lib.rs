@@ -54,6 +54,7 @@ mod player;
 mod score;
 mod search;
 mod simple;
+mod spec;
 mod tt;
 
 pub use alphabeta::AlphaBeta;
@@ -70,10 +71,11 @@ pub use mcts::{MAX_TREE_NODES, Mcts, MctsLimits, PLAYOUT_LIMIT, random_playout};
 pub use ordering::History;
 pub(crate) use ordering::order_key;
 pub use perfect::{Perfect, first_guess};
-pub use player::{Choice, Player, PlayerError, PlayerSpec};
+pub use player::{Choice, Player};
 pub use score::Score;
 pub use search::{Limits, MAX_DEPTH, SearchResult, Searcher, repetition_score};
 pub use simple::{Fewest, Greedy, Most, RandomPlayer, Robot};
+pub use spec::{PlayerError, PlayerSpec};
 pub use tt::{Bound, Entry};
 pub(crate) use tt::{TranspositionTable, position_key};
 

@@ -16,6 +16,7 @@ use crate::endgame::Endgame;
 use crate::error::SolveError;
 use crate::owtable::OwareTable;
 use crate::probe::EndgameTable;
+use crate::reach;
 use crate::state::{FirstGuess, KalahState};
 use crate::table::Table;
 use crate::{best_move, every_move, files, oware};
@@ -75,10 +76,7 @@ impl Solver {
     /// ```
     #[must_use]
     pub const fn solves(variant: Variant) -> bool {
-        match variant {
-            Variant::Kalah | Variant::Oware => true,
-            Variant::OwareSimplified | Variant::TogyzKumalak => false,
-        }
+        reach::solves(variant)
     }
 
     /// About the most seeds in play at which the solver proves a best move of a
@@ -96,24 +94,7 @@ impl Solver {
     /// ```
     #[must_use]
     pub const fn quick_seeds(variant: Variant) -> u16 {
-        match variant {
-            Variant::Kalah => 24,
-            Variant::Oware => 14,
-            Variant::OwareSimplified | Variant::TogyzKumalak => 0,
-        }
-    }
-
-    /// The keys of the variants it solves, for messages: `kalah and oware`.
-    pub(crate) fn solvable_in_words() -> String {
-        let keys: Vec<&str> = Variant::ALL
-            .into_iter()
-            .filter(|&v| Solver::solves(v))
-            .map(Variant::name)
-            .collect();
-        match keys.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-            _ => keys.concat(),
-        }
+        reach::quick_seeds(variant)
     }
 
     /// The same solver keeping its Kalah endgame database in the file at `path`: a

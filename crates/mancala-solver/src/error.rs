@@ -8,7 +8,7 @@ pub enum SolveError {
     /// The solver does not handle this variant.
     #[error(
         "the solver does not handle {0} (it solves {solvable})",
-        solvable = crate::Solver::solvable_in_words()
+        solvable = crate::reach::solvable_in_words()
     )]
     Unsupported(Variant),
     /// The problem is too large to solve on this machine.

@@ -76,6 +76,7 @@ mod oware;
 mod owtable;
 mod prefetch;
 mod probe;
+mod reach;
 mod root;
 mod state;
 mod table;

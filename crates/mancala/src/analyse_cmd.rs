@@ -12,7 +12,7 @@ use mancala_core::Game;
 use mancala_engine::{Analysis, AnalysisProgress, AnalysisSettings, analyse};
 use mancala_session::parse_house_number;
 
-use crate::args::{RulesArgs, StartArgs};
+use mancala_cli::{RulesArgs, StartArgs};
 
 /// Arguments of `mancala analyse`.
 #[derive(Args, Debug)]

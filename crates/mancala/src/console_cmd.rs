@@ -8,7 +8,7 @@ use mancala_console::Console;
 use mancala_core::Side;
 use mancala_session::{Seat, Session, name_or_default};
 
-use crate::args::RulesArgs;
+use mancala_cli::RulesArgs;
 
 /// Arguments of `mancala console`.
 #[derive(Args, Debug)]

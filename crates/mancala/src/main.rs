@@ -21,13 +21,6 @@
 #![forbid(unsafe_code)]
 
 mod analyse_cmd;
-mod args;
-mod bench;
-mod bench_search;
-mod bench_strength;
-mod bench_tune;
-mod bench_web;
-mod bench_web_viewers;
 mod console_cmd;
 mod engine_cmd;
 mod match_cmd;
@@ -74,7 +67,7 @@ enum Command {
     /// (docs/engine-protocol.md), for other programs and `match --p1 'ext:...'`
     Engine(engine_cmd::EngineArgs),
     /// Measure speed: playouts, perft, search, MCTS or web server load, one JSON line
-    Bench(bench::BenchArgs),
+    Bench(mancala_bench::BenchArgs),
     /// Serve the web game: the browser UI at / and the JSON API under /api
     Serve(serve_cmd::ServeArgs),
     /// Solve a position exactly: its value under perfect play and every move's value
@@ -109,7 +102,9 @@ fn main() -> ExitCode {
         Some(Command::Engine(args)) => {
             engine_cmd::run(args, io::stdin().lock(), &mut out).map(|()| ExitCode::SUCCESS)
         }
-        Some(Command::Bench(args)) => bench::run(args, &mut out).map(|()| ExitCode::SUCCESS),
+        Some(Command::Bench(args)) => {
+            mancala_bench::run(args, &mut out).map(|()| ExitCode::SUCCESS)
+        }
         Some(Command::Serve(args)) => serve_cmd::run(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Solve(args)) => solve_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS),
         Some(Command::Record(args)) => record_cmd::run(args, &mut out),

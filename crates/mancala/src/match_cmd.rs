@@ -13,8 +13,8 @@ use mancala_match::{Contestant, MatchConfig, MatchStats, Seated, ready_players, 
 use mancala_session::{Record, RecordFormat, write_records};
 use serde::Serialize;
 
-use crate::args::{RulesArgs, StartArgs};
 use crate::match_games::{play_games, record_of};
+use mancala_cli::{RulesArgs, StartArgs};
 
 /// Arguments of `mancala match`.
 #[derive(Args, Debug)]

@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 use mancala_core::{Position, perft};
 
-use crate::args::RulesArgs;
+use mancala_cli::RulesArgs;
 
 /// Arguments of `mancala perft`.
 #[derive(Args, Debug)]

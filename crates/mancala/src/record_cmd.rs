@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use mancala_session::{Record, RecordFormat, write_records};
 
-use crate::args::{RulesArgs, read_records};
+use mancala_cli::{RulesArgs, read_records};
 
 /// Arguments of `mancala record`.
 #[derive(Args, Debug)]

@@ -7,7 +7,7 @@ use clap::Args;
 use mancala_core::{Game, StateView};
 use mancala_session::parse_house_number;
 
-use crate::args::{RulesArgs, StartArgs};
+use mancala_cli::{RulesArgs, StartArgs};
 
 /// Arguments of `mancala replay`.
 #[derive(Args, Debug)]

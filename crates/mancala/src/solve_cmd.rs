@@ -12,7 +12,7 @@ use mancala_solver::{EndgameInfo, Estimate, Progress, Solution, SolveConfig, Sol
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
-use crate::args::{RulesArgs, StartArgs};
+use mancala_cli::{RulesArgs, StartArgs};
 
 /// The most memory a solve takes without `--hash-mb` (when a third of the memory
 /// available is more).
@@ -177,7 +177,7 @@ fn game_to_solve(args: &SolveArgs) -> anyhow::Result<Game> {
 /// The table size: `--hash-mb` if it fits in the memory available, or a third of that
 /// memory within bounds.
 fn table_mb(args: &SolveArgs) -> anyhow::Result<usize> {
-    let available = available_memory();
+    let available = mancala_cli::available_memory();
     Ok(match args.hash_mb {
         Some(mb) => {
             anyhow::ensure!(mb >= 1, "--hash-mb must be at least 1");
@@ -473,14 +473,6 @@ fn print_moves(game: &Game, side: Side, s: &Solution, out: &mut impl Write) -> a
         writeln!(out, "move values: {}", values.join("  "))?;
     }
     Ok(())
-}
-
-/// Memory the system says is available (Linux `/proc/meminfo`), in bytes.
-pub(crate) fn available_memory() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb << 10)
 }
 
 #[cfg(test)]

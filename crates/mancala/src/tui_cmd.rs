@@ -10,7 +10,7 @@ use mancala_match::Contestant;
 use mancala_session::{Record, RuleChoice, Seat};
 use mancala_tui::{App, Ended, Setup, default_name};
 
-use crate::args::read_records;
+use mancala_cli::read_records;
 
 /// Arguments of `mancala tui`. Any of them skips the start screen; the others keep
 /// their defaults (Kalah on the variant's board, a person against `medium`; see

@@ -1,4 +1,4 @@
-use super::{ANY_HOUSES, ANY_SEEDS, Leftover, RuleOptionInfo, RuleSet, VariantInfo};
+use super::{RuleSet, VariantInfo};
 use crate::sowing::StepSink;
 use crate::{
     EndReason, EndRule, Move, MoveList, MoveReport, Pit, Position, Side, SowStep, Variant,
@@ -28,42 +28,7 @@ pub struct Kalah;
 impl RuleSet for Kalah {
     const VARIANT: Variant = Variant::Kalah;
 
-    const INFO: VariantInfo = VariantInfo {
-        key: "kalah",
-        name: "Kalah",
-        rules: "Pick one of your houses: its seeds are sown anticlockwise, one per house, \
-                into your own store but not your opponent's. If the last seed lands in your \
-                store, you move again. If it lands in one of your empty houses, it captures \
-                itself and the seeds of the opposite house into your store. The game ends \
-                when the player to move has no seeds; each player then takes the seeds on \
-                their own row, and the fuller store wins.",
-        tip: "end in your store to move again",
-        default_houses: 6,
-        default_seeds: 4,
-        max_houses: ANY_HOUSES,
-        max_seeds: ANY_SEEDS,
-        options: &[
-            RuleOptionInfo {
-                key: "empty-capture",
-                summary: "a last seed in an own empty house captures even when the \
-                          opposite house is empty",
-                values: &["off", "on"],
-            },
-            RuleOptionInfo {
-                key: "end-rule",
-                summary: "when the game ends: the player to move has no seeds, or either \
-                          row is empty",
-                values: &["mover-cannot-move", "either-side-empty"],
-            },
-        ],
-        stores: true,
-        extra_turns: true,
-        repetition: false,
-        must_feed: false,
-        leftover: Leftover::OwnRow,
-        tuzdyks: false,
-        bank: "store",
-    };
+    const INFO: VariantInfo = crate::info::KALAH;
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {

@@ -18,10 +18,10 @@ pub use oware::Oware;
 pub use simplified::OwareSimplified;
 pub use togyz::TogyzKumalak;
 
+pub use crate::info::{Leftover, RuleOptionInfo, VariantInfo};
+
 use crate::sowing::{NoSteps, StepSink};
-use crate::{
-    EndReason, MAX_HOUSES, MAX_SEEDS, Move, MoveList, MoveReport, Position, SetupError, Variant,
-};
+use crate::{EndReason, Move, MoveList, MoveReport, Position, SetupError, Variant};
 
 /// What a variant must answer. Implemented by [`Kalah`], [`Oware`],
 /// [`OwareSimplified`] and [`TogyzKumalak`]; positions call them for their own variant.
@@ -156,107 +156,6 @@ macro_rules! with_rule_set {
         }
     };
 }
-
-/// Everything about a variant that is not how a move is played: what front ends show,
-/// what records and the command line call it, what they may set.
-///
-/// ```
-/// use mancala_core::Variant;
-/// let info = Variant::TogyzKumalak.info();
-/// assert_eq!((info.key, info.name), ("togyzkumalak", "Togyz Kumalak"));
-/// assert_eq!((info.default_houses, info.default_seeds), (9, 9));
-/// assert!(info.tuzdyks && !info.stores && !info.extra_turns && !info.must_feed);
-/// assert!(Variant::Oware.info().must_feed);
-/// assert!(Variant::Kalah.info().takes_option("empty-capture"));
-/// assert!(!Variant::Oware.info().takes_option("empty-capture"));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VariantInfo {
-    /// The key of the command line, the API, records and the notation: `kalah`.
-    pub key: &'static str,
-    /// The name people read: `Kalah`, `Togyz Kumalak`.
-    pub name: &'static str,
-    /// The rules in a few sentences, for help screens (one paragraph; front ends wrap).
-    pub rules: &'static str,
-    /// A one-line hint for a player looking at the board: how to capture.
-    pub tip: &'static str,
-    /// Houses per side by default.
-    pub default_houses: u8,
-    /// Seeds per house at the start by default.
-    pub default_seeds: u8,
-    /// The most houses per side the rules play on.
-    pub max_houses: u8,
-    /// The most seeds per house at the start the rules play with.
-    pub max_seeds: u8,
-    /// The rule options the variant takes, each with its default.
-    pub options: &'static [RuleOptionInfo],
-    /// Whether seeds are sown into stores on the board (Kalah); otherwise each player
-    /// keeps captured seeds beside the board.
-    pub stores: bool,
-    /// Whether a move can give its player another move (Kalah: ending in the store).
-    pub extra_turns: bool,
-    /// Whether a position coming round again since the last capture ends the game.
-    pub repetition: bool,
-    /// Whether a player must give seeds to an opponent who has none, when a move can
-    /// (Oware); otherwise an empty row is left to the variant's end rule.
-    pub must_feed: bool,
-    /// What happens to the seeds left on the board at the end.
-    pub leftover: Leftover,
-    /// Whether players claim tuzdyks (Togyz Kumalak): state beyond houses and stores.
-    pub tuzdyks: bool,
-    /// What the seeds a player has banked are called: `store` or `captured`.
-    pub bank: &'static str,
-}
-
-impl VariantInfo {
-    /// Whether the variant takes the rule option with this key.
-    #[must_use]
-    pub fn takes_option(&self, key: &str) -> bool {
-        self.options.iter().any(|o| o.key == key)
-    }
-}
-
-/// A rule option a variant takes, as front ends offer it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RuleOptionInfo {
-    /// The key on the command line (`--empty-capture`), in the API and the notation.
-    pub key: &'static str,
-    /// What it does, in a sentence.
-    pub summary: &'static str,
-    /// The values it takes, the default first; a switch is `["off", "on"]`.
-    pub values: &'static [&'static str],
-}
-
-/// What happens to the seeds left on the board when a game ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Leftover {
-    /// Each player takes the seeds on their own row (Kalah).
-    OwnRow,
-    /// Each player takes their own row, unless a player's captures already decided
-    /// the game: then they count for nobody (Oware, Togyz Kumalak).
-    OwnRowUnlessDecided,
-    /// They count for nobody (simplified Oware).
-    Nobody,
-}
-
-impl Leftover {
-    /// The rule in words, for help screens.
-    #[must_use]
-    pub const fn describe(self) -> &'static str {
-        match self {
-            Leftover::OwnRow => "each player takes the seeds left on their own row",
-            Leftover::OwnRowUnlessDecided => {
-                "each player takes the seeds left on their own row, unless captures \
-                 already decided the game"
-            }
-            Leftover::Nobody => "seeds left on the board count for nobody",
-        }
-    }
-}
-
-/// The board limits every variant shares today (a variant may lower them).
-pub(crate) const ANY_HOUSES: u8 = MAX_HOUSES as u8;
-pub(crate) const ANY_SEEDS: u8 = MAX_SEEDS as u8;
 
 /// Every non-empty house of the player to move, in house order: the legal moves of
 /// Kalah, simplified Oware and Togyz Kumalak, and of Oware while the opponent has

@@ -1,4 +1,4 @@
-use super::{ANY_HOUSES, ANY_SEEDS, Leftover, RuleSet, VariantInfo};
+use super::{RuleSet, VariantInfo};
 use crate::sowing::StepSink;
 use crate::{EndReason, Move, MoveList, MoveReport, Position, SowStep, Variant};
 
@@ -33,31 +33,7 @@ pub struct Oware;
 impl RuleSet for Oware {
     const VARIANT: Variant = Variant::Oware;
 
-    const INFO: VariantInfo = VariantInfo {
-        key: "oware",
-        name: "Oware",
-        rules: "Oware under the Abapa tournament rules. Pick one of your houses: its seeds \
-                are sown anticlockwise, one per house, skipping the house they came from. If \
-                the last seed makes a house on your opponent's row hold 2 or 3, you capture \
-                them, and the houses before it while they hold 2 or 3 (but a move that would \
-                take every seed your opponent has captures nothing). If your opponent has no \
-                seeds you must give them some. More than half of the seeds wins; when no \
-                move is possible, or a position comes round again since the last capture, \
-                each player takes the seeds on their own row.",
-        tip: "make 2 or 3 over there to capture",
-        default_houses: 6,
-        default_seeds: 4,
-        max_houses: ANY_HOUSES,
-        max_seeds: ANY_SEEDS,
-        options: &[],
-        stores: false,
-        extra_turns: false,
-        repetition: true,
-        must_feed: true,
-        leftover: Leftover::OwnRowUnlessDecided,
-        tuzdyks: false,
-        bank: "captured",
-    };
+    const INFO: VariantInfo = crate::info::OWARE;
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {

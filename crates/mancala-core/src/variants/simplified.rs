@@ -1,4 +1,4 @@
-use super::{ANY_HOUSES, ANY_SEEDS, Leftover, RuleSet, VariantInfo};
+use super::{RuleSet, VariantInfo};
 use crate::sowing::StepSink;
 use crate::{EndReason, Move, MoveList, MoveReport, Position, SetupError, SowStep, Variant};
 
@@ -36,30 +36,7 @@ pub struct OwareSimplified;
 impl RuleSet for OwareSimplified {
     const VARIANT: Variant = Variant::OwareSimplified;
 
-    const INFO: VariantInfo = VariantInfo {
-        key: "oware-simplified",
-        name: "Simplified Oware",
-        rules: "The simplified Oware of a course assignment. Pick one of your houses: its \
-                seeds are sown anticlockwise, one per house. Every seed that turns a house \
-                on your opponent's row from 1 into 2 captures both at once, so one move can \
-                capture several times. A player with no seeds is skipped. The game ends \
-                when at most two seeds are left on the board, or when a position comes \
-                round again since the last capture; seeds left on the board count for \
-                nobody, and the captures decide.",
-        tip: "turn their 1 into 2 to capture",
-        default_houses: 6,
-        default_seeds: 4,
-        max_houses: ANY_HOUSES,
-        max_seeds: ANY_SEEDS,
-        options: &[],
-        stores: false,
-        extra_turns: false,
-        repetition: true,
-        must_feed: false,
-        leftover: Leftover::Nobody,
-        tuzdyks: false,
-        bank: "captured",
-    };
+    const INFO: VariantInfo = crate::info::OWARE_SIMPLIFIED;
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {

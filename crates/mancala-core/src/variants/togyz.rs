@@ -1,4 +1,4 @@
-use super::{ANY_HOUSES, ANY_SEEDS, Leftover, RuleSet, VariantInfo};
+use super::{RuleSet, VariantInfo};
 use crate::sowing::StepSink;
 use crate::{EndReason, Move, MoveList, MoveReport, Position, SetupError, Side, SowStep, Variant};
 
@@ -37,32 +37,7 @@ pub struct TogyzKumalak;
 impl RuleSet for TogyzKumalak {
     const VARIANT: Variant = Variant::TogyzKumalak;
 
-    const INFO: VariantInfo = VariantInfo {
-        key: "togyzkumalak",
-        name: "Togyz Kumalak",
-        rules: "Kazakhstan's national mancala game. Pick one of your houses: its seeds are \
-                sown anticlockwise starting in that same house (a single seed moves to the \
-                next house). If the last seed makes a house on your opponent's row even, \
-                you capture it. If it makes it exactly 3, it becomes your tuzdyk and you \
-                take the 3: once a game, never your opponent's last house, and never the \
-                house numbered like your opponent's tuzdyk. Every seed sown into a tuzdyk \
-                goes to its owner. More than half of the seeds wins; a player to move with \
-                no seeds, or a position coming round again since the last capture, ends \
-                the game, and each player takes the seeds on their row.",
-        tip: "make it even over there to capture, 3 for a tuzdyk",
-        default_houses: 9,
-        default_seeds: 9,
-        max_houses: ANY_HOUSES,
-        max_seeds: ANY_SEEDS,
-        options: &[],
-        stores: false,
-        extra_turns: false,
-        repetition: true,
-        must_feed: false,
-        leftover: Leftover::OwnRowUnlessDecided,
-        tuzdyks: true,
-        bank: "captured",
-    };
+    const INFO: VariantInfo = crate::info::TOGYZ_KUMALAK;
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {

@@ -23,7 +23,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::Semaphore;
 
-use crate::bench_web::{Http, Percentiles, WebArgs, loopback_bases, percentile};
+use crate::http::{Http, percentile};
+use crate::web::{Percentiles, WebArgs, loopback_bases};
 
 /// Streams being opened at once (the rest wait their turn).
 const OPENING_AT_ONCE: usize = 256;

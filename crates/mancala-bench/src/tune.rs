@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::args::RulesArgs;
+use mancala_cli::RulesArgs;
 
 /// The evaluation's terms, in the order of `features`.
 const TERMS: [&str; N] = ["store", "row", "mobility", "reach", "threat", "tuzdyk"];

@@ -8,7 +8,7 @@ use mancala_core::Position;
 use mancala_engine::{Limits, Mcts, MctsLimits, Searcher};
 use serde::Serialize;
 
-use crate::args::RulesArgs;
+use mancala_cli::RulesArgs;
 
 /// Arguments of `mancala bench search`.
 #[derive(Args, Debug)]
@@ -118,7 +118,7 @@ pub fn mcts(args: &MctsArgs, out: &mut impl Write) -> anyhow::Result<()> {
 /// Runs `bench endgame` and writes its JSON (without the newline).
 pub fn endgame(args: &EndgameArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let seeds = usize::from(args.endgame_seeds);
-    let max_bytes = crate::solve_cmd::available_memory().map_or(usize::MAX, |a| a / 10 * 8);
+    let max_bytes = mancala_cli::available_memory().map_or(usize::MAX, |a| a / 10 * 8);
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         pool = pool.num_threads(usize::from(t));

@@ -1,4 +1,8 @@
-//! Command-line arguments shared by several subcommands.
+//! Command-line arguments shared by several subcommands of the `mancala` binary and its
+//! benchmarks (`mancala-bench`): the rules of a game, its start (a position or a game of
+//! a record), and what the system offers (memory for tables).
+
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -11,9 +15,13 @@ use mancala_session::{Record, RuleChoice, parse_records};
 /// `--end-rule`.
 #[derive(Args, Clone, Debug)]
 pub struct RulesArgs {
+    // These three have no doc comment: clap would read it as their help, which is made
+    // from the variants instead (`variant_help`, `default_help`).
+    #[allow(missing_docs)]
     #[arg(long, default_value = "kalah", value_name = "VARIANT", help = variant_help())]
     pub variant: Variant,
 
+    #[allow(missing_docs)]
     #[arg(
         long,
         help = default_help("Houses per side", |v| v.info().default_houses),
@@ -21,6 +29,7 @@ pub struct RulesArgs {
     )]
     pub houses: Option<u8>,
 
+    #[allow(missing_docs)]
     #[arg(
         long,
         help = default_help("Seeds per house at the start", |v| v.info().default_seeds),
@@ -156,4 +165,14 @@ pub fn read_records(path: &Path, defaults: Rules) -> anyhow::Result<Vec<Record>>
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
     };
     parse_records(&text, defaults).with_context(|| path.display().to_string())
+}
+
+/// Memory the system says is available (Linux `/proc/meminfo`), in bytes; `None` where
+/// it does not say.
+#[must_use]
+pub fn available_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb << 10)
 }

@@ -13,7 +13,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-use crate::args::RulesArgs;
+use mancala_cli::RulesArgs;
 
 /// Arguments of `mancala bench accuracy`.
 #[derive(Args, Debug)]

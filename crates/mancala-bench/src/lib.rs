@@ -1,4 +1,19 @@
 //! `mancala bench`: speed figures printed as one JSON line each.
+//!
+//! The benchmarks live apart from the binary, which only parses `mancala bench` into
+//! [`BenchArgs`] and calls [`run`]: their dependencies (linear algebra for the weight
+//! fit, an HTTP client for the server load) stay out of the players' program, and the
+//! binary stays its subcommands.
+
+#![forbid(unsafe_code)]
+
+mod abuse;
+mod http;
+mod search;
+mod strength;
+mod tune;
+mod web;
+mod web_viewers;
 
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -9,7 +24,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-use crate::args::RulesArgs;
+use mancala_cli::RulesArgs;
 
 /// Arguments of `mancala bench`.
 #[derive(Args, Debug)]
@@ -40,19 +55,19 @@ enum BenchCommand {
         depth: u32,
     },
     /// Fixed-depth alpha-beta search from the start on one thread
-    Search(crate::bench_search::SearchArgs),
+    Search(crate::search::SearchArgs),
     /// Monte-Carlo tree search from the start on one thread
-    Mcts(crate::bench_search::MctsArgs),
+    Mcts(crate::search::MctsArgs),
     /// Build the exact solver's Kalah endgame database (on every core by default)
-    Endgame(crate::bench_search::EndgameArgs),
+    Endgame(crate::search::EndgameArgs),
     /// How often players keep the exact value of small positions (the solver judges)
-    Accuracy(crate::bench_strength::AccuracyArgs),
+    Accuracy(crate::strength::AccuracyArgs),
     /// Nodes and simulations a second on one thread and on several
-    Threads(crate::bench_strength::ThreadsArgs),
+    Threads(crate::strength::ThreadsArgs),
     /// Fit the evaluation's weights to self-play results (logistic regression)
-    Tune(crate::bench_tune::TuneArgs),
+    Tune(crate::tune::TuneArgs),
     /// Load a running `mancala serve` with many concurrent games (loopback only)
-    Web(crate::bench_web::WebArgs),
+    Web(crate::web::WebArgs),
 }
 
 #[derive(Serialize)]
@@ -100,17 +115,17 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
             };
             serde_json::to_writer(&mut *out, &figures)?;
         }
-        BenchCommand::Search(args) => crate::bench_search::search(args, &mut *out)?,
-        BenchCommand::Mcts(args) => crate::bench_search::mcts(args, &mut *out)?,
-        BenchCommand::Endgame(args) => crate::bench_search::endgame(args, &mut *out)?,
+        BenchCommand::Search(args) => crate::search::search(args, &mut *out)?,
+        BenchCommand::Mcts(args) => crate::search::mcts(args, &mut *out)?,
+        BenchCommand::Endgame(args) => crate::search::endgame(args, &mut *out)?,
         // Several lines, each ended already.
-        BenchCommand::Accuracy(args) => return crate::bench_strength::accuracy(args, out),
-        BenchCommand::Threads(args) => return crate::bench_strength::threads(args, out),
-        BenchCommand::Tune(args) => return crate::bench_tune::tune(args, out),
+        BenchCommand::Accuracy(args) => return crate::strength::accuracy(args, out),
+        BenchCommand::Threads(args) => return crate::strength::threads(args, out),
+        BenchCommand::Tune(args) => return crate::tune::tune(args, out),
         BenchCommand::Web(args) if args.viewers > 0 => {
-            serde_json::to_writer(&mut *out, &crate::bench_web_viewers::run(args)?)?;
+            serde_json::to_writer(&mut *out, &crate::web_viewers::run(args)?)?;
         }
-        BenchCommand::Web(args) => serde_json::to_writer(&mut *out, &crate::bench_web::run(args)?)?,
+        BenchCommand::Web(args) => serde_json::to_writer(&mut *out, &crate::web::run(args)?)?,
     }
     writeln!(out)?;
     Ok(())
