@@ -49,6 +49,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod described;
 pub mod description;
 mod end;
 mod game;
