@@ -90,7 +90,6 @@ impl Described {
             || match self.empty {
                 Empty::MoverCannotMove => self.legal_moves(pos).is_empty(),
                 Empty::EitherSide => pos.row_sum(Side::South) == 0 || pos.row_sum(Side::North) == 0,
-                Empty::Never => false,
             }
     }
 

@@ -288,7 +288,8 @@ pub struct End {
     pub repetition: bool,
 }
 
-/// When a lack of seeds ends the game.
+/// When a lack of seeds ends the game. (Where a player with no move is passed over,
+/// `turn.no_move = "pass"`, the player to move lacks a move only when neither has one.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Empty {
@@ -297,8 +298,6 @@ pub enum Empty {
     MoverCannotMove,
     /// As soon as either player's houses are all empty.
     EitherSide,
-    /// Never (another rule ends the game).
-    Never,
 }
 
 /// Where the seeds left on the board go when the game ends.
