@@ -49,6 +49,8 @@
 
 #![forbid(unsafe_code)]
 
+pub mod described;
+pub mod description;
 mod end;
 mod game;
 mod info;

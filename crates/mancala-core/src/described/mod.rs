@@ -1,0 +1,167 @@
+//! One engine for every description: [`Described`] plays any game a
+//! [`Description`] describes, seed by seed, on the same [`Position`] the hand-tuned
+//! rule sets play.
+//!
+//! It is the reference the rule sets (`variants/`) are held to: over random games of
+//! the four shipped games it gives the same positions, reports, steps and ends as
+//! their kernels (`tests/described.rs`), and it plays games that have no kernel.
+//!
+//! ```
+//! use mancala_core::described::Described;
+//! use mancala_core::description::Description;
+//! use mancala_core::{Move, Position, Rules};
+//! let oware = Described::new(&Description::builtin("oware").unwrap());
+//! let mut pos = Position::new(Rules::oware(6, 4));
+//! assert_eq!(oware.legal_moves(&pos).len(), 6);
+//! let report = oware.play(&mut pos, Move::new(3).unwrap(), &mut Vec::new());
+//! assert_eq!(report.captured, 0);
+//! assert_eq!(pos, Position::new(Rules::oware(6, 4)).play(Move::new(3).unwrap()).unwrap());
+//! ```
+
+mod sow;
+
+use crate::description::{Capture, Claim, Description, Empty, Leftover, NoMove, Sowing};
+use crate::variants::{decided_by_captures, end_reason_by_captures};
+use crate::{EndReason, Move, MoveList, Position, SetupError, Side};
+
+/// A description made ready to play.
+#[derive(Clone, Debug)]
+pub struct Described {
+    sowing: Sowing,
+    extra_turn: bool,
+    must_feed: bool,
+    no_move: NoMove,
+    captures: Vec<Capture>,
+    claim: Option<Claim>,
+    majority: bool,
+    empty: Empty,
+    seeds_left: u16,
+    leftover: Leftover,
+    repetition: bool,
+}
+
+impl Described {
+    /// The engine for a description (one that [`Description::check`] accepts).
+    #[must_use]
+    pub fn new(description: &Description) -> Described {
+        Described {
+            sowing: description.sowing.clone(),
+            extra_turn: description.turn.extra_turn,
+            must_feed: description.turn.must_feed,
+            no_move: description.turn.no_move,
+            captures: description.capture.clone(),
+            claim: description.claim.clone(),
+            majority: description.end.majority,
+            empty: description.end.empty,
+            seeds_left: description.end.seeds_left,
+            leftover: description.end.leftover,
+            repetition: description.end.repetition,
+        }
+    }
+
+    /// The legal moves of the player to move, in house order (whether or not the game
+    /// is over by the end rules: [`Described::is_over`] says that).
+    #[must_use]
+    pub fn legal_moves(&self, pos: &Position) -> MoveList {
+        let me = pos.to_move;
+        let feeding = self.must_feed && pos.row_sum(me.opponent()) == 0;
+        let mut list = MoveList::new();
+        for (i, &seeds) in pos.houses(me).iter().enumerate() {
+            let mv = Move::from_index(i);
+            let legal = seeds > 0 && (!feeding || self.feeds(pos, mv));
+            list.push_if(mv, legal);
+        }
+        list
+    }
+
+    /// Whether playing `mv` leaves the opponent some seeds.
+    fn feeds(&self, pos: &Position, mv: Move) -> bool {
+        let mut copy = *pos;
+        self.sow(&mut copy, mv, &mut crate::sowing::NoSteps);
+        copy.row_sum(pos.to_move.opponent()) > 0
+    }
+
+    /// Whether the game is over in `pos` by the end rules (repetition aside, which
+    /// needs the history).
+    #[must_use]
+    pub fn is_over(&self, pos: &Position) -> bool {
+        (self.majority && decided_by_captures(pos))
+            || (self.seeds_left > 0 && pos.seeds_in_play() <= self.seeds_left)
+            || match self.empty {
+                Empty::MoverCannotMove => self.legal_moves(pos).is_empty(),
+                Empty::EitherSide => pos.row_sum(Side::South) == 0 || pos.row_sum(Side::North) == 0,
+            }
+    }
+
+    /// The final scores of a finished game, player 1 first.
+    #[must_use]
+    pub fn final_scores(&self, pos: &Position) -> [u16; 2] {
+        match self.leftover {
+            Leftover::OwnRow => pos.stores_plus_rows(),
+            Leftover::OwnRowUnlessDecided if decided_by_captures(pos) => pos.stores,
+            Leftover::OwnRowUnlessDecided => pos.stores_plus_rows(),
+            Leftover::Nobody => pos.stores,
+        }
+    }
+
+    /// Why a finished game ended.
+    #[must_use]
+    pub fn end_reason(&self, pos: &Position) -> EndReason {
+        let me = pos.to_move;
+        if let Some(reason) = end_reason_by_captures(pos).filter(|_| self.majority) {
+            return reason;
+        }
+        if self.seeds_left > 0 && pos.seeds_in_play() <= self.seeds_left {
+            return EndReason::FewSeedsLeft;
+        }
+        match self.empty {
+            Empty::EitherSide if pos.row_sum(me) == 0 => EndReason::SideEmpty(me),
+            Empty::EitherSide => EndReason::SideEmpty(me.opponent()),
+            _ if pos.row_sum(me) == 0 => EndReason::NoSeeds(me),
+            _ => EndReason::CannotFeed(me),
+        }
+    }
+
+    /// The final scores when a position comes round again since the last capture, or
+    /// `None` for a game without the repetition rule.
+    #[must_use]
+    pub fn repetition_scores(&self, pos: &Position) -> Option<[u16; 2]> {
+        self.repetition.then(|| match self.leftover {
+            Leftover::Nobody => pos.stores,
+            Leftover::OwnRow | Leftover::OwnRowUnlessDecided => pos.stores_plus_rows(),
+        })
+    }
+
+    /// What the game forbids in a position set up from parts: claimed houses where it
+    /// has none or where its claim rule forbids them, and a player to move with no
+    /// seeds where such a player is skipped.
+    ///
+    /// # Errors
+    /// What is wrong.
+    pub fn check_setup(&self, pos: &Position) -> Result<(), SetupError> {
+        let h = pos.rules.houses() as u8;
+        for owner in Side::BOTH {
+            let t = pos.tuzdyks[owner.index()];
+            if t == 0 {
+                continue;
+            }
+            let why = match &self.claim {
+                None => "this game has no claimed houses",
+                Some(_) if t > h => "there is no such house",
+                Some(c) if c.not_last_house && t == h => "it cannot be the opponent's last house",
+                Some(c) if c.not_mirror && t == pos.tuzdyks[owner.opponent().index()] => {
+                    "the two tuzdyks cannot have the same number"
+                }
+                Some(_) if pos.houses(owner.opponent())[usize::from(t - 1)] != 0 => {
+                    "a tuzdyk holds no seeds"
+                }
+                Some(_) => continue,
+            };
+            return Err(SetupError::Tuzdyk { side: owner, why });
+        }
+        if self.no_move == NoMove::Pass && !self.is_over(pos) && pos.row_sum(pos.to_move) == 0 {
+            return Err(SetupError::MoverSkipped(pos.to_move));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,170 @@
+//! Property tests of the description engine over random descriptions: every
+//! description the check accepts plays without a panic, keeps every seed, always
+//! offers the player to move a legal move until the game is over, and every game ends
+//! (by its end rules or, where it has one, by the repetition rule).
+
+use std::collections::HashSet;
+
+use mancala_core::described::Described;
+use mancala_core::description::{
+    Board, Capture, CaptureKind, Claim, Description, Empty, EmptyFacing, End, First, GrandSlam,
+    Leftover, NoMove, Row, Sowing, Timing, Turn,
+};
+use mancala_core::{Move, Position, Rules, Variant};
+use proptest::prelude::*;
+
+fn capture_strategy() -> impl Strategy<Value = Capture> {
+    (
+        any::<bool>(),
+        prop::collection::btree_set(1u16..=4, 0..3),
+        any::<bool>(),
+        prop::sample::select(vec![Row::Opponent, Row::Own, Row::Either]),
+        prop::sample::select(vec![Timing::Last, Timing::EachSeed]),
+        any::<bool>(),
+        prop::sample::select(vec![GrandSlam::Captures, GrandSlam::NoCapture]),
+        prop::sample::select(vec![EmptyFacing::NoCapture, EmptyFacing::TakeSowingSeed]),
+    )
+        .prop_map(
+            |(across, counts, even, row, timing, run, grand_slam, empty_facing)| {
+                if across {
+                    Capture {
+                        kind: CaptureKind::Across,
+                        counts: Vec::new(),
+                        even: false,
+                        row: Row::Own,
+                        timing: Timing::Last,
+                        run: false,
+                        grand_slam: GrandSlam::Captures,
+                        empty_facing,
+                    }
+                } else {
+                    Capture {
+                        kind: CaptureKind::Count,
+                        counts: counts.into_iter().collect(),
+                        even,
+                        row,
+                        timing,
+                        run,
+                        grand_slam,
+                        empty_facing: EmptyFacing::NoCapture,
+                    }
+                }
+            },
+        )
+}
+
+fn end_strategy() -> impl Strategy<Value = End> {
+    (
+        any::<bool>(),
+        prop::sample::select(vec![Empty::MoverCannotMove, Empty::EitherSide]),
+        0u16..=3,
+        prop::sample::select(vec![
+            Leftover::OwnRow,
+            Leftover::OwnRowUnlessDecided,
+            Leftover::Nobody,
+        ]),
+        any::<bool>(),
+    )
+        .prop_map(|(majority, empty, seeds_left, leftover, repetition)| End {
+            majority,
+            empty,
+            seeds_left,
+            leftover,
+            repetition,
+        })
+}
+
+prop_compose! {
+    fn description_strategy()(
+        houses in 1u8..=6,
+        seeds in 1u8..=5,
+        stores in any::<bool>(),
+        own_store in any::<bool>(),
+        extra_turn in any::<bool>(),
+        origin_first in any::<bool>(),
+        skip_origin in any::<bool>(),
+        must_feed in any::<bool>(),
+        pass in any::<bool>(),
+        capture in prop::collection::vec(capture_strategy(), 0..3),
+        claim in prop::option::of((1u16..=4, any::<bool>(), any::<bool>())),
+        end in end_strategy(),
+    ) -> Description {
+        let mut d = Description::builtin("oware").unwrap();
+        d.key = "random".into();
+        d.board = Board { houses, seeds, min_houses: 1, max_houses: 16, max_seeds: 64, stores };
+        d.sowing = Sowing {
+            first: if origin_first { First::Origin } else { First::Next },
+            skip_origin,
+            own_store: stores && own_store,
+        };
+        d.turn = Turn {
+            extra_turn: stores && own_store && extra_turn,
+            must_feed,
+            no_move: if pass { NoMove::Pass } else { NoMove::Ends },
+        };
+        d.capture = capture;
+        d.claim = claim.filter(|_| !stores).map(|(count, not_last_house, not_mirror)| Claim {
+            word: "claim".into(),
+            count,
+            not_last_house,
+            not_mirror,
+        });
+        d.end = end;
+        d
+    }
+}
+
+/// Plays a random game of `d` (moves picked by `choices`, round and round); the number
+/// of plies, or why it broke an invariant.
+fn play_random_game(d: &Description, choices: &[usize]) -> Result<usize, String> {
+    let engine = Described::new(d);
+    let rules = Rules::new(Variant::Oware, d.board.houses, d.board.seeds).unwrap();
+    let total = rules.total_seeds();
+    let mut pos = Position::new(rules);
+    let mut seen: HashSet<Position> = HashSet::new();
+    for ply in 0..100_000 {
+        if engine.is_over(&pos) {
+            return Ok(ply);
+        }
+        if d.end.repetition && !seen.insert(pos) {
+            return Ok(ply);
+        }
+        let moves: Vec<Move> = engine.legal_moves(&pos).iter().copied().collect();
+        if moves.is_empty() {
+            return Err(format!(
+                "no legal move in a game not over: {}",
+                pos.to_notation()
+            ));
+        }
+        let stores = pos.stores();
+        let mv = moves[choices[ply % choices.len()] % moves.len()];
+        engine.play(&mut pos, mv, &mut Vec::new());
+        let on_board: u16 = pos.houses(mancala_core::Side::South).iter().sum::<u16>()
+            + pos.houses(mancala_core::Side::North).iter().sum::<u16>();
+        let kept = on_board + pos.stores()[0] + pos.stores()[1];
+        if kept != total {
+            return Err(format!(
+                "{kept} seeds of {total} after {mv}: {}",
+                pos.to_notation()
+            ));
+        }
+        if pos.stores() != stores {
+            seen.clear();
+        }
+    }
+    Err("no end in 100,000 plies".into())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn accepted_descriptions_play_keep_their_seeds_and_end(
+        d in description_strategy(),
+        choices in prop::collection::vec(0usize..16, 1..64),
+    ) {
+        prop_assume!(d.check().is_ok());
+        let played = play_random_game(&d, &choices);
+        prop_assert!(played.is_ok(), "{}\n{}", played.unwrap_err(), d.to_toml());
+    }
+}
