@@ -19,7 +19,9 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
-use mancala_core::{Position, RepetitionTracker, Rules, perft};
+use mancala_core::described::Described;
+use mancala_core::description::Description;
+use mancala_core::{NoSteps, Position, RepetitionTracker, Rules, perft};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
@@ -45,6 +47,10 @@ enum BenchCommand {
         /// Seed of the random move choices
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Play by the game's description (the one engine every description runs on)
+        /// instead of its hand-tuned rule set
+        #[arg(long)]
+        described: bool,
     },
     /// Perft from the start (the last ply counted in bulk) on one thread
     Perft {
@@ -94,12 +100,16 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
             rules,
             seconds,
             seed,
+            described,
         } => {
             anyhow::ensure!(
                 seconds.is_finite() && *seconds > 0.0,
                 "--seconds must be a positive number"
             );
-            let figures = playouts(rules.rules()?, Duration::from_secs_f64(*seconds), *seed);
+            let rules = rules.rules()?;
+            let budget = Duration::from_secs_f64(*seconds);
+            let engine = described.then(|| Described::new(&Description::of_rules(rules)));
+            let figures = playouts(rules, budget, *seed, engine.as_ref());
             serde_json::to_writer(&mut *out, &figures)?;
         }
         BenchCommand::Perft { rules, depth } => {
@@ -131,8 +141,14 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Plays random games from the start until `budget` has passed.
-fn playouts(rules: Rules, budget: Duration, seed: u64) -> PlayoutFigures {
+/// Plays random games from the start until `budget` has passed, by the rule set of
+/// `rules` or, when given, by the description engine.
+fn playouts(
+    rules: Rules,
+    budget: Duration,
+    seed: u64,
+    described: Option<&Described>,
+) -> PlayoutFigures {
     let start = Position::new(rules);
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut repetitions = RepetitionTracker::new(&start);
@@ -147,20 +163,24 @@ fn playouts(rules: Rules, budget: Duration, seed: u64) -> PlayoutFigures {
             let mut p = start;
             repetitions.reset(&start);
             loop {
-                let legal = p.legal_moves();
-                if legal.is_empty() {
-                    break;
-                }
+                let legal = match described {
+                    _ if p.is_over() => break,
+                    Some(engine) => engine.legal_moves(&p),
+                    None => p.legal_moves(),
+                };
                 let mv = legal[rng.random_range(0..legal.len())];
                 moves += 1;
-                if track {
-                    let before = p;
-                    p.play_unchecked(mv);
-                    if repetitions.record(&before, &p) {
-                        break;
+                let before = p;
+                match described {
+                    Some(engine) => {
+                        engine.play(&mut p, mv, &mut NoSteps);
                     }
-                } else {
-                    p.play_unchecked(mv);
+                    None => {
+                        p.play_unchecked(mv);
+                    }
+                }
+                if track && repetitions.record(&before, &p) {
+                    break;
                 }
             }
             games += 1;

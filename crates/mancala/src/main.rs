@@ -16,6 +16,7 @@
 //! mancala solve           the exact value of a position under perfect play
 //! mancala analyse         every move of a game against the best, labels, accuracy
 //! mancala record          check game records, convert them between notations
+//! mancala variants        the games, from their descriptions (docs/rules-format.md)
 //! ```
 
 #![forbid(unsafe_code)]
@@ -31,6 +32,7 @@ mod replay;
 mod serve_cmd;
 mod solve_cmd;
 mod tui_cmd;
+mod variants_cmd;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -82,6 +84,8 @@ enum Command {
     /// in seeds under best play: exact where the solver proves them (Kalah and Oware
     /// near the end), else the search's estimate. See docs/analysis.md.
     Analyse(analyse_cmd::AnalyseArgs),
+    /// List the games the program plays, or print one's description file
+    Variants(variants_cmd::VariantsArgs),
 }
 
 fn main() -> ExitCode {
@@ -110,6 +114,9 @@ fn main() -> ExitCode {
         Some(Command::Record(args)) => record_cmd::run(args, &mut out),
         Some(Command::Analyse(args)) => {
             analyse_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Variants(args)) => {
+            variants_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS)
         }
         None | Some(Command::Tui(_)) => unreachable!("the terminal game ran above"),
     };

@@ -281,3 +281,40 @@ fn bench_search_and_mcts_report_their_work() {
     assert!(!ok);
     assert!(err.contains("--seconds must be a positive number"), "{err}");
 }
+
+/// `--described` plays the same random games by the description engine: on the same
+/// seed and board, a fixed number of games gives the same number of moves as the rule
+/// set (both stop on the clock, so the figures are compared per game).
+#[test]
+fn bench_playouts_by_description_play_the_same_games() {
+    for variant in ["kalah", "oware", "oware-simplified", "togyzkumalak"] {
+        let run = |described: bool| {
+            let mut args = vec![
+                "bench",
+                "playouts",
+                "--variant",
+                variant,
+                "--houses",
+                "3",
+                "--seeds",
+                "2",
+                "--seconds",
+                "0.05",
+            ];
+            if described {
+                args.push("--described");
+            }
+            let (ok, out, err) = spec::run_binary(&args, "");
+            assert!(ok, "{variant}: {err}");
+            let v = lines(&out).remove(0);
+            (v["games"].as_u64().unwrap(), v["moves"].as_u64().unwrap())
+        };
+        let (kernel, described) = (run(false), run(true));
+        assert!(kernel.0 > 0 && described.0 > 0, "{variant}");
+        // Games come 256 at a time from the same seed: the first 256 are the same
+        // games under both, so equal counts of games give equal counts of moves.
+        if kernel.0 == described.0 {
+            assert_eq!(kernel.1, described.1, "{variant}");
+        }
+    }
+}

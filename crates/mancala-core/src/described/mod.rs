@@ -88,6 +88,8 @@ impl Described {
         (self.majority && decided_by_captures(pos))
             || (self.seeds_left > 0 && pos.seeds_in_play() <= self.seeds_left)
             || match self.empty {
+                // Without feeding, a player can move while they have seeds.
+                Empty::MoverCannotMove if !self.must_feed => pos.row_sum(pos.to_move) == 0,
                 Empty::MoverCannotMove => self.legal_moves(pos).is_empty(),
                 Empty::EitherSide => pos.row_sum(Side::South) == 0 || pos.row_sum(Side::North) == 0,
             }

@@ -98,6 +98,12 @@ impl Described {
                 pos.stores[side.index()] += 1;
                 steps.record(|| SowStep::Drop(Pit::Store(side)));
             }
+            // Without claimed houses every house keeps its seeds: the common case,
+            // without working out the pit unless the steps are recorded.
+            Spot::Cell(cell) if self.claim.is_none() => {
+                pos.cells[cell] += 1;
+                steps.record(|| SowStep::Drop(pos.pit_of_cell(cell)));
+            }
             Spot::Cell(cell) => {
                 let pit = pos.pit_of_cell(cell);
                 match pit {
@@ -118,7 +124,7 @@ impl Described {
         timing: Timing,
         steps: &mut S,
     ) -> u16 {
-        if matches!(pos.pit_of_cell(cell), Pit::Store(_)) {
+        if self.claim.is_some() && matches!(pos.pit_of_cell(cell), Pit::Store(_)) {
             return 0;
         }
         let mut taken = 0;

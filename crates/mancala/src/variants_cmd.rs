@@ -1,0 +1,98 @@
+//! `mancala variants`: the games the program plays, from their descriptions.
+
+use std::io::Write;
+
+use clap::{Args, Subcommand};
+use mancala_core::description::Description;
+use serde::Serialize;
+
+/// Arguments of `mancala variants`.
+#[derive(Args, Debug)]
+pub struct VariantsArgs {
+    #[command(subcommand)]
+    what: Option<VariantsCommand>,
+
+    /// Print every game as JSON (key, name, aliases, region, sources, summary and the
+    /// description) instead of a table
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum VariantsCommand {
+    /// Print a game's description file (TOML), e.g. to change a rule and play it
+    Show {
+        /// The game's key, as listed by `mancala variants`
+        key: String,
+    },
+}
+
+/// One game in `--json`: what it is, with its whole description.
+#[derive(Serialize)]
+struct GameEntry<'a> {
+    key: &'a str,
+    name: &'a str,
+    aliases: &'a [String],
+    region: &'a str,
+    sources: Vec<&'a str>,
+    summary: &'a str,
+    description: &'a Description,
+}
+
+/// Prints the table, the JSON list or one game's file.
+pub fn run(args: &VariantsArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let games = Description::builtins();
+    if let Some(VariantsCommand::Show { key }) = &args.what {
+        let Some(text) = Description::builtin_text(key) else {
+            let keys: Vec<&str> = games.iter().map(|d| d.key.as_str()).collect();
+            anyhow::bail!(
+                "there is no game {key:?}; the games are {}",
+                keys.join(", ")
+            );
+        };
+        out.write_all(text.as_bytes())?;
+        return Ok(());
+    }
+    if args.json {
+        let entries: Vec<GameEntry> = games
+            .iter()
+            .map(|d| GameEntry {
+                key: &d.key,
+                name: &d.name,
+                aliases: &d.aliases,
+                region: &d.region,
+                sources: d.sources.iter().map(|s| s.cite.as_str()).collect(),
+                summary: &d.summary,
+                description: d,
+            })
+            .collect();
+        serde_json::to_writer_pretty(&mut *out, &entries)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    print_table(&games, out)
+}
+
+/// One line a game: key, name, the standard board and the summary.
+fn print_table(games: &[Description], out: &mut impl Write) -> anyhow::Result<()> {
+    let key_width = games.iter().map(|d| d.key.len()).max().unwrap_or(0);
+    let name_width = games
+        .iter()
+        .map(|d| d.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for d in games {
+        let board = format!("{}x{}", d.board.houses, d.board.seeds);
+        writeln!(
+            out,
+            "{:key_width$}  {:name_width$}  {board:>5}  {}",
+            d.key, d.name, d.summary
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "`mancala variants show KEY` prints a game's description; docs/rules-format.md explains it."
+    )?;
+    Ok(())
+}
