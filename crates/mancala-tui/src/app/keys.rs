@@ -231,9 +231,17 @@ impl App {
             KeyCode::Left | KeyCode::Right | KeyCode::Home | KeyCode::End => {
                 g.move_cursor(key.code);
             }
-            KeyCode::Enter | KeyCode::Char(' ') => {
+            KeyCode::Enter => {
                 let house = g.cursor;
                 self.try_house(None, house, now);
+            }
+            // Space skips a sowing; pressed once too often, it must not play a move.
+            KeyCode::Char(' ') => {
+                let side = g.session.to_move().unwrap_or(Side::South);
+                let house = g.label(side, g.cursor);
+                g.message = Message::info(format!(
+                    "Space only skips a sowing: Enter sows the highlighted house {house}."
+                ));
             }
             KeyCode::Esc => g.digit = None,
             KeyCode::Char(c) if c.is_ascii_digit() => self.digit_key(c, now),
