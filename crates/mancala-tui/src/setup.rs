@@ -5,6 +5,8 @@ use mancala_engine::{Player, PlayerError, PlayerSpec};
 use mancala_match::{Contestant, ExternalSpec, Seated};
 use mancala_session::{Record, RuleChoice, Seat, SetupError, option_value, with_option};
 
+use crate::fit;
+
 /// The computer player used when a seat's spec cannot be built for the rules.
 pub const FALLBACK_PLAYER: &str = "greedy";
 
@@ -117,12 +119,26 @@ impl Setup {
 
     /// The same settings with the names the game is played under: each as given,
     /// trimmed, or when empty the seat's default name (`Player 2`, `Medium bot`), as
-    /// the start screen shows while a name is empty.
+    /// the start screen shows while a name is empty, cut to [`NAME_MAX`] columns (as
+    /// the start screen lets one type them). Two players of one name (two
+    /// `master` bots) are told apart by their seat: `Master bot 1`, `Master bot 2`.
+    ///
+    /// ```
+    /// use mancala_tui::Setup;
+    /// let bots = Setup { players: ["master".into(), "master".into()], ..Setup::default() };
+    /// let named = Setup { names: [String::new(), String::new()], ..bots }.named();
+    /// assert_eq!(named.names, ["Master bot 1", "Master bot 2"]);
+    /// ```
     #[must_use]
     pub fn named(mut self) -> Setup {
         for (i, side) in Side::BOTH.into_iter().enumerate() {
             let seat = self.seat(i).unwrap_or(Seat::Human);
-            self.names[i] = mancala_session::name_or_default(&self.names[i], side, &seat);
+            let name = mancala_session::name_or_default(&self.names[i], side, &seat);
+            self.names[i] = fit::truncate(&name, NAME_MAX).trim_end().to_owned();
+        }
+        if self.names[0] == self.names[1] {
+            let name = fit::truncate(&self.names[0], NAME_MAX - 2);
+            self.names = [1, 2].map(|n| format!("{} {n}", name.trim_end()));
         }
         self
     }
@@ -273,6 +289,9 @@ pub struct SetupForm {
     /// The focused line was just reached: like a selected field, the first character
     /// or digit typed replaces its value instead of adding to it.
     fresh: bool,
+    /// What the screen says about the last key typed, when it was refused: a number
+    /// out of range, a name at its longest.
+    said: Option<String>,
     /// The board was changed by hand (or given so): a change of variant keeps it
     /// rather than taking the new variant's default board.
     board_chosen: bool,
@@ -303,6 +322,7 @@ impl SetupForm {
             replaced: [None, None],
             notes: [None, None],
             fresh: false,
+            said: None,
             board_chosen,
         };
         form.replace_players();
@@ -408,33 +428,47 @@ impl SetupForm {
     pub fn focus_on(&mut self, field: Field) {
         self.fresh = field != self.focus || self.fresh;
         self.focus = field;
+        self.said = None;
+    }
+
+    /// What the screen says about the last key typed, when it was refused.
+    #[must_use]
+    pub fn said(&self) -> Option<&str> {
+        self.said.as_deref()
     }
 
     /// Types the digit `d` into the focused number (houses or seeds): the first digit
-    /// typed replaces the number, the next ones add to it while it stays in range
-    /// (else the digit starts a new number).
+    /// typed replaces the number, the next ones add to it. A number out of its range
+    /// ([`number_range`]) is refused, saying so, and the number stays as it was.
     pub fn type_digit(&mut self, d: u8) {
-        let (value, max) = match self.focus {
-            Field::Houses => (&mut self.setup.houses, MAX_HOUSES as u8),
-            Field::Seeds => (&mut self.setup.seeds, MAX_SEEDS as u8),
-            _ => return,
+        let Some((label, max)) = number_range(self.focus) else {
+            return;
         };
-        let longer = u16::from(*value) * 10 + u16::from(d);
-        let new = if !self.fresh && longer <= u16::from(max) {
-            longer as u8
+        let value = match self.focus {
+            Field::Houses => &mut self.setup.houses,
+            _ => &mut self.setup.seeds,
+        };
+        let fresh = std::mem::take(&mut self.fresh);
+        let new = if fresh {
+            u16::from(d)
         } else {
-            d
+            u16::from(*value) * 10 + u16::from(d)
         };
-        self.fresh = false;
-        if new >= 1 {
-            *value = new;
-            self.board_chosen = true;
-            self.check_players();
+        if !(1..=u16::from(max)).contains(&new) {
+            self.said = Some(format!(
+                "{label} go from 1 to {max}: {new} is out of range."
+            ));
+            return;
         }
+        self.said = None;
+        *value = new as u8;
+        self.board_chosen = true;
+        self.check_players();
     }
 
     /// Changes the focused setting by one step (`delta` is +1 or -1).
     pub fn change(&mut self, delta: i32) {
+        self.said = None;
         let choices = self.choices();
         let s = &mut self.setup;
         match self.focus {
@@ -482,14 +516,23 @@ impl SetupForm {
         self.check_players();
     }
 
-    /// Types `c` into the focused name (the first character typed there replaces it).
+    /// Types `c` into the focused name (the first character typed there replaces it);
+    /// a character that would take the name past [`NAME_MAX`] columns is refused,
+    /// and the note says so.
     pub fn type_char(&mut self, c: char) {
         if let Field::Name(seat) = self.focus {
             if std::mem::take(&mut self.fresh) {
                 self.setup.names[seat].clear();
             }
-            if self.setup.names[seat].chars().count() < NAME_MAX && !c.is_control() {
-                self.setup.names[seat].push(c);
+            self.said = None;
+            let name = &mut self.setup.names[seat];
+            if c.is_control() {
+                return;
+            }
+            if fit::width(name) + fit::width(c.encode_utf8(&mut [0; 4])) > NAME_MAX {
+                self.said = Some(format!("A name takes at most {NAME_MAX} columns."));
+            } else {
+                name.push(c);
             }
         }
     }
@@ -497,6 +540,7 @@ impl SetupForm {
     /// Deletes the last character of the focused name, or all of it when it was just
     /// reached (as a selected field).
     pub fn backspace(&mut self) {
+        self.said = None;
         if let Field::Name(seat) = self.focus {
             if std::mem::take(&mut self.fresh) {
                 self.setup.names[seat].clear();
@@ -526,8 +570,21 @@ impl SetupForm {
     }
 }
 
-/// The longest name the start screen accepts.
+/// The most columns a name takes (a wide character, CJK or an emoji, counts two):
+/// the start screen accepts no more, names given on the command line are cut to it,
+/// and the board shows every name whole.
 pub const NAME_MAX: usize = 16;
+
+/// The focused number field's label as the range says it and its largest value (the
+/// smallest is 1), or `None` when the field is not a number.
+#[must_use]
+pub fn number_range(field: Field) -> Option<(&'static str, u8)> {
+    match field {
+        Field::Houses => Some(("Houses per side", MAX_HOUSES as u8)),
+        Field::Seeds => Some(("Seeds per house", MAX_SEEDS as u8)),
+        _ => None,
+    }
+}
 
 /// The name a seat gets by default: "Player N" for a person, the computer player's
 /// name otherwise.

@@ -31,3 +31,85 @@ fn space_on_ones_own_turn_plays_nothing_and_says_what_enter_does() {
     assert_eq!(g.session.records().len(), 1);
     assert!(g.anim.is_none());
 }
+
+/// A game of Ann against `name2` played to its end on Kalah 6x4.
+fn finished_against(name2: &str) -> App {
+    let now = Instant::now();
+    let setup = Setup {
+        names: ["Ann".into(), name2.into()],
+        ..two_people(Variant::Kalah, 6, 4)
+    };
+    let mut app = App::new(setup, true, now);
+    play_houses(&mut app, &[1, 1, 2, 3, 1, 4, 1, 5, 1, 6, 1], now);
+    assert!(app.game().unwrap().finished());
+    app
+}
+
+#[test]
+fn the_game_over_box_keeps_its_keys_with_a_long_name() {
+    for (w, h) in [(80, 24), (50, 20)] {
+        let mut app = finished_against("Bartholomew Jones");
+        app.resize(w, h);
+        let s = screen(&app, w, h);
+        assert!(s.contains("Play again? (y/n)"), "{w}x{h}:\n{s}");
+        assert!(s.contains("a review"), "{w}x{h}: the keys line is gone:\n{s}");
+    }
+}
+
+#[test]
+fn m_draws_no_second_move_list_where_one_is_beside_the_board() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now);
+    play_houses(&mut app, &[3, 1], now);
+    app.resize(80, 24);
+    assert!(app.list_beside());
+    press(&mut app, KeyCode::Char('m'), now);
+    let s = screen(&app, 80, 24);
+    assert_eq!(s.matches("Moves").count(), 1, "{s}");
+    assert!(s.contains("The move list is beside the board"), "{s}");
+    assert!(!s.contains("m moves"), "the keys offer no m:\n{s}");
+    // At 50x20 there is no room beside: m puts the list over the board.
+    app.resize(50, 20);
+    assert!(!app.list_beside());
+    press(&mut app, KeyCode::Char('m'), now);
+    let s = screen(&app, 50, 20);
+    assert_eq!(s.matches("Moves").count(), 1, "{s}");
+    assert!(s.contains("m moves"), "{s}");
+}
+
+#[test]
+fn two_computers_of_one_level_are_told_apart() {
+    let now = Instant::now();
+    let setup = Setup {
+        players: ["greedy".into(), "greedy".into()],
+        names: [String::new(), String::new()],
+        ..Setup::default()
+    };
+    let app = App::new(setup, true, now);
+    let s = common::flowing(&screen(&app, 100, 35));
+    assert!(
+        s.contains("Greedy bot 1 against Greedy bot 2: Greedy bot 1 moves first."),
+        "{s}"
+    );
+}
+
+#[test]
+fn after_undo_no_message_describes_a_move_taken_back() {
+    let now = Instant::now();
+    let mut app = App::new(against("greedy", 6, 4), true, now);
+    let mut clock = now;
+    // Ann's a1, then the computer's reply, shown to its end.
+    play_houses(&mut app, &[1], clock);
+    common::run_until(&mut app, &mut clock, |a| {
+        let g = a.game().unwrap();
+        g.session.records().len() >= 2 && g.awaiting_human()
+    });
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("Ann sowed house a1."), "{s}");
+    press(&mut app, KeyCode::Char('u'), clock);
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("Ann to move. (r: redo)"), "{s}");
+    for said in ["sowed house", "Robo gets", "Robo captured"] {
+        assert!(!s.contains(said), "a move taken back is described:\n{s}");
+    }
+}

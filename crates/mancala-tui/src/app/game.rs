@@ -292,8 +292,10 @@ impl GameState {
         self.moves_scroll = self.moves_scroll.saturating_add_signed(delta).min(most);
     }
 
-    /// After undo or redo: no sowing on screen, replies for the old position dropped.
+    /// After undo or redo: no sowing on screen, replies for the old position dropped,
+    /// and no message left that describes a move taken back.
     pub(crate) fn after_jump(&mut self, now: Instant) {
+        self.log.clear();
         self.anim = None;
         self.epoch += 1;
         self.choice = None;

@@ -137,7 +137,7 @@ impl App {
             KeyCode::Char('+' | '=') => self.change_speed(1),
             KeyCode::Char('-' | '_') => self.change_speed(-1),
             KeyCode::Char('q') => g.confirm_quit = true,
-            KeyCode::Char('m') => g.moves_shown = !g.moves_shown,
+            KeyCode::Char('m') => self.toggle_moves(),
             KeyCode::PageUp => g.scroll_moves(5),
             KeyCode::PageDown => g.scroll_moves(-5),
             _ if g.anim.is_some() => g.finish_animation(now, step),
@@ -174,14 +174,21 @@ impl App {
             KeyCode::Char('u') => self.undo(now),
             KeyCode::Char('w') => self.save_game(),
             KeyCode::Char('v' | 'V') | KeyCode::Tab => g.result_hidden = !g.result_hidden,
+            KeyCode::Char('h') => {
+                g.message = Message::info(
+                    "The game is over: a reviews it, with the best move of every turn.",
+                );
+            }
             KeyCode::Char('a' | 'A') => {
                 g.review = Some(Review::start(g.session.game()));
                 g.moves_shown = false;
                 g.show_review();
             }
             KeyCode::Char('m') => {
-                g.moves_shown = !g.moves_shown;
-                g.result_hidden = g.moves_shown;
+                self.toggle_moves();
+                if let Screen::Game(g) = &mut self.screen {
+                    g.result_hidden = g.moves_shown;
+                }
             }
             KeyCode::PageUp => g.scroll_moves(5),
             KeyCode::PageDown => g.scroll_moves(-5),
@@ -303,6 +310,22 @@ impl App {
                 g.play(mv, now, step);
             }
             Err(why) => g.message = Message::warning(why),
+        }
+    }
+
+    /// `m`: the move list over the board and back, where it has no room beside the
+    /// board; where it has, a second list over the board would only repeat it.
+    fn toggle_moves(&mut self) {
+        let beside = self.list_beside();
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        if beside {
+            g.moves_shown = false;
+            g.message =
+                Message::info("The move list is beside the board: PgUp/PgDn scroll it.");
+        } else {
+            g.moves_shown = !g.moves_shown;
         }
     }
 

@@ -175,6 +175,17 @@ impl App {
         }
     }
 
+    /// Whether the terminal has room for the move list beside the board, so that `m`
+    /// has nothing to show over it.
+    #[must_use]
+    pub fn list_beside(&self) -> bool {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        self.game().is_some_and(|g| {
+            GameLayout::new(area, BoardShape::of(g.session.rules()))
+                .is_some_and(|l| l.history.is_some())
+        })
+    }
+
     /// A computer player that failed (panicked), if one did.
     #[must_use]
     pub fn failure(&self) -> Option<&str> {

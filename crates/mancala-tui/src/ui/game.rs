@@ -40,15 +40,22 @@ pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     if let Some(h) = layout.history {
         history::draw(frame, g, h);
     }
-    if g.moves_shown {
+    // Over the board only where it is not beside it already.
+    let list_over = g.moves_shown && layout.history.is_none();
+    if list_over {
         history::draw(frame, g, layout.frame);
     }
     talk(frame, app, g, layout.status.union(layout.messages));
-    let keys = keys_line(app.speed, usize::from(layout.keys.width));
+    let width = usize::from(layout.keys.width);
+    let keys = if g.review.is_some() {
+        review_keys(width)
+    } else {
+        keys_line(app.speed, layout.history.is_none(), width)
+    };
     frame.render_widget(Paragraph::new(keys).centered(), layout.keys);
     if g.confirm_quit {
         popup::quit(frame, layout.frame, frame.area());
-    } else if g.finished() && !g.result_hidden && !g.moves_shown && g.review.is_none() {
+    } else if g.finished() && !g.result_hidden && !list_over && g.review.is_none() {
         let screen = frame.area();
         popup::game_over(frame, g, &app.score(), layout.frame, screen);
     }
@@ -129,23 +136,41 @@ fn over_status(g: &GameState) -> Line<'static> {
     ])
 }
 
-/// Under review: which move is shown, the accuracy once known, and the keys.
+/// Under review: which move is shown, what the board's two borders mean (the house
+/// played, the best houses), and the accuracy once known.
 fn review_status(g: &GameState, review: &Review) -> Line<'static> {
-    let mut spans = vec![Span::styled(
-        format!("Review {}/{}  ", review.ply + 1, review.plies),
-        Style::new().fg(ACCENT).bold(),
-    )];
+    let mut spans = vec![
+        Span::styled(
+            format!("Review {}/{}  ", review.ply + 1, review.plies),
+            Style::new().fg(ACCENT).bold(),
+        ),
+        Span::styled("╔═╗", Style::new().fg(Color::White)),
+        text(" played  "),
+        Span::styled("┏━┓", Style::new().fg(ACCENT)),
+        text(" best  "),
+    ];
     if let Some(a) = &review.analysis {
         spans.push(text(&format!(
-            "accuracy {} {:.0} · {} {:.0}  ",
+            "accuracy {} {:.0} · {} {:.0}",
             fit::shorten(g.name(Side::South), 10),
             a.accuracy[0],
             fit::shorten(g.name(Side::North), 10),
             a.accuracy[1]
         )));
     }
-    spans.extend([key("←→"), text(" step  "), key("a"), text(" back")]);
     Line::from(spans)
+}
+
+/// The keys of the review, in at most `width` columns.
+fn review_keys(width: usize) -> Line<'static> {
+    let keys = vec![
+        (8, vec![key("←→"), text(" step")]),
+        (2, vec![key("PgUp PgDn"), text(" by ten")]),
+        (1, vec![key("Home End"), text(" first, last")]),
+        (9, vec![key("a"), text(" back to the result")]),
+        (7, vec![key("?"), text(" help")]),
+    ];
+    ranked_keys(keys, width)
 }
 
 fn name_span(g: &GameState, side: Side) -> Span<'static> {
@@ -204,7 +229,9 @@ fn talk(frame: &mut Frame, app: &App, g: &GameState, area: Rect) {
     let status = fit::at_most(status, (rows - latest.len()).clamp(1, 2), w);
     let mut left = rows.saturating_sub(status.len() + latest.len());
     let mut earlier: Vec<Line<'static>> = Vec::new();
-    let before = g.log.iter().rev().skip_while(|m| **m == g.message);
+    // Under review only the move reviewed is spoken of: no message of the game's end.
+    let shown = if g.review.is_some() { 0 } else { g.log.len() };
+    let before = g.log[..shown].iter().rev().skip_while(|m| **m == g.message);
     for m in before.filter(|m| !m.text.is_empty()) {
         if left == 0 {
             break;
@@ -250,13 +277,14 @@ fn message_style(kind: MessageKind) -> Style {
 }
 
 /// The keys, with the sowing speed as a gauge, in at most `width` columns: the keys
-/// that matter least go first, `?` help and `q` quit last.
-fn keys_line(speed: usize, width: usize) -> Line<'static> {
+/// that matter least go first, `?` help and `q` quit last. `m` is offered only when
+/// the move list is not beside the board (`list_key`).
+fn keys_line(speed: usize, list_key: bool, width: usize) -> Line<'static> {
     let gauge: String = (0..SPEEDS_MS.len())
         .map(|i| if i <= speed { '▮' } else { '▯' })
         .collect();
     // Each key with its rank: the lower, the sooner it goes when room is short.
-    let keys = vec![
+    let mut keys = vec![
         (3, vec![key("u"), text(" undo")]),
         (1, vec![key("r"), text(" redo")]),
         (4, vec![key("h"), text(" hint")]),
@@ -272,6 +300,9 @@ fn keys_line(speed: usize, width: usize) -> Line<'static> {
         (9, vec![key("?"), text(" help")]),
         (9, vec![key("q"), text(" quit")]),
     ];
+    if !list_key {
+        keys.remove(3);
+    }
     ranked_keys(keys, width)
 }
 

@@ -48,7 +48,8 @@ pub fn quit(frame: &mut Frame, board: Rect, screen: Rect) {
 /// The end of the game, over the board's frame `board` on `screen`: who won and the
 /// score, why the game ended and where the seeds left on the board went, the running
 /// score, who moves first next, and what the keys do now. Where rows are short, the
-/// least needed lines are left out, the result and the question last.
+/// least needed lines are left out (the running score and who moves next before the
+/// keys), the result and the question last.
 pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, screen: Rect) {
     let (Some(outcome), Some(words)) = (g.session.outcome(), g.end_text()) else {
         return;
@@ -81,11 +82,11 @@ pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, s
         (6, vec![text(&words.reason_sentence())]),
         (1, vec![]),
         (
-            3,
+            2,
             vec![text(&format!("Games: {}", unbroken(&score.words())))],
         ),
         (
-            5,
+            4,
             vec![
                 text(&format!("Next: {} moves first  ", g.name(first))),
                 key("f"),
@@ -102,8 +103,10 @@ pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, s
                 Span::styled(")", white),
             ],
         ),
+        // The keys outrank the running score and who moves next: the box is the
+        // only place that says a finished game can be reviewed.
         (
-            2,
+            5,
             vec![
                 key("s"),
                 text(" setup  "),
