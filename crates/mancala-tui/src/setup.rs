@@ -1,5 +1,7 @@
 //! What game to play: the settings the start screen edits and the command line fills in.
 
+use std::path::Path;
+
 use mancala_core::{MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Side, Variant};
 use mancala_engine::{Player, PlayerError, PlayerSpec};
 use mancala_match::{Contestant, ExternalSpec, Seated};
@@ -175,10 +177,16 @@ pub fn build_player(
 
 /// Seats the computer player named `spec` for `rules`: one of the suite's players as
 /// [`build_player`] builds it, or for `ext:COMMAND` the engine started and greeted,
-/// falling back as `build_player` does (with the engine's failure as the reason) when
-/// it cannot be. Returns the player, the spec actually used, and the reason for a
-/// fallback.
-pub fn build_seated(spec: &str, rules: Rules, seed: u64) -> (Seated, String, Option<String>) {
+/// its standard error appended to `stderr_log` (so that it never writes over the
+/// screen), falling back as `build_player` does (with the engine's failure as the
+/// reason) when it cannot be. Returns the player, the spec actually used, and the
+/// reason for a fallback.
+pub fn build_seated(
+    spec: &str,
+    rules: Rules,
+    seed: u64,
+    stderr_log: &Path,
+) -> (Seated, String, Option<String>) {
     if spec.trim() == EXTERNAL_SEAT {
         // The seat of an external engine in a saved game, which keeps no command.
         let (player, used, _) = build_player(FALLBACK_PLAYER, rules, seed);
@@ -189,7 +197,14 @@ pub fn build_seated(spec: &str, rules: Rules, seed: u64) -> (Seated, String, Opt
         let (player, used, why) = build_player(spec, rules, seed);
         return (Seated::Builtin(player), used, why);
     }
-    match spec.parse::<Contestant>().and_then(|c| c.seat(rules, seed)) {
+    let logged = |c: Contestant| match c {
+        Contestant::External(ext) => Contestant::External(ext.with_stderr_log(stderr_log)),
+        builtin @ Contestant::Builtin(_) => builtin,
+    };
+    match spec
+        .parse::<Contestant>()
+        .and_then(|c| logged(c).seat(rules, seed))
+    {
         Ok(seated) => (seated, spec.trim().to_owned(), None),
         Err(e) => {
             let (player, used, _) = build_player(FALLBACK_PLAYER, rules, seed);

@@ -9,6 +9,7 @@ use mancala_match::Seated;
 use mancala_session::{EndText, MoveRecord, Seat, Session};
 use ratatui::crossterm::event::KeyCode;
 
+use super::review::Verdict;
 use super::view::{Animation, BoardView, Message, MessageKind};
 use crate::setup::Setup;
 use mancala_session::{house_label, house_letter};
@@ -35,10 +36,9 @@ pub struct GameState {
     pub(crate) result: Option<Outcome>,
     /// The computer players.
     pub(crate) players: Players,
-    /// The player that suggests moves (`None` while it is thinking).
+    /// The player that suggests moves (`None` until the first hint, and while it is
+    /// thinking): built when first asked, since its solver keeps a table.
     pub(crate) hinter: Option<Box<dyn Player>>,
-    /// The spec the hinter was built from.
-    pub hinter_name: String,
     /// Which game this is, so that replies for an earlier game are dropped.
     pub(crate) game_id: u64,
     /// Changes on every undo and redo, so that replies for a position left are dropped.
@@ -76,6 +76,10 @@ pub struct GameState {
     pub digit: Option<u8>,
     /// The finished game under review (`a` at the end), with its analysis.
     pub review: Option<super::Review>,
+    /// A save failed: the directory to save in is being typed.
+    pub save_to: Option<super::records::SaveTo>,
+    /// The moves the game had when it was last saved (`None`: never saved).
+    pub saved_plies: Option<usize>,
 }
 
 impl GameState {
@@ -148,25 +152,38 @@ impl GameState {
             self.name(side),
             self.label(side, entry.played)
         );
-        let text = match (entry.label, others.is_empty()) {
-            (Label::Best, true) => format!("{head}, the best: {about}{:+}.", entry.value_best),
-            (Label::Best, false) => format!(
+        let verdict = Verdict::of(entry);
+        let word = match verdict {
+            Verdict::Label(label) => label.name(),
+            Verdict::Unclear => "unclear",
+        };
+        let text = match (verdict, others.is_empty()) {
+            (Verdict::Label(Label::Best), true) => {
+                format!("{head}, the best: {about}{:+}.", entry.value_best)
+            }
+            (Verdict::Label(Label::Best), false) => format!(
                 "{head}, a best move: {about}{:+}, as {} too.",
                 entry.value_best,
                 others.join(" or ")
             ),
-            (label, _) => format!(
-                "{head}, {}: {about}{:+} where {} keeps {about}{:+}.",
-                label.name(),
+            (Verdict::Unclear, _) => format!(
+                "{head}, unclear: {about}{:+} where {} keeps {about}{:+}, within what \
+                 estimates may be off by.",
+                entry.value_played,
+                others.join(" or "),
+                entry.value_best
+            ),
+            _ => format!(
+                "{head}, {word}: {about}{:+} where {} keeps {about}{:+}.",
                 entry.value_played,
                 others.join(" or "),
                 entry.value_best
             ),
         };
-        let kind = match entry.label {
-            Label::Best | Label::Good => MessageKind::Good,
-            Label::Inaccuracy => MessageKind::Info,
-            Label::Mistake | Label::Blunder => MessageKind::Warning,
+        let kind = match verdict {
+            Verdict::Label(Label::Best | Label::Good) => MessageKind::Good,
+            Verdict::Label(Label::Inaccuracy) | Verdict::Unclear => MessageKind::Info,
+            Verdict::Label(Label::Mistake | Label::Blunder) => MessageKind::Warning,
         };
         self.message = Message::new(kind, text);
     }

@@ -124,6 +124,9 @@ impl App {
         let Screen::Game(g) = &mut self.screen else {
             return;
         };
+        if g.save_to.is_some() {
+            return self.save_to_key(key.code);
+        }
         if g.confirm_quit {
             return self.quit_answer(key);
         }
@@ -382,10 +385,15 @@ impl App {
         if !g.awaiting_human() {
             return;
         }
-        let Some(hinter) = g.hinter.take() else {
+        if g.hint_pending {
             g.message = Message::info("Still looking for a hint...");
             return;
-        };
+        }
+        let rules = g.session.rules();
+        let hinter = g
+            .hinter
+            .take()
+            .unwrap_or_else(|| super::hint::hinter(rules, g.setup.seed));
         g.hint_pending = true;
         g.message = Message::info("Looking for a hint...");
         thinker::ask(

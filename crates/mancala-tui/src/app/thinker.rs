@@ -11,6 +11,7 @@ use mancala_match::Seated;
 use mancala_session::Seat;
 
 use super::THINKER_THREAD;
+use crate::fit;
 use super::game::GameState;
 use super::view::{Message, MessageKind};
 
@@ -165,12 +166,15 @@ pub(crate) fn take_reply(g: &mut GameState, reply: Reply) -> Result<(), String> 
             }
             g.hint_pending = false;
             if current && g.session.human_to_move() {
-                show_hint(g, &choice);
+                super::hint::show(g, &choice);
             }
         }
     }
     Ok(())
 }
+
+/// The most columns of an engine's last error line the message quotes.
+const LAST_LINE_MAX: usize = 120;
 
 /// After an external engine's forfeit: the engine is let go (and so stopped), its seat
 /// goes to the person at the keyboard, and the message says so. The game goes on where
@@ -181,30 +185,21 @@ fn hand_over(g: &mut GameState, side: Side, why: &str) {
     g.session = g.session.clone().with_seat(side, Seat::Human);
     g.fix_cursor();
     let name = g.shown_names[side.index()].clone();
-    g.message = Message::new(
-        MessageKind::Warning,
-        format!("{why}. You play {name}'s moves from here."),
-    );
-    g.log.push(g.message.clone());
-}
-
-/// Puts the cursor on the hinted house and says why it is good.
-fn show_hint(g: &mut GameState, choice: &Choice) {
-    let Some(side) = g.session.to_move() else {
-        return;
+    let text = format!("{why}. You play {name}'s moves from here.");
+    // What the engine wrote on its standard error went to its log, off the screen:
+    // its last line is most often the error, and the file has the rest.
+    let log = super::engine_log(side.index());
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    g.message = match said.lines().rev().find(|l| !l.trim().is_empty()) {
+        Some(last) => Message::new(
+            MessageKind::Warning,
+            format!(
+                "{text} Its last error line: {}. All it wrote is in:",
+                fit::shorten(last.trim(), LAST_LINE_MAX)
+            ),
+        )
+        .with_command(log.display().to_string()),
+        None => Message::new(MessageKind::Warning, text),
     };
-    g.cursor = choice.mv.house();
-    let label = g.label(side, choice.mv.house());
-    let why = choice
-        .reason
-        .as_ref()
-        .map(|r| format!(": it {r}"))
-        .unwrap_or_default();
-    g.message = Message::new(
-        MessageKind::Good,
-        format!(
-            "Hint ({}): house {label}{why}. Enter plays it.",
-            g.hinter_name
-        ),
-    );
+    g.log.push(g.message.clone());
 }

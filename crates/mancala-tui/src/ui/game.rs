@@ -54,7 +54,7 @@ pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     };
     frame.render_widget(Paragraph::new(keys).centered(), layout.keys);
     if g.confirm_quit {
-        popup::quit(frame, layout.frame, frame.area());
+        popup::quit(frame, g, layout.frame, frame.area());
     } else if g.finished() && !g.result_hidden && !list_over && g.review.is_none() {
         let screen = frame.area();
         popup::game_over(frame, g, &app.score(), layout.frame, screen);

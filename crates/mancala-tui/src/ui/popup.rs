@@ -27,10 +27,22 @@ const OPTIONAL: u8 = 2;
 /// the box goes over the whole screen instead.
 const TEXT_MIN: usize = 36;
 
-/// The quit question, over the board's frame `board` on `screen`.
-pub fn quit(frame: &mut Frame, board: Rect, screen: Rect) {
+/// The quit question, over the board's frame `board` on `screen`; it says when the
+/// game has moves not saved, and how to save them.
+pub fn quit(frame: &mut Frame, g: &GameState, board: Rect, screen: Rect) {
+    let state = if g.unsaved() {
+        vec![
+            text("The game is not saved ("),
+            key("n"),
+            text(", then "),
+            key("w"),
+            text(" saves it)."),
+        ]
+    } else {
+        vec![text("A game is in progress.")]
+    };
     let lines = vec![
-        (1, vec![text("A game is in progress.")]),
+        (1, state),
         (
             2,
             vec![
