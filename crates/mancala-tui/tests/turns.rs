@@ -113,3 +113,21 @@ fn after_undo_no_message_describes_a_move_taken_back() {
         assert!(!s.contains(said), "a move taken back is described:\n{s}");
     }
 }
+
+#[test]
+fn player_twos_prompt_in_togyz_kumalak_is_whole_at_50x20() {
+    let now = Instant::now();
+    let mut app = App::new(two_people(Variant::TogyzKumalak, 9, 9), true, now);
+    play_houses(&mut app, &[1], now);
+    for (w, h) in [(50, 20), (80, 24)] {
+        app.resize(w, h);
+        let s = screen(&app, w, h);
+        let flowing = common::flowing(&s);
+        assert!(flowing.contains("Bob"), "{s}");
+        assert!(
+            flowing.contains("(M Q R for m q r)")
+                || flowing.contains("(m, q, r are commands: type capitals or numbers)"),
+            "{w}x{h}: the prompt is cut:\n{s}"
+        );
+    }
+}

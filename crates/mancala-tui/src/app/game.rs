@@ -562,6 +562,38 @@ pub fn letter_keys(side: Side, houses: usize) -> (String, Option<String>) {
     (ranges.join(", "), note)
 }
 
+/// The short form of [`letter_keys`]'s note, for a narrow terminal: how to choose
+/// the houses whose letters are commands ("H for h", "M Q R for m q r", or on big
+/// boards "numbers for m q r"), if any are.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_tui::short_letter_note;
+/// assert_eq!(short_letter_note(Side::North, 9).as_deref(), Some("M Q R for m q r"));
+/// assert_eq!(short_letter_note(Side::South, 6), None);
+/// ```
+#[must_use]
+pub fn short_letter_note(side: Side, houses: usize) -> Option<String> {
+    let taken: Vec<char> = (1..=houses as u8)
+        .filter_map(|h| house_letter(side, h, houses))
+        .filter(|c| COMMAND_LETTERS.iter().any(|(k, _)| k == c))
+        .collect();
+    if taken.is_empty() {
+        return None;
+    }
+    let join = |cs: &mut dyn Iterator<Item = char>| {
+        cs.map(String::from).collect::<Vec<_>>().join(" ")
+    };
+    let small = join(&mut taken.iter().copied());
+    // As in `letter_keys`: capitals name houses on boards of up to 13 a side.
+    if 2 * houses <= 26 {
+        let capitals = join(&mut taken.iter().map(char::to_ascii_uppercase));
+        Some(format!("{capitals} for {small}"))
+    } else {
+        Some(format!("numbers for {small}"))
+    }
+}
+
 /// What to tell players about a computer's choice, from its reason: only a fallback
 /// (`perfect` could not solve the position, so the `expert` level chose), since a
 /// player that plays worse than its name says should say so. Short, to fit the

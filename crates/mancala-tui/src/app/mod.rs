@@ -23,7 +23,7 @@ use mancala_match::Seated;
 use mancala_session::{Seat, Session};
 
 use game::Players;
-pub use game::{GameState, NAME_SHOWN, letter_keys};
+pub use game::{GameState, NAME_SHOWN, letter_keys, short_letter_note};
 pub use review::{ESTIMATE_MARGIN, Review, Verdict};
 pub use series::Score;
 pub use view::{Animation, BoardView, Message, MessageKind};

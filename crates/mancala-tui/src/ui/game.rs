@@ -10,7 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::{board, history, popup};
-use crate::app::{Animation, App, GameState, Message, MessageKind, Review, SPEEDS_MS, letter_keys};
+use crate::app::{
+    Animation, App, GameState, Message, MessageKind, Review, SPEEDS_MS, letter_keys,
+    short_letter_note,
+};
 use crate::fit;
 use crate::layout::GameLayout;
 use crate::style::{ACCENT, DIM, key, side_colour, text};
@@ -92,8 +95,9 @@ fn title_line(rules: Rules) -> Line<'static> {
     ])
 }
 
-/// What is happening: a sowing, the end, a computer thinking, or whose choice it is.
-fn status_line(app: &App, g: &GameState) -> Line<'static> {
+/// What is happening: a sowing, the end, a computer thinking, or whose choice it is
+/// (`compact`: in fewer words, for a narrow terminal).
+fn status_line(app: &App, g: &GameState, compact: bool) -> Line<'static> {
     if let Some(review) = &g.review {
         review_status(g, review)
     } else if let Some(a) = &g.anim {
@@ -108,7 +112,11 @@ fn status_line(app: &App, g: &GameState) -> Line<'static> {
             text(" is thinking..."),
         ])
     } else if let Some(side) = g.session.to_move() {
-        choose_status(g, side)
+        if compact {
+            compact_choose_status(g, side)
+        } else {
+            choose_status(g, side)
+        }
     } else {
         Line::from("")
     }
@@ -216,6 +224,31 @@ fn choose_status(g: &GameState, side: Side) -> Line<'static> {
     Line::from(spans)
 }
 
+/// [`choose_status`] in fewer words, for a terminal where it does not fit its rows.
+fn compact_choose_status(g: &GameState, side: Side) -> Line<'static> {
+    let houses = g.session.rules().houses();
+    let (letters, _) = letter_keys(side, houses);
+    let mut spans = vec![
+        name_span(g, side),
+        text(": "),
+        key("←→"),
+        text(" "),
+        key("Enter"),
+        text(", "),
+        key(&format!("1-{houses}")),
+        text(", "),
+        key(&letters),
+        text(", click"),
+    ];
+    if let Some(note) = short_letter_note(side, houses) {
+        spans.push(text(&format!(" ({note})")));
+    }
+    if g.hint_pending {
+        spans.push(text(" (hint...)"));
+    }
+    Line::from(spans)
+}
+
 /// The status line and the messages under it, fitted to the rows of `area`: the
 /// status's first row; the latest message at the bottom, wrapped (a command in it on a
 /// row of its own, whole); the status's second row, when it wraps; then the messages
@@ -223,10 +256,14 @@ fn choose_status(g: &GameState, side: Side) -> Line<'static> {
 /// shortened with "…".
 fn talk(frame: &mut Frame, app: &App, g: &GameState, area: Rect) {
     let (w, rows) = (usize::from(area.width), usize::from(area.height));
-    let status = fit::wrap(&status_line(app, g).spans, w, 0);
     let room = rows.saturating_sub(1);
     let latest = message_rows(&g.message, message_style(g.message.kind), w, room);
-    let status = fit::at_most(status, (rows - latest.len()).clamp(1, 2), w);
+    let status_rows = (rows - latest.len()).clamp(1, 2);
+    let mut status = fit::wrap(&status_line(app, g, false).spans, w, 0);
+    if status.len() > status_rows {
+        status = fit::wrap(&status_line(app, g, true).spans, w, 0);
+    }
+    let status = fit::at_most(status, status_rows, w);
     let mut left = rows.saturating_sub(status.len() + latest.len());
     let mut earlier: Vec<Line<'static>> = Vec::new();
     // Under review only the move reviewed is spoken of: no message of the game's end.
