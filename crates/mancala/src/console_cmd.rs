@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use mancala_console::Console;
+use mancala_console::{Console, Ending};
 use mancala_core::Side;
 use mancala_session::{Seat, Session, name_or_default};
 
@@ -74,13 +74,29 @@ pub fn run(args: &ConsoleArgs) -> anyhow::Result<()> {
             name(&args.name1, Side::South, &args.p1),
             name(&args.name2, Side::North, &args.p2),
         ]);
+    // The Kalah transcripts call the players P1 and P2: a name given is not shown.
+    if Console::offers_menu(rules) {
+        for (flag, name) in [("--name1", &args.name1), ("--name2", &args.name2)] {
+            if name.as_deref().is_some_and(|n| !n.trim().is_empty()) {
+                eprintln!(
+                    "note: {flag} is not shown: the Kalah console calls the players P1 and P2, \
+                     as the assignment's transcripts do"
+                );
+            }
+        }
+    }
     let mut console = Console::new(session, args.seed)?
         .menu(args.menu)
         .save_file(args.save_file.clone());
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    console.run(stdin.lock(), &mut out)?;
+    let ending = console.run(stdin.lock(), &mut out)?;
     out.flush()?;
+    // The Kalah transcripts print only "Game over" and the board when the game is
+    // left; standard error says why, as the Oware layout's own line does.
+    if ending == Ending::InputEnded && Console::offers_menu(rules) {
+        eprintln!("The input ended before the game did: the game is left unfinished, with no result.");
+    }
     Ok(())
 }
