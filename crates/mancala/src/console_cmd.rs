@@ -8,7 +8,7 @@ use mancala_console::{Console, Ending};
 use mancala_core::Side;
 use mancala_session::{Seat, Session, name_or_default};
 
-use crate::args::RulesArgs;
+use crate::args::{RulesArgs, player_help};
 
 /// Arguments of `mancala console`.
 #[derive(Args, Debug)]
@@ -16,14 +16,10 @@ pub struct ConsoleArgs {
     #[command(flatten)]
     rules: RulesArgs,
 
-    /// Player 1: human, or a computer player such as random, greedy, medium or robot
-    /// (robot plays only games with extra turns: Kalah)
-    #[arg(long, default_value = "human", value_name = "PLAYER")]
+    #[arg(long, default_value = "human", value_name = "PLAYER", help = player_help(1, ""))]
     p1: Seat,
 
-    /// Player 2: human, or a computer player such as random, greedy, medium or robot
-    /// (robot plays only games with extra turns: Kalah)
-    #[arg(long, default_value = "human", value_name = "PLAYER")]
+    #[arg(long, default_value = "human", value_name = "PLAYER", help = player_help(2, ""))]
     p2: Seat,
 
     /// Player 1's name, where the layout shows names (games without stores on the board) [default: Player 1, or the computer's name]
@@ -44,8 +40,9 @@ pub struct ConsoleArgs {
     #[arg(long, value_name = "PATH", requires = "menu")]
     save_file: Option<PathBuf>,
 
-    /// Seed for computer players that use randomness
-    #[arg(long, default_value_t = 1)]
+    /// Seed for the computer players' random choices [default: 1, so that a game can be
+    /// replayed as it was: the console is for transcripts]
+    #[arg(long, default_value_t = 1, hide_default_value = true)]
     seed: u64,
 }
 
