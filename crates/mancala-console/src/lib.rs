@@ -259,7 +259,9 @@ impl Console {
         let slow = PlayerInfo::find(&label).is_none_or(|info| info.cost != Cost::Instant);
         if slow {
             match self.layout {
-                Layout::Kalah => writeln!(out, "Player P{} ({label}) is thinking...", side.number())?,
+                Layout::Kalah => {
+                    writeln!(out, "Player P{} ({label}) is thinking...", side.number())?
+                }
                 Layout::Oware => writeln!(out, "{} ({label}) is thinking...", game.name(side))?,
             }
             out.flush()?;

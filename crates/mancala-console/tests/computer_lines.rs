@@ -25,9 +25,15 @@ fn a_thinking_player_says_so_and_its_lines_fit_80_columns_without_settings() {
     let chose = out.find("Player P1 (hard) chooses house #").expect(&out);
     assert!(thinking < chose, "{out}");
     assert!(out.contains("Player P2 (perfect) chooses house #"), "{out}");
-    assert!(!out.contains("ms="), "no settings in the move lines:\n{out}");
+    assert!(
+        !out.contains("ms="),
+        "no settings in the move lines:\n{out}"
+    );
     for line in out.lines() {
-        assert!(line.chars().count() <= 80, "{line:?} is wider than 80 columns");
+        assert!(
+            line.chars().count() <= 80,
+            "{line:?} is wider than 80 columns"
+        );
     }
 }
 
@@ -48,7 +54,10 @@ fn a_long_name_is_cut_and_the_oware_board_stays_within_80_columns() {
     assert!(out.contains(&format!("{}:", "A".repeat(NAME_MAX))), "{out}");
     assert!(!out.contains(&"A".repeat(NAME_MAX + 1)), "{out}");
     for line in out.lines() {
-        assert!(line.chars().count() <= 80, "{line:?} is wider than 80 columns");
+        assert!(
+            line.chars().count() <= 80,
+            "{line:?} is wider than 80 columns"
+        );
     }
 }
 

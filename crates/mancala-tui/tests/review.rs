@@ -56,5 +56,8 @@ fn h_at_game_over_points_to_the_review() {
     let (mut app, now) = finished();
     press(&mut app, KeyCode::Char('h'), now);
     let s = common::flowing(&screen(&app, 80, 24));
-    assert!(s.contains("a reviews it, with the best move of every turn"), "{s}");
+    assert!(
+        s.contains("a reviews it, with the best move of every turn"),
+        "{s}"
+    );
 }

@@ -45,7 +45,10 @@ fn esc_gives_up_a_save_and_the_quit_question_says_the_game_is_not_saved() {
     let mut app = App::new(two_people(Variant::Kalah, 6, 4), true, now).with_save_dir(&dir);
     press(&mut app, KeyCode::Char('q'), now);
     let s = flowing(&screen(&app, 80, 24));
-    assert!(s.contains("A game is in progress."), "nothing played yet:\n{s}");
+    assert!(
+        s.contains("A game is in progress."),
+        "nothing played yet:\n{s}"
+    );
     press(&mut app, KeyCode::Char('n'), now);
     play_houses(&mut app, &[3], now);
     press(&mut app, KeyCode::Char('w'), now);
@@ -53,6 +56,9 @@ fn esc_gives_up_a_save_and_the_quit_question_says_the_game_is_not_saved() {
     assert!(app.game().unwrap().save_to.is_none());
     press(&mut app, KeyCode::Char('q'), now);
     let s = flowing(&screen(&app, 80, 24).replace('║', " "));
-    assert!(s.contains("The game is not saved (n, then w saves it)."), "{s}");
+    assert!(
+        s.contains("The game is not saved (n, then w saves it)."),
+        "{s}"
+    );
     assert!(!app.should_quit());
 }

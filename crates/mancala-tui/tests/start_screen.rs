@@ -73,7 +73,10 @@ fn a_name_has_one_length_everywhere_and_the_limit_shows_while_typing() {
     let g = app.game().unwrap();
     assert_eq!(g.session.name(Side::South), "Zoë 🦊 the Magn");
     let s = screen(&app, 80, 24);
-    assert!(s.contains("Zoë 🦊 the Magn ") && !s.contains("Magn…"), "{s}");
+    assert!(
+        s.contains("Zoë 🦊 the Magn ") && !s.contains("Magn…"),
+        "{s}"
+    );
 }
 
 #[test]

@@ -52,7 +52,10 @@ fn the_game_over_box_keeps_its_keys_with_a_long_name() {
         app.resize(w, h);
         let s = screen(&app, w, h);
         assert!(s.contains("Play again? (y/n)"), "{w}x{h}:\n{s}");
-        assert!(s.contains("a review"), "{w}x{h}: the keys line is gone:\n{s}");
+        assert!(
+            s.contains("a review"),
+            "{w}x{h}: the keys line is gone:\n{s}"
+        );
     }
 }
 

@@ -93,7 +93,9 @@ pub fn run(args: &ConsoleArgs) -> anyhow::Result<()> {
     // The Kalah transcripts print only "Game over" and the board when the game is
     // left; standard error says why, as the Oware layout's own line does.
     if ending == Ending::InputEnded && Console::offers_menu(rules) {
-        eprintln!("The input ended before the game did: the game is left unfinished, with no result.");
+        eprintln!(
+            "The input ended before the game did: the game is left unfinished, with no result."
+        );
     }
     Ok(())
 }

@@ -173,7 +173,9 @@ fn the_help_texts_agree_across_subcommands() {
     // --variant and the players are listed the same way, from one place.
     let line = |text: &str, start: &str| {
         let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        let at = flat.find(start).unwrap_or_else(|| panic!("{start} in {text}"));
+        let at = flat
+            .find(start)
+            .unwrap_or_else(|| panic!("{start} in {text}"));
         let text = flat[at..].split(" --").next().unwrap();
         text.split(" [default").next().unwrap().to_owned()
     };

@@ -581,9 +581,8 @@ pub fn short_letter_note(side: Side, houses: usize) -> Option<String> {
     if taken.is_empty() {
         return None;
     }
-    let join = |cs: &mut dyn Iterator<Item = char>| {
-        cs.map(String::from).collect::<Vec<_>>().join(" ")
-    };
+    let join =
+        |cs: &mut dyn Iterator<Item = char>| cs.map(String::from).collect::<Vec<_>>().join(" ");
     let small = join(&mut taken.iter().copied());
     // As in `letter_keys`: capitals name houses on boards of up to 13 a side.
     if 2 * houses <= 26 {

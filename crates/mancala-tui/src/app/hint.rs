@@ -25,7 +25,10 @@ const NOT_SOLVED: &str = " (not perfect play";
 /// The player that finds hints for a game under `rules`: the solver, with `master`
 /// to fall back on (the `expert` level where `master` cannot be built).
 pub(crate) fn hinter(rules: Rules, seed: u64) -> Box<dyn Player> {
-    let build = |spec: &str| spec.parse::<PlayerSpec>().and_then(|s| s.build(rules, seed));
+    let build = |spec: &str| {
+        spec.parse::<PlayerSpec>()
+            .and_then(|s| s.build(rules, seed))
+    };
     let search = build(SEARCH_SPEC)
         .or_else(|_| build("expert"))
         .expect("the expert level plays every variant");
@@ -78,9 +81,14 @@ mod tests {
 
     #[test]
     fn a_hint_says_whether_the_solver_or_the_search_found_it() {
-        let (who, why) = source(&choice("is perfect play: it leads to a win by 6 for the mover"));
+        let (who, why) = source(&choice(
+            "is perfect play: it leads to a win by 6 for the mover",
+        ));
         assert_eq!(who, "the solver: exact");
-        assert_eq!(why.unwrap(), "is perfect play: it leads to a win by 6 for the mover");
+        assert_eq!(
+            why.unwrap(),
+            "is perfect play: it leads to a win by 6 for the mover"
+        );
         let (who, why) = source(&choice(
             "captures 3 (not perfect play: the position could not be solved in 800 ms, so the master player chose)",
         ));

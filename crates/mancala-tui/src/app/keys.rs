@@ -325,8 +325,7 @@ impl App {
         };
         if beside {
             g.moves_shown = false;
-            g.message =
-                Message::info("The move list is beside the board: PgUp/PgDn scroll it.");
+            g.message = Message::info("The move list is beside the board: PgUp/PgDn scroll it.");
         } else {
             g.moves_shown = !g.moves_shown;
         }

@@ -14,8 +14,8 @@ mod series;
 mod thinker;
 mod view;
 
-use std::sync::mpsc::{self, Receiver, Sender};
 use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use mancala_core::{Side, Variant};
@@ -32,9 +32,7 @@ use ratatui::layout::Rect;
 
 use crate::fit;
 use crate::layout::{BoardShape, GameLayout, SetupLayout};
-use crate::setup::{
-    EXTERNAL_SEAT, Field, Setup, SetupForm, build_seated, is_external,
-};
+use crate::setup::{EXTERNAL_SEAT, Field, Setup, SetupForm, build_seated, is_external};
 use thinker::Reply;
 
 /// Time between two seeds of a sowing, at each speed, slowest first.

@@ -7,9 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 
 use mancala_core::Game;
-use mancala_engine::{
-    Analysis, AnalysisProgress, AnalysisSettings, Label, PlyAnalysis, analyse,
-};
+use mancala_engine::{Analysis, AnalysisProgress, AnalysisSettings, Label, PlyAnalysis, analyse};
 
 /// What the analysis thread says.
 enum Update {

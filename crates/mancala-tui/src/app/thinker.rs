@@ -11,9 +11,9 @@ use mancala_match::Seated;
 use mancala_session::Seat;
 
 use super::THINKER_THREAD;
-use crate::fit;
 use super::game::GameState;
 use super::view::{Message, MessageKind};
+use crate::fit;
 
 /// What a computer was asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -61,7 +61,8 @@ pub fn quit(frame: &mut Frame, g: &GameState, board: Rect, screen: Rect) {
 /// score, why the game ended and where the seeds left on the board went, the running
 /// score, who moves first next, and what the keys do now. Where rows are short, the
 /// least needed lines are left out (the running score and who moves next before the
-/// keys), the result and the question last.
+/// keys, which alone say that the game can be reviewed), the result and the question
+/// last.
 pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, screen: Rect) {
     let (Some(outcome), Some(words)) = (g.session.outcome(), g.end_text()) else {
         return;
@@ -94,7 +95,7 @@ pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, s
         (6, vec![text(&words.reason_sentence())]),
         (1, vec![]),
         (
-            2,
+            3,
             vec![text(&format!("Games: {}", unbroken(&score.words())))],
         ),
         (
@@ -115,8 +116,9 @@ pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, s
                 Span::styled(")", white),
             ],
         ),
-        // The keys outrank the running score and who moves next: the box is the
-        // only place that says a finished game can be reviewed.
+        // The keys outrank the running score and who moves next, and are never left
+        // out before the box reaches over the frame: the box is the only place that
+        // says a finished game can be reviewed.
         (
             5,
             vec![

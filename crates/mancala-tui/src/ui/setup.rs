@@ -37,7 +37,11 @@ pub fn draw(frame: &mut Frame, layout: &SetupLayout, form: &SetupForm) {
     let notes_w = width.saturating_sub(1);
     if let Some(said) = form.said() {
         let style = Style::new().fg(ACCENT);
-        lines.extend(fit::wrap(&[Span::styled(format!(" {said}"), style)], notes_w, 1));
+        lines.extend(fit::wrap(
+            &[Span::styled(format!(" {said}"), style)],
+            notes_w,
+            1,
+        ));
     }
     lines.extend(option_summary(form, notes_w));
     lines.extend(player_notes(form, notes_w));
@@ -139,7 +143,9 @@ fn field_line(s: &Setup, field: Field, focused: bool, width: usize) -> Line<'sta
     let limit = match (focused, number_range(field)) {
         (false, _) => String::new(),
         (true, Some((_, max))) => format!("  1-{max}"),
-        (true, None) if typed => format!("  {}/{NAME_MAX}", fit::width(&value)),
+        (true, None) if typed && !value.trim().is_empty() => {
+            format!("  {}/{NAME_MAX}", fit::width(&value))
+        }
         (true, None) => String::new(),
     };
     let room = room.saturating_sub(fit::width(&limit));
