@@ -256,7 +256,10 @@ impl Console {
             .as_mut()
             .expect("a computer plays this side");
         // A player that thinks says so first, so the console is not silent meanwhile.
-        let slow = PlayerInfo::find(&label).is_none_or(|info| info.cost != Cost::Instant);
+        let slow = asked
+            .as_deref()
+            .and_then(PlayerInfo::find)
+            .is_none_or(|info| info.cost != Cost::Instant);
         if slow {
             match self.layout {
                 Layout::Kalah => {

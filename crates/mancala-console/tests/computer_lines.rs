@@ -53,7 +53,8 @@ fn a_long_name_is_cut_and_the_oware_board_stays_within_80_columns() {
     let (_, out) = run(session, "q\n");
     assert!(out.contains(&format!("{}:", "A".repeat(NAME_MAX))), "{out}");
     assert!(!out.contains(&"A".repeat(NAME_MAX + 1)), "{out}");
-    for line in out.lines() {
+    // A prompt's line goes on with what is printed after the input (not echoed here).
+    for line in out.lines().flat_map(|l| l.split("=> ")) {
         assert!(
             line.chars().count() <= 80,
             "{line:?} is wider than 80 columns"
