@@ -39,9 +39,11 @@ fn an_engines_error_output_goes_to_a_log_and_the_board_names_it_as_it_names_itse
     assert!(s.contains("mybot:bad forfeits"), "{s}");
     assert!(s.contains("You play mybot:bad's moves from here."), "{s}");
     assert!(
-        s.contains("Its last error line: ValueError: no move for you."),
+        s.contains(&format!(
+            "Its last error line: ValueError: no move for you (all it wrote is in {}).",
+            log.display()
+        )),
         "{s}"
     );
-    assert!(s.contains(&log.display().to_string()), "{s}");
     assert!(!s.contains("Traceback"), "{s}");
 }

@@ -65,16 +65,16 @@ fn a_name_has_one_length_everywhere_and_the_limit_shows_while_typing() {
     let name = "Zoë 🦊 the Magnificent";
     chars(&mut app, name, now);
     let s = screen(&app, 80, 24);
-    // The fox takes two columns: 16 columns hold "Zoë 🦊 the Magn".
-    assert!(s.contains("Zoë 🦊 the Magn▏  16/16"), "{s}");
+    // The fox takes two columns: 16 columns hold "Zoë 🦊 the Magni".
+    assert!(s.contains("Zoë 🦊 the Magni▏  16/16"), "{s}");
     assert!(s.contains("A name takes at most 16 columns."), "{s}");
     press(&mut app, KeyCode::Enter, now);
     app.resize(80, 24);
     let g = app.game().unwrap();
-    assert_eq!(g.session.name(Side::South), "Zoë 🦊 the Magn");
+    assert_eq!(g.session.name(Side::South), "Zoë 🦊 the Magni");
     let s = screen(&app, 80, 24);
     assert!(
-        s.contains("Zoë 🦊 the Magn ") && !s.contains("Magn…"),
+        s.contains("Zoë 🦊 the Magni ") && !s.contains("Magn…"),
         "{s}"
     );
 }
@@ -89,5 +89,5 @@ fn a_name_given_on_the_command_line_is_cut_to_the_same_length() {
     };
     let app = App::new(setup, true, now);
     let g = app.game().unwrap();
-    assert_eq!(g.session.name(Side::South), "Zoë 🦊 the Magn");
+    assert_eq!(g.session.name(Side::South), "Zoë 🦊 the Magni");
 }

@@ -76,6 +76,9 @@ pub struct GameState {
     pub digit: Option<u8>,
     /// The finished game under review (`a` at the end), with its analysis.
     pub review: Option<super::Review>,
+    /// An external engine's forfeit that came while a sowing was shown: the seat is
+    /// handed over once the sowing ends.
+    pub(crate) pending_forfeit: Option<(Side, String)>,
     /// A save failed: the directory to save in is being typed.
     pub save_to: Option<super::records::SaveTo>,
     /// The moves the game had when it was last saved (`None`: never saved).
@@ -320,6 +323,9 @@ impl GameState {
         self.computer_at = now;
         self.result_hidden = false;
         self.fix_cursor();
+        if let Some((side, why)) = self.pending_forfeit.take() {
+            super::thinker::hand_over(self, side, &why);
+        }
     }
 
     /// Moves the cursor along the mover's legal houses as the row runs on screen.
@@ -413,6 +419,9 @@ impl GameState {
         }
         self.computer_at = now + step * 3;
         self.fix_cursor();
+        if let Some((side, why)) = self.pending_forfeit.take() {
+            super::thinker::hand_over(self, side, &why);
+        }
     }
 
     /// What the move `r` did, in words: captures (and a tuzdyk claimed), an extra

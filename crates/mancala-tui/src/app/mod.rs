@@ -281,6 +281,7 @@ impl App {
             swap_next: true,
             digit: None,
             review: None,
+            pending_forfeit: None,
             save_to: None,
             saved_plies: None,
         };

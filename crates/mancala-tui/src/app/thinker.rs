@@ -147,7 +147,13 @@ pub(crate) fn take_reply(g: &mut GameState, reply: Reply) -> Result<(), String> 
         (Ok(choice), _) => choice,
         (Err(Failure::Panicked(why)), _) => return Err(why),
         (Err(Failure::Forfeit(why)), Job::Move(side)) => {
-            hand_over(g, side, &why);
+            // Said once the sowing on screen is shown, or its announcement would
+            // push the forfeit off the message line.
+            if g.anim.is_some() {
+                g.pending_forfeit = Some((side, why));
+            } else {
+                hand_over(g, side, &why);
+            }
             return Ok(());
         }
         // Hints come from the suite's players, which do not forfeit.
@@ -179,7 +185,7 @@ const LAST_LINE_MAX: usize = 120;
 /// After an external engine's forfeit: the engine is let go (and so stopped), its seat
 /// goes to the person at the keyboard, and the message says so. The game goes on where
 /// it was: nothing played is lost, and `w` still saves it.
-fn hand_over(g: &mut GameState, side: Side, why: &str) {
+pub(crate) fn hand_over(g: &mut GameState, side: Side, why: &str) {
     g.players[side.index()] = None;
     g.choice = None;
     g.session = g.session.clone().with_seat(side, Seat::Human);
@@ -190,16 +196,14 @@ fn hand_over(g: &mut GameState, side: Side, why: &str) {
     // its last line is most often the error, and the file has the rest.
     let log = super::engine_log(side.index());
     let said = std::fs::read_to_string(&log).unwrap_or_default();
-    g.message = match said.lines().rev().find(|l| !l.trim().is_empty()) {
-        Some(last) => Message::new(
-            MessageKind::Warning,
-            format!(
-                "{text} Its last error line: {}. All it wrote is in:",
-                fit::shorten(last.trim(), LAST_LINE_MAX)
-            ),
-        )
-        .with_command(log.display().to_string()),
-        None => Message::new(MessageKind::Warning, text),
+    let text = match said.lines().rev().find(|l| !l.trim().is_empty()) {
+        Some(last) => format!(
+            "{text} Its last error line: {} (all it wrote is in {}).",
+            fit::shorten(last.trim(), LAST_LINE_MAX),
+            log.display()
+        ),
+        None => text,
     };
+    g.message = Message::new(MessageKind::Warning, text);
     g.log.push(g.message.clone());
 }
