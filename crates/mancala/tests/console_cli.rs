@@ -404,7 +404,7 @@ Score: Ann 2, Bob 3
 x: Bob's tuzdyk A1 (seeds sown into it go to Bob)
 ";
     assert!(out.contains(claimed), "{out}");
-    assert!(out.contains("Game over\n"), "{out}");
+    assert!(out.ends_with("x: Bob's tuzdyk A1 (seeds sown into it go to Bob)\n"));
     // The Kalah layout keeps the specifications' words: `?` is not a command there.
     let (ok, out, _) = spec::run_binary(&["console", "--houses", "2", "--seeds", "1"], "?\nq\n");
     assert!(ok);
@@ -521,10 +521,7 @@ fn the_kalah_console_says_what_its_transcripts_leave_unsaid_on_standard_error() 
     assert!(ok, "{err}");
     assert!(err.contains("--name1 is not shown"), "{err}");
     assert!(!out.contains("Ann"), "{out}");
-    assert!(out.ends_with(&format!(
-        "Game over\n{}",
-        out.rsplit("Game over\n").next().unwrap()
-    )));
+    assert!(out.contains("Game over\n"), "{out}");
     assert!(err.contains("The input ended before the game did"), "{err}");
     let (_, _, err) = spec::run_binary(&["console"], "q\n");
     assert!(
