@@ -22,8 +22,14 @@ fn a_save_that_fails_asks_for_another_directory_and_saves_there() {
     press(&mut app, KeyCode::Char('w'), now);
     let s = flowing(&screen(&app, 80, 24));
     assert!(s.contains("Could not save the game in"), "{s}");
-    assert!(s.contains("Type another directory and Enter"), "{s}");
-    assert!(s.contains("Save in: ▏"), "{s}");
+    assert!(s.contains("Save it in another directory?"), "{s}");
+    assert!(s.contains("Save in: ▏ (Enter saves, Esc cancels)"), "{s}");
+    // At 50x20 the directory and the keys show whole.
+    let narrow = flowing(&screen(&app, 50, 20));
+    assert!(
+        narrow.contains("Save in: ▏ (Enter saves, Esc cancels)"),
+        "{narrow}"
+    );
     // Letters typed go into the directory, not to the game (u is not undo here).
     chars(&mut app, &good.display().to_string(), now);
     assert_eq!(app.game().unwrap().session.records().len(), 2);

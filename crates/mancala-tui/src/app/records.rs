@@ -129,11 +129,12 @@ impl GameState {
         let Some(ask) = &self.save_to else {
             return;
         };
-        self.message = Message::warning(format!(
-            "{} Type another directory and Enter to save there (Esc: not now):",
-            ask.why
-        ))
-        .with_command(format!("Save in: {}▏", ask.typed));
+        // The keys go with the directory typed, which is shown whole on narrow
+        // terminals too (the text before it is cut first).
+        self.message =
+            Message::warning(format!("{} Save it in another directory?", ask.why)).with_command(
+                format!("Save in: {}▏  (Enter saves, Esc cancels)", ask.typed),
+            );
     }
 
     /// Whether moves were played since the game was last saved (or it never was).
