@@ -325,7 +325,11 @@ fn keys_line(speed: usize, list_key: bool, width: usize) -> Line<'static> {
         (3, vec![key("u"), text(" undo")]),
         (1, vec![key("r"), text(" redo")]),
         (4, vec![key("h"), text(" hint")]),
-        (2, vec![key("m"), text(" moves")]),
+    ];
+    if list_key {
+        keys.push((2, vec![key("m"), text(" moves")]));
+    }
+    keys.extend([
         (
             0,
             vec![
@@ -336,10 +340,7 @@ fn keys_line(speed: usize, list_key: bool, width: usize) -> Line<'static> {
         ),
         (9, vec![key("?"), text(" help")]),
         (9, vec![key("q"), text(" quit")]),
-    ];
-    if !list_key {
-        keys.remove(3);
-    }
+    ]);
     ranked_keys(keys, width)
 }
 
