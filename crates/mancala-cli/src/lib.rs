@@ -46,8 +46,9 @@ pub struct RulesArgs {
     pub end_rule: Option<EndRule>,
 }
 
-/// The help of `--variant`: every variant's key and name, from the variants themselves.
-fn variant_help() -> String {
+/// The help of `--variant`: every variant's key and name, from the variants themselves
+/// (every subcommand that takes a variant says it so).
+pub fn variant_help() -> String {
     let names: Vec<String> = Variant::ALL
         .iter()
         .map(|v| format!("{} ({})", v.name(), v.info().name))
@@ -55,9 +56,25 @@ fn variant_help() -> String {
     format!("Game to play: {}", names.join(", "))
 }
 
+/// The help of `--p1` or `--p2` (`seat` 1 or 2) where a person or one of the suite's
+/// computer players may sit: the players the menus offer, from the engine's catalogue,
+/// and `extra` (what else the seat takes, or its default).
+pub fn player_help(seat: u8, extra: &str) -> String {
+    let names: Vec<&str> = mancala_engine::PlayerInfo::ALL
+        .iter()
+        .filter(|p| p.in_menus)
+        .map(|p| p.name)
+        .collect();
+    format!(
+        "Player {seat}: human, or a computer player: {} (robot plays only games with extra \
+         turns: Kalah){extra}",
+        names.join(", ")
+    )
+}
+
 /// The help of a board option whose default is the variant's, e.g. "Houses per side
 /// (default: 6; togyzkumalak 9)": the most common default, then the others.
-fn default_help(what: &str, default: fn(Variant) -> u8) -> String {
+pub fn default_help(what: &str, default: fn(Variant) -> u8) -> String {
     let common = Variant::ALL[0];
     let others: Vec<String> = Variant::ALL
         .iter()

@@ -36,7 +36,7 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 
 use mancala_core::{IllegalMove, Move, Outcome, Rules, Side};
-use mancala_engine::{MAX_PLIES, Player, PlayerError};
+use mancala_engine::{Cost, MAX_PLIES, Player, PlayerError, PlayerInfo};
 use mancala_session::{HouseError, Record, Session, parse_house_number};
 
 pub use board::{kalah_board, oware_board};
@@ -46,8 +46,12 @@ pub use board::{kalah_board, oware_board};
 pub enum Ending {
     /// The game was played to its end.
     Finished(Outcome),
-    /// A player typed `q`, or the input ended.
+    /// A player typed `q`.
     Quit,
+    /// The input ended before the game did: the game is left unfinished. The Kalah
+    /// layout prints what its transcripts print for `q`; the caller may say more
+    /// elsewhere (the binary does, on standard error).
+    InputEnded,
     /// Two computer players reached [`MAX_PLIES`] without a result (a safety net: every
     /// game ends, but a capture-free stretch can pass through very many positions).
     Abandoned,
@@ -125,6 +129,9 @@ impl Console {
     /// When a seat names a computer player the engine cannot build.
     pub fn new(session: Session, seed: u64) -> Result<Console, PlayerError> {
         let rules = session.rules();
+        // Names beside the rows: a long one would push the board past 80 columns.
+        let names = session.names().clone().map(|n| cut_name(&n));
+        let session = session.with_names(names);
         let build = |side: Side, seed: u64| {
             session
                 .seat(side)
@@ -203,7 +210,7 @@ impl Console {
                 // End of input: finish the prompt's line, then quit.
                 writeln!(out)?;
                 self.show_quit(&game, &mut out)?;
-                return Ok(Ending::Quit);
+                return Ok(Ending::InputEnded);
             };
             let command = parse_command(&line, game.rules().houses());
             if command == Command::Quit {
@@ -238,14 +245,31 @@ impl Console {
         side: Side,
         out: &mut impl Write,
     ) -> io::Result<()> {
+        // The player as it was asked for (`master`), not its settings in full.
+        let asked = game.seat(side).spec().map(|s| s.name().to_owned());
+        let label = match asked.as_deref() {
+            Some("robot") => "Robot".to_owned(),
+            Some(name) => name.to_owned(),
+            None => String::new(),
+        };
         let player = self.players[side.index()]
             .as_mut()
             .expect("a computer plays this side");
+        // A player that thinks says so first, so the console is not silent meanwhile.
+        let slow = asked
+            .as_deref()
+            .and_then(PlayerInfo::find)
+            .is_none_or(|info| info.cost != Cost::Instant);
+        if slow {
+            match self.layout {
+                Layout::Kalah => {
+                    writeln!(out, "Player P{} ({label}) is thinking...", side.number())?
+                }
+                Layout::Oware => writeln!(out, "{} ({label}) is thinking...", game.name(side))?,
+            }
+            out.flush()?;
+        }
         let choice = player.choose(game.game());
-        let label = match player.name().as_str() {
-            "robot" => "Robot".to_owned(),
-            name => name.to_owned(),
-        };
         self.announce_computer(game, side, &label, choice.mv, choice.reason.as_deref(), out)?;
         game.play(choice.mv)
             .expect("computer players choose legal moves");
@@ -417,15 +441,16 @@ impl Console {
     ) -> io::Result<()> {
         match self.layout {
             Layout::Kalah => {
-                write!(
-                    out,
-                    "Player P{} ({label}) chooses house #{mv}",
-                    side.number()
-                )?;
+                let mut line = format!("Player P{} ({label}) chooses house #{mv}", side.number());
                 if let Some(r) = reason {
-                    write!(out, " because it {r}")?;
+                    line.push_str(&format!(" because it {r}"));
                 }
-                writeln!(out)
+                // Wrapped at 80 columns (the robot's lines, the transcripts', fit one).
+                for (i, part) in wrap(&line, LINE_WIDTH).iter().enumerate() {
+                    let indent = if i == 0 { "" } else { "    " };
+                    writeln!(out, "{indent}{part}")?;
+                }
+                Ok(())
             }
             Layout::Oware => writeln!(out, "{} ({label}) plays house {mv}", game.name(side)),
         }
@@ -495,6 +520,9 @@ fn show_rules(rules: Rules, out: &mut impl Write) -> io::Result<()> {
 /// The width the help is wrapped to.
 const HELP_WIDTH: usize = 78;
 
+/// The width a computer's move line is wrapped to, its later lines indented by 4.
+const LINE_WIDTH: usize = 76;
+
 /// `text` in lines of at most `width` characters, broken at spaces.
 fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
@@ -512,6 +540,25 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
         lines.push(line);
     }
     lines
+}
+
+/// The most columns a name takes in the console, as in the terminal game (a wide
+/// character counts two): longer names are cut, so that the Oware rows, the scores and
+/// the move lines stay within 80 columns.
+pub const NAME_MAX: usize = 16;
+
+/// `name` cut to [`NAME_MAX`] columns, between characters.
+fn cut_name(name: &str) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let mut used = 0;
+    name.chars()
+        .take_while(|c| {
+            used += c.width().unwrap_or(0);
+            used <= NAME_MAX
+        })
+        .collect::<String>()
+        .trim_end()
+        .to_owned()
 }
 
 fn capitalize(s: &str) -> String {
@@ -547,6 +594,13 @@ mod tests {
         assert_eq!(parse_command("", 6), Command::Unknown);
         assert_eq!(parse_command("c", 6), Command::Unknown);
         assert_eq!(parse_command(" ?\n", 6), Command::Help);
+    }
+
+    #[test]
+    fn names_are_cut_to_sixteen_columns() {
+        assert_eq!(cut_name(&"x".repeat(65)), "x".repeat(16));
+        assert_eq!(cut_name("山田太郎山田太郎山田"), "山田太郎山田太郎");
+        assert_eq!(cut_name("Ann"), "Ann");
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! [`ExternalEngine`] is dropped.
 
 use std::fmt;
+use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::str::FromStr;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -45,6 +47,9 @@ pub struct ExternalSpec {
     /// How long the engine may take to answer `protocol` with `ready` (loading a
     /// program, importing libraries).
     pub handshake: Duration,
+    /// The file the engine's standard error is appended to (`None`: it goes where
+    /// ours goes). A full-screen front end keeps it off its screen this way.
+    pub stderr_log: Option<PathBuf>,
 }
 
 /// What went wrong with an external engine: each ends its game (a loss for the
@@ -106,6 +111,16 @@ impl ExternalSpec {
         ExternalSpec { grace, ..self }
     }
 
+    /// The same engine with its standard error appended to the file `path` (created
+    /// when missing) instead of going to ours.
+    #[must_use]
+    pub fn with_stderr_log(self, path: impl Into<PathBuf>) -> ExternalSpec {
+        ExternalSpec {
+            stderr_log: Some(path.into()),
+            ..self
+        }
+    }
+
     /// Starts the engine and waits for its `ready`.
     ///
     /// # Errors
@@ -130,6 +145,7 @@ impl FromStr for ExternalSpec {
             budget: Duration::from_millis(1000),
             grace: Duration::from_millis(1000),
             handshake: Duration::from_secs(30),
+            stderr_log: None,
         })
     }
 }
@@ -152,16 +168,27 @@ pub struct ExternalEngine {
 
 impl ExternalEngine {
     fn start(spec: ExternalSpec) -> Result<ExternalEngine, ExternalError> {
+        let spawn_error = |source| ExternalError::Spawn {
+            command: spec.text.clone(),
+            source,
+        };
+        let stderr = match &spec.stderr_log {
+            Some(path) => Stdio::from(
+                File::options()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(spawn_error)?,
+            ),
+            None => Stdio::inherit(),
+        };
         let mut child = Process::new(&spec.argv[0])
             .args(&spec.argv[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
-            .map_err(|source| ExternalError::Spawn {
-                command: spec.text.clone(),
-                source,
-            })?;
+            .map_err(spawn_error)?;
         let input = child.stdin.take().expect("stdin is piped");
         let output = child.stdout.take().expect("stdout is piped");
         let (tx, lines) = channel();

@@ -28,6 +28,23 @@ pub fn shorten(s: &str, max: usize) -> String {
     line.spans.iter().map(|s| s.content.as_ref()).collect()
 }
 
+/// The start of `s` that fits `max` columns, cut between graphemes without a mark
+/// (for a name longer than names may be: the name is what is kept, not a shortening
+/// of it).
+pub fn truncate(s: &str, max: usize) -> String {
+    let mut kept = String::new();
+    let mut used = 0;
+    for g in Span::raw(s).styled_graphemes(Style::new()) {
+        let w = width(g.symbol);
+        if used + w > max {
+            break;
+        }
+        used += w;
+        kept.push_str(g.symbol);
+    }
+    kept
+}
+
 /// `s` in at most `max` columns, keeping its end: "…" and the last characters when
 /// it does not fit (for text being typed, whose end is where the cursor is).
 pub fn shorten_start(s: &str, max: usize) -> String {

@@ -26,7 +26,7 @@ const KEYS: [(&str, &str); 8] = [
     ("←→ Enter, click", "choose a house"),
     (
         "u r h",
-        "undo, redo (by turns), a hint from the expert level",
+        "undo, redo (by turns), a hint (the solver, else master)",
     ),
     (
         "m  PgUp PgDn",

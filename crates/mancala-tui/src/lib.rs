@@ -55,7 +55,9 @@ mod style;
 mod terminal;
 mod ui;
 
-pub use app::{App, Message, NAME_SHOWN, Score};
+pub use app::{
+    App, ESTIMATE_MARGIN, Message, NAME_SHOWN, Score, Verdict, engine_log, short_letter_note,
+};
 pub use layout::{BoardShape, GameLayout};
 pub use setup::{EXTERNAL_SEAT, FALLBACK_PLAYER, Setup, default_name, is_external};
 pub use terminal::{Ended, run, run_app};

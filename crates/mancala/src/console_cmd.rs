@@ -4,11 +4,11 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use clap::Args;
-use mancala_console::Console;
+use mancala_console::{Console, Ending};
 use mancala_core::Side;
 use mancala_session::{Seat, Session, name_or_default};
 
-use mancala_cli::RulesArgs;
+use mancala_cli::{RulesArgs, player_help};
 
 /// Arguments of `mancala console`.
 #[derive(Args, Debug)]
@@ -16,14 +16,10 @@ pub struct ConsoleArgs {
     #[command(flatten)]
     rules: RulesArgs,
 
-    /// Player 1: human, or a computer player such as random, greedy, medium or robot
-    /// (robot plays only games with extra turns: Kalah)
-    #[arg(long, default_value = "human", value_name = "PLAYER")]
+    #[arg(long, default_value = "human", value_name = "PLAYER", help = player_help(1, ""))]
     p1: Seat,
 
-    /// Player 2: human, or a computer player such as random, greedy, medium or robot
-    /// (robot plays only games with extra turns: Kalah)
-    #[arg(long, default_value = "human", value_name = "PLAYER")]
+    #[arg(long, default_value = "human", value_name = "PLAYER", help = player_help(2, ""))]
     p2: Seat,
 
     /// Player 1's name, where the layout shows names (games without stores on the board) [default: Player 1, or the computer's name]
@@ -44,8 +40,9 @@ pub struct ConsoleArgs {
     #[arg(long, value_name = "PATH", requires = "menu")]
     save_file: Option<PathBuf>,
 
-    /// Seed for computer players that use randomness
-    #[arg(long, default_value_t = 1)]
+    /// Seed for the computer players' random choices [default: 1, so that a game can be
+    /// replayed as it was: the console is for transcripts]
+    #[arg(long, default_value_t = 1, hide_default_value = true)]
     seed: u64,
 }
 
@@ -74,13 +71,31 @@ pub fn run(args: &ConsoleArgs) -> anyhow::Result<()> {
             name(&args.name1, Side::South, &args.p1),
             name(&args.name2, Side::North, &args.p2),
         ]);
+    // The Kalah transcripts call the players P1 and P2: a name given is not shown.
+    if Console::offers_menu(rules) {
+        for (flag, name) in [("--name1", &args.name1), ("--name2", &args.name2)] {
+            if name.as_deref().is_some_and(|n| !n.trim().is_empty()) {
+                eprintln!(
+                    "note: {flag} is not shown: the Kalah console calls the players P1 and P2, \
+                     as the assignment's transcripts do"
+                );
+            }
+        }
+    }
     let mut console = Console::new(session, args.seed)?
         .menu(args.menu)
         .save_file(args.save_file.clone());
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    console.run(stdin.lock(), &mut out)?;
+    let ending = console.run(stdin.lock(), &mut out)?;
     out.flush()?;
+    // The Kalah transcripts print only "Game over" and the board when the game is
+    // left; standard error says why, as the Oware layout's own line does.
+    if ending == Ending::InputEnded && Console::offers_menu(rules) {
+        eprintln!(
+            "The input ended before the game did: the game is left unfinished, with no result."
+        );
+    }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! `mancala`: play Kalah and Oware.
+//! `mancala`: play the mancala family (Kalah, Oware, Togyz Kumalak).
 //!
 //! A thin main over the library crates: each subcommand parses its arguments and calls
 //! into `mancala-core`, `mancala-engine` or a front-end crate.
@@ -39,7 +39,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Play Kalah and Oware in the terminal, and tools to study them.
+/// Play Kalah, Oware and Togyz Kumalak in the terminal, and tools to study them.
 #[derive(Parser, Debug)]
 #[command(name = "mancala", version, about, long_about = None)]
 struct Cli {

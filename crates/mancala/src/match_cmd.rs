@@ -8,7 +8,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::time::Duration;
 
-use mancala_engine::PlayerError;
+use mancala_engine::{PlayerError, PlayerInfo, PlayerSpec};
 use mancala_match::{Contestant, MatchConfig, MatchStats, Seated, ready_players, repeated_games};
 use mancala_session::{Record, RecordFormat, write_records};
 use serde::Serialize;
@@ -125,6 +125,17 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let start = args.start.game(&args.rules)?;
     if args.records.is_some() && (args.p1.spec().is_none() || args.p2.spec().is_none()) {
         anyhow::bail!("--records: a game record has no seat for an external engine");
+    }
+    // A player unknown, or one that does not play the variant, is refused naming its
+    // flag, as the console and the terminal game refuse theirs.
+    for (flag, contestant) in [("--p1", &args.p1), ("--p2", &args.p2)] {
+        if let Some(spec) = contestant.spec() {
+            let known = PlayerInfo::find(spec.name()).is_some();
+            if !known || PlayerSpec::cannot_play(spec.name(), start.rules().variant()).is_some() {
+                spec.build(start.rules(), args.seed)
+                    .map_err(|e| anyhow::anyhow!("{flag}: {e}"))?;
+            }
+        }
     }
     let config = MatchConfig {
         rules: start.rules(),

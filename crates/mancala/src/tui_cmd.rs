@@ -10,23 +10,28 @@ use mancala_match::Contestant;
 use mancala_session::{Record, RuleChoice, Seat};
 use mancala_tui::{App, Ended, Setup, default_name};
 
-use mancala_cli::read_records;
+use mancala_cli::{default_help, player_help, read_records, variant_help};
 
 /// Arguments of `mancala tui`. Any of them skips the start screen; the others keep
 /// their defaults (Kalah on the variant's board, a person against `medium`; see
 /// `--p2`).
 #[derive(Args, Debug, Default)]
 pub struct TuiArgs {
-    /// Game to play: kalah, oware (Abapa rules), oware-simplified or togyzkumalak
-    #[arg(long, value_name = "VARIANT")]
+    #[arg(long, value_name = "VARIANT", help = variant_help())]
     variant: Option<Variant>,
 
-    /// Houses per side [default: the variant's, 6; 9 in togyzkumalak]
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_HOUSES as i64))]
+    #[arg(
+        long,
+        value_parser = clap::value_parser!(u8).range(1..=MAX_HOUSES as i64),
+        help = default_help("Houses per side", |v| v.info().default_houses),
+    )]
     houses: Option<u8>,
 
-    /// Seeds per house at the start [default: the variant's, 4; 9 in togyzkumalak]
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64))]
+    #[arg(
+        long,
+        value_parser = clap::value_parser!(u8).range(1..=MAX_SEEDS as i64),
+        help = default_help("Seeds per house at the start", |v| v.info().default_seeds),
+    )]
     seeds: Option<u8>,
 
     /// Kalah: capture even when the opposite house is empty
@@ -37,15 +42,10 @@ pub struct TuiArgs {
     #[arg(long, value_name = "RULE")]
     end_rule: Option<EndRule>,
 
-    /// Player 1: human, a computer player (easy, medium, hard, expert, greedy, random, ...),
-    /// or 'ext:COMMAND' for a program speaking the engine protocol (docs/engine-protocol.md)
-    #[arg(long, value_name = "PLAYER")]
+    #[arg(long, value_name = "PLAYER", help = player_help(1, EXT_HELP))]
     p1: Option<Contestant>,
 
-    /// Player 2: human, a computer player (easy, medium, hard, expert, greedy, random, ...),
-    /// or 'ext:COMMAND'. Without it: a person when --p1 names a computer or --name2 names
-    /// player 2, else medium
-    #[arg(long, value_name = "PLAYER")]
+    #[arg(long, value_name = "PLAYER", help = player_help(2, P2_HELP))]
     p2: Option<Contestant>,
 
     /// Player 1's name (empty: "Player 1", or the computer player's name)
@@ -56,7 +56,8 @@ pub struct TuiArgs {
     #[arg(long)]
     name2: Option<String>,
 
-    /// Seed for computer players that use randomness (default: from the clock)
+    /// Seed for the computer players' random choices [default: from the clock, so that
+    /// each game differs: `--seed 1` plays as the console does by default]
     #[arg(long)]
     seed: Option<u64>,
 
@@ -137,6 +138,7 @@ impl TuiArgs {
         let mut records = read_records(path, Rules::kalah(6, 4))?;
         let n = records.len();
         let chosen = match (self.game, n) {
+            (_, 0) => anyhow::bail!("{} holds no game to load", path.display()),
             (None, 1) => 1,
             (None, _) => {
                 anyhow::bail!("{} holds {n} games; choose one with --game", path.display())
@@ -216,9 +218,7 @@ pub fn run(args: &TuiArgs) -> ExitCode {
         }
     };
     if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
-        eprintln!("error: mancala tui needs a terminal for its input and output.");
-        eprintln!("{PIPES}");
-        return ExitCode::from(2);
+        return no_terminal();
     }
     let seed = args.seed();
     let ended = match start {
@@ -250,9 +250,24 @@ pub fn run_default() -> ExitCode {
     if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
         return run(&TuiArgs::default());
     }
+    no_terminal()
+}
+
+/// Without a terminal, `mancala` and `mancala tui` say the same: why the game cannot
+/// start, and how to play over pipes instead.
+fn no_terminal() -> ExitCode {
     eprintln!(
-        "mancala: standard input or output is not a terminal, so the full-screen game cannot start."
+        "error: the full-screen game needs a terminal: standard input or output is not a \
+         terminal."
     );
     eprintln!("{PIPES}");
     ExitCode::from(2)
 }
+
+/// What `--p1` of the terminal game takes besides the suite's players.
+const EXT_HELP: &str =
+    ", or 'ext:COMMAND' for a program speaking the engine protocol (docs/engine-protocol.md)";
+
+/// What `--p2` takes besides the suite's players, and its default.
+const P2_HELP: &str = ", or 'ext:COMMAND'. Without it: a person when --p1 names a computer or \
+                       --name2 names player 2, else medium";

@@ -511,3 +511,21 @@ fn a_save_file_needs_the_menu() {
     assert!(!ok);
     assert!(err.contains("--menu"), "{err}");
 }
+
+/// The Kalah console shows no names, and says so on standard error when one is given;
+/// when the input ends mid-game its standard output stays the transcripts' ("Game
+/// over" and the board) and standard error says why the game stopped.
+#[test]
+fn the_kalah_console_says_what_its_transcripts_leave_unsaid_on_standard_error() {
+    let (ok, out, err) = spec::run_binary(&["console", "--name1", "Ann"], "1\n");
+    assert!(ok, "{err}");
+    assert!(err.contains("--name1 is not shown"), "{err}");
+    assert!(!out.contains("Ann"), "{out}");
+    assert!(out.contains("Game over\n"), "{out}");
+    assert!(err.contains("The input ended before the game did"), "{err}");
+    let (_, _, err) = spec::run_binary(&["console"], "q\n");
+    assert!(
+        !err.contains("input ended"),
+        "q is not the end of the input: {err}"
+    );
+}

@@ -73,3 +73,29 @@ fn repeated_games_are_pointed_out() {
     assert!(!warning.contains("repeat"), "{warning}");
     assert!(table.contains("95% interval"), "{table}");
 }
+
+/// A player unknown, or one that does not play the variant, is refused naming its
+/// flag, as `console` and `tui` do.
+#[test]
+fn a_bad_player_is_refused_naming_its_flag() {
+    for (args, want) in [
+        (
+            &["--p1", "bogus", "--p2", "greedy"][..],
+            "--p1: unknown player \"bogus\"",
+        ),
+        (
+            &["--variant", "oware", "--p1", "greedy", "--p2", "robot"][..],
+            "--p2: ",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_mancala"))
+            .arg("match")
+            .args(args)
+            .args(["--games", "1"])
+            .output()
+            .expect("run mancala match");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

@@ -150,3 +150,41 @@ fn a_saved_game_with_an_external_engine_loads_with_the_fallback_player() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_file_without_a_game_says_so_rather_than_asking_to_choose() {
+    let dir = std::env::temp_dir().join(format!("mancala-empty-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let (code, _, err) = run(&["tui", "--load", empty.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("holds no game to load"), "{err}");
+    assert!(!err.contains("--game"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_help_texts_agree_across_subcommands() {
+    let help = |args: &[&str]| run(args).1;
+    let top = help(&["--help"]);
+    assert!(top.contains("Togyz Kumalak"), "{top}");
+    let (tui, console) = (help(&["tui", "--help"]), help(&["console", "--help"]));
+    // --variant and the players are listed the same way, from one place.
+    let line = |text: &str, start: &str| {
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let at = flat
+            .find(start)
+            .unwrap_or_else(|| panic!("{start} in {text}"));
+        let text = flat[at..].split(" --").next().unwrap();
+        text.split(" [default").next().unwrap().to_owned()
+    };
+    assert_eq!(line(&tui, "Game to play:"), line(&console, "Game to play:"));
+    let players = "human, or a computer player: easy, medium, hard, expert, master, perfect";
+    assert!(line(&tui, "Player 1:").contains(players), "{tui}");
+    assert!(line(&console, "Player 1:").contains(players), "{console}");
+    // Both no-terminal errors are one.
+    let (_, _, plain) = run(&[]);
+    let (_, _, tui_err) = run(&["tui"]);
+    assert_eq!(plain, tui_err);
+}

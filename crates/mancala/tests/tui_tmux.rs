@@ -483,8 +483,9 @@ fn a_long_wide_name_and_the_saved_games_load_command_fit_at_80x24() {
         |_| {},
     );
     tmux.keys(&["1", "Space"]);
+    // The name is cut to 16 columns when the game starts, so it shows whole.
     let screen = tmux.wait_for(
-        "李小龍🎉Ann of…, choose a house",
+        "李小龍🎉Ann of t, choose a house",
         Duration::from_secs(5),
         |_| {},
     );
@@ -617,4 +618,46 @@ fn an_external_engine_plays_then_forfeits_in_a_real_terminal() {
     tmux.wait_for("Shbot sowed house h2", Duration::from_secs(10), |_| {});
     tmux.keys(&["q", "y"]);
     tmux.wait_for("EXIT=0", Duration::from_secs(5), |_| {});
+}
+
+#[test]
+fn an_engines_traceback_stays_off_the_board_and_space_never_sows() {
+    let Some(tmux) = tmux_or_skip("stderr") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    let engine = temp_dir("stderr").join("engine.sh");
+    std::fs::write(
+        &engine,
+        "while read -r l; do case \"$l\" in\n\
+         protocol*) echo 'id name mybot:bad'; echo ready;;\n\
+         go*) echo 'Traceback (most recent call last):' >&2; \
+              echo 'ValueError: bad bot' >&2; exit 1;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    for (w, h) in [(80, 24), (50, 20)] {
+        tmux.start_sized(
+            &format!(
+                "{bin} tui --p2 'ext:sh {}' --name1 Ann; sleep 60",
+                engine.display()
+            ),
+            w,
+            h,
+        );
+        tmux.wait_for("Ann, choose a house", Duration::from_secs(10), |_| {});
+        // Space on one's own turn sows nothing.
+        tmux.keys(&["Space"]);
+        let screen = tmux.wait_for("Space only skips", Duration::from_secs(5), |_| {});
+        assert!(!screen.contains("sows house"), "{w}x{h}:\n{screen}");
+        // The board calls the engine by its own name; its traceback goes to its log.
+        assert!(screen.contains("mybot:bad"), "{w}x{h}:\n{screen}");
+        tmux.keys(&["1"]);
+        let screen = tmux.wait_for("moves from here", Duration::from_secs(10), |_| {});
+        let text = flowing(&screen);
+        assert!(text.contains("mybot:bad forfeits"), "{w}x{h}:\n{screen}");
+        assert!(!screen.contains("Traceback"), "{w}x{h}:\n{screen}");
+        assert!(!screen.contains("Ext bot"), "{w}x{h}:\n{screen}");
+        assert!(tmux.run(&["kill-session", "-t", "game"]).status.success());
+    }
 }

@@ -9,6 +9,7 @@ use mancala_match::Seated;
 use mancala_session::{EndText, MoveRecord, Seat, Session};
 use ratatui::crossterm::event::KeyCode;
 
+use super::review::Verdict;
 use super::view::{Animation, BoardView, Message, MessageKind};
 use crate::setup::Setup;
 use mancala_session::{house_label, house_letter};
@@ -35,10 +36,9 @@ pub struct GameState {
     pub(crate) result: Option<Outcome>,
     /// The computer players.
     pub(crate) players: Players,
-    /// The player that suggests moves (`None` while it is thinking).
+    /// The player that suggests moves (`None` until the first hint, and while it is
+    /// thinking): built when first asked, since its solver keeps a table.
     pub(crate) hinter: Option<Box<dyn Player>>,
-    /// The spec the hinter was built from.
-    pub hinter_name: String,
     /// Which game this is, so that replies for an earlier game are dropped.
     pub(crate) game_id: u64,
     /// Changes on every undo and redo, so that replies for a position left are dropped.
@@ -76,6 +76,13 @@ pub struct GameState {
     pub digit: Option<u8>,
     /// The finished game under review (`a` at the end), with its analysis.
     pub review: Option<super::Review>,
+    /// An external engine's forfeit that came while a sowing was shown: the seat is
+    /// handed over once the sowing ends.
+    pub(crate) pending_forfeit: Option<(Side, String)>,
+    /// A save failed: the directory to save in is being typed.
+    pub save_to: Option<super::records::SaveTo>,
+    /// The moves the game had when it was last saved (`None`: never saved).
+    pub saved_plies: Option<usize>,
 }
 
 impl GameState {
@@ -148,25 +155,38 @@ impl GameState {
             self.name(side),
             self.label(side, entry.played)
         );
-        let text = match (entry.label, others.is_empty()) {
-            (Label::Best, true) => format!("{head}, the best: {about}{:+}.", entry.value_best),
-            (Label::Best, false) => format!(
+        let verdict = Verdict::of(entry);
+        let word = match verdict {
+            Verdict::Label(label) => label.name(),
+            Verdict::Unclear => "unclear",
+        };
+        let text = match (verdict, others.is_empty()) {
+            (Verdict::Label(Label::Best), true) => {
+                format!("{head}, the best: {about}{:+}.", entry.value_best)
+            }
+            (Verdict::Label(Label::Best), false) => format!(
                 "{head}, a best move: {about}{:+}, as {} too.",
                 entry.value_best,
                 others.join(" or ")
             ),
-            (label, _) => format!(
-                "{head}, {}: {about}{:+} where {} keeps {about}{:+}.",
-                label.name(),
+            (Verdict::Unclear, _) => format!(
+                "{head}, unclear: {about}{:+} where {} keeps {about}{:+}, within what \
+                 estimates may be off by.",
+                entry.value_played,
+                others.join(" or "),
+                entry.value_best
+            ),
+            _ => format!(
+                "{head}, {word}: {about}{:+} where {} keeps {about}{:+}.",
                 entry.value_played,
                 others.join(" or "),
                 entry.value_best
             ),
         };
-        let kind = match entry.label {
-            Label::Best | Label::Good => MessageKind::Good,
-            Label::Inaccuracy => MessageKind::Info,
-            Label::Mistake | Label::Blunder => MessageKind::Warning,
+        let kind = match verdict {
+            Verdict::Label(Label::Best | Label::Good) => MessageKind::Good,
+            Verdict::Label(Label::Inaccuracy) | Verdict::Unclear => MessageKind::Info,
+            Verdict::Label(Label::Mistake | Label::Blunder) => MessageKind::Warning,
         };
         self.message = Message::new(kind, text);
     }
@@ -292,8 +312,10 @@ impl GameState {
         self.moves_scroll = self.moves_scroll.saturating_add_signed(delta).min(most);
     }
 
-    /// After undo or redo: no sowing on screen, replies for the old position dropped.
+    /// After undo or redo: no sowing on screen, replies for the old position dropped,
+    /// and no message left that describes a move taken back.
     pub(crate) fn after_jump(&mut self, now: Instant) {
+        self.log.clear();
         self.anim = None;
         self.epoch += 1;
         self.choice = None;
@@ -301,6 +323,9 @@ impl GameState {
         self.computer_at = now;
         self.result_hidden = false;
         self.fix_cursor();
+        if let Some((side, why)) = self.pending_forfeit.take() {
+            super::thinker::hand_over(self, side, &why);
+        }
     }
 
     /// Moves the cursor along the mover's legal houses as the row runs on screen.
@@ -394,6 +419,9 @@ impl GameState {
         }
         self.computer_at = now + step * 3;
         self.fix_cursor();
+        if let Some((side, why)) = self.pending_forfeit.take() {
+            super::thinker::hand_over(self, side, &why);
+        }
     }
 
     /// What the move `r` did, in words: captures (and a tuzdyk claimed), an extra
@@ -541,6 +569,37 @@ pub fn letter_keys(side: Side, houses: usize) -> (String, Option<String>) {
         }
     };
     (ranges.join(", "), note)
+}
+
+/// The short form of [`letter_keys`]'s note, for a narrow terminal: how to choose
+/// the houses whose letters are commands ("H for h", "M Q R for m q r", or on big
+/// boards "numbers for m q r"), if any are.
+///
+/// ```
+/// use mancala_core::Side;
+/// use mancala_tui::short_letter_note;
+/// assert_eq!(short_letter_note(Side::North, 9).as_deref(), Some("M Q R for m q r"));
+/// assert_eq!(short_letter_note(Side::South, 6), None);
+/// ```
+#[must_use]
+pub fn short_letter_note(side: Side, houses: usize) -> Option<String> {
+    let taken: Vec<char> = (1..=houses as u8)
+        .filter_map(|h| house_letter(side, h, houses))
+        .filter(|c| COMMAND_LETTERS.iter().any(|(k, _)| k == c))
+        .collect();
+    if taken.is_empty() {
+        return None;
+    }
+    let join =
+        |cs: &mut dyn Iterator<Item = char>| cs.map(String::from).collect::<Vec<_>>().join(" ");
+    let small = join(&mut taken.iter().copied());
+    // As in `letter_keys`: capitals name houses on boards of up to 13 a side.
+    if 2 * houses <= 26 {
+        let capitals = join(&mut taken.iter().map(char::to_ascii_uppercase));
+        Some(format!("{capitals} for {small}"))
+    } else {
+        Some(format!("numbers for {small}"))
+    }
 }
 
 /// What to tell players about a computer's choice, from its reason: only a fallback

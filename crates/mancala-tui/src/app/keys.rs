@@ -124,6 +124,9 @@ impl App {
         let Screen::Game(g) = &mut self.screen else {
             return;
         };
+        if g.save_to.is_some() {
+            return self.save_to_key(key.code);
+        }
         if g.confirm_quit {
             return self.quit_answer(key);
         }
@@ -137,7 +140,7 @@ impl App {
             KeyCode::Char('+' | '=') => self.change_speed(1),
             KeyCode::Char('-' | '_') => self.change_speed(-1),
             KeyCode::Char('q') => g.confirm_quit = true,
-            KeyCode::Char('m') => g.moves_shown = !g.moves_shown,
+            KeyCode::Char('m') => self.toggle_moves(),
             KeyCode::PageUp => g.scroll_moves(5),
             KeyCode::PageDown => g.scroll_moves(-5),
             _ if g.anim.is_some() => g.finish_animation(now, step),
@@ -174,14 +177,21 @@ impl App {
             KeyCode::Char('u') => self.undo(now),
             KeyCode::Char('w') => self.save_game(),
             KeyCode::Char('v' | 'V') | KeyCode::Tab => g.result_hidden = !g.result_hidden,
+            KeyCode::Char('h') => {
+                g.message = Message::info(
+                    "The game is over: a reviews it, with the best move of every turn.",
+                );
+            }
             KeyCode::Char('a' | 'A') => {
                 g.review = Some(Review::start(g.session.game()));
                 g.moves_shown = false;
                 g.show_review();
             }
             KeyCode::Char('m') => {
-                g.moves_shown = !g.moves_shown;
-                g.result_hidden = g.moves_shown;
+                self.toggle_moves();
+                if let Screen::Game(g) = &mut self.screen {
+                    g.result_hidden = g.moves_shown;
+                }
             }
             KeyCode::PageUp => g.scroll_moves(5),
             KeyCode::PageDown => g.scroll_moves(-5),
@@ -231,9 +241,17 @@ impl App {
             KeyCode::Left | KeyCode::Right | KeyCode::Home | KeyCode::End => {
                 g.move_cursor(key.code);
             }
-            KeyCode::Enter | KeyCode::Char(' ') => {
+            KeyCode::Enter => {
                 let house = g.cursor;
                 self.try_house(None, house, now);
+            }
+            // Space skips a sowing; pressed once too often, it must not play a move.
+            KeyCode::Char(' ') => {
+                let side = g.session.to_move().unwrap_or(Side::South);
+                let house = g.label(side, g.cursor);
+                g.message = Message::info(format!(
+                    "Space only skips a sowing: Enter sows the highlighted house {house}."
+                ));
             }
             KeyCode::Esc => g.digit = None,
             KeyCode::Char(c) if c.is_ascii_digit() => self.digit_key(c, now),
@@ -298,6 +316,21 @@ impl App {
         }
     }
 
+    /// `m`: the move list over the board and back, where it has no room beside the
+    /// board; where it has, a second list over the board would only repeat it.
+    fn toggle_moves(&mut self) {
+        let beside = self.list_beside();
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        if beside {
+            g.moves_shown = false;
+            g.message = Message::info("The move list is beside the board: PgUp/PgDn scroll it.");
+        } else {
+            g.moves_shown = !g.moves_shown;
+        }
+    }
+
     fn change_speed(&mut self, delta: isize) {
         let new = (self.speed as isize + delta).clamp(0, SPEEDS_MS.len() as isize - 1) as usize;
         self.speed = new;
@@ -351,10 +384,15 @@ impl App {
         if !g.awaiting_human() {
             return;
         }
-        let Some(hinter) = g.hinter.take() else {
+        if g.hint_pending {
             g.message = Message::info("Still looking for a hint...");
             return;
-        };
+        }
+        let rules = g.session.rules();
+        let hinter = g
+            .hinter
+            .take()
+            .unwrap_or_else(|| super::hint::hinter(rules, g.setup.seed));
         g.hint_pending = true;
         g.message = Message::info("Looking for a hint...");
         thinker::ask(

@@ -6,6 +6,7 @@
 //! draws the state; this one does not know it.
 
 mod game;
+mod hint;
 mod keys;
 mod records;
 mod review;
@@ -13,15 +14,17 @@ mod series;
 mod thinker;
 mod view;
 
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use mancala_core::{Side, Variant};
+use mancala_match::Seated;
 use mancala_session::{Seat, Session};
 
 use game::Players;
-pub use game::{GameState, NAME_SHOWN, letter_keys};
-pub use review::Review;
+pub use game::{GameState, NAME_SHOWN, letter_keys, short_letter_note};
+pub use review::{ESTIMATE_MARGIN, Review, Verdict};
 pub use series::Score;
 pub use view::{Animation, BoardView, Message, MessageKind};
 
@@ -29,9 +32,7 @@ use ratatui::layout::Rect;
 
 use crate::fit;
 use crate::layout::{BoardShape, GameLayout, SetupLayout};
-use crate::setup::{
-    EXTERNAL_SEAT, Field, Setup, SetupForm, build_player, build_seated, is_external,
-};
+use crate::setup::{EXTERNAL_SEAT, Field, Setup, SetupForm, build_seated, is_external};
 use thinker::Reply;
 
 /// Time between two seeds of a sowing, at each speed, slowest first.
@@ -39,9 +40,6 @@ pub const SPEEDS_MS: [u64; 7] = [700, 420, 250, 150, 90, 50, 20];
 
 /// The speed a game starts at (an index into [`SPEEDS_MS`]).
 pub const DEFAULT_SPEED: usize = 2;
-
-/// The spec tried for hints, and the one used when it cannot be built.
-pub const HINT_PLAYERS: [&str; 2] = ["expert", "greedy"];
 
 /// Time between two frames of the spinner shown while a computer thinks.
 pub const SPIN_STEP: Duration = Duration::from_millis(80);
@@ -175,6 +173,17 @@ impl App {
         }
     }
 
+    /// Whether the terminal has room for the move list beside the board, so that `m`
+    /// has nothing to show over it.
+    #[must_use]
+    pub fn list_beside(&self) -> bool {
+        let area = Rect::new(0, 0, self.size.0, self.size.1);
+        self.game().is_some_and(|g| {
+            GameLayout::new(area, BoardShape::of(g.session.rules()))
+                .is_some_and(|l| l.history.is_some())
+        })
+    }
+
     /// A computer player that failed (panicked), if one did.
     #[must_use]
     pub fn failure(&self) -> Option<&str> {
@@ -226,23 +235,23 @@ impl App {
                 return;
             }
         };
-        let setup = setup.named();
-        let [a, b] = setup.names.clone().map(|n| fit::shorten(&n, NAME_SHOWN));
-        let hello = format!("{a} against {b}: {a} moves first.");
-        self.begin(setup, Session::new(rules), hello, now);
+        self.begin(setup, Session::new(rules), None, now);
     }
 
     /// Puts `session` on screen, played by `setup`'s players under its names, saying
-    /// `hello` (or why a player could not be seated as asked).
-    fn begin(&mut self, setup: Setup, session: Session, hello: String, now: Instant) {
+    /// `hello` (by default who plays whom and who moves first), or why a player could
+    /// not be seated as asked.
+    fn begin(&mut self, setup: Setup, session: Session, hello: Option<String>, now: Instant) {
         self.next_game_id += 1;
-        let setup = setup.named();
-        let rules = session.rules();
-        let (session, players, notes) = seat_players(&setup, session);
+        let mut setup = setup.named();
+        let (session, players, notes) = seat_players(&mut setup, session);
         let shown_names = setup.names.clone().map(|n| fit::shorten(&n, NAME_SHOWN));
+        let hello = hello.unwrap_or_else(|| {
+            let [a, b] = &shown_names;
+            format!("{a} against {b}: {a} moves first.")
+        });
         // A game loaded when it is over counts as it ended.
         let result = session.outcome();
-        let (hinter, hinter_name, _) = build_player(HINT_PLAYERS[0], rules, setup.seed);
         let message = if notes.is_empty() {
             Message::info(hello)
         } else {
@@ -254,8 +263,7 @@ impl App {
             shown_names,
             result,
             players,
-            hinter: Some(hinter),
-            hinter_name,
+            hinter: None,
             game_id: self.next_game_id,
             epoch: 0,
             choice: None,
@@ -273,6 +281,9 @@ impl App {
             swap_next: true,
             digit: None,
             review: None,
+            pending_forfeit: None,
+            save_to: None,
+            saved_plies: None,
         };
         game.fix_cursor();
         self.screen = Screen::Game(Box::new(game));
@@ -320,21 +331,37 @@ impl App {
     }
 }
 
+/// The file an external engine at seat `i` (0 or 1) writes its standard error to:
+/// in the temporary directory, one for each run of the program and seat, so that
+/// what it says stays off the screen and can be read after.
+#[must_use]
+pub fn engine_log(i: usize) -> PathBuf {
+    let name = format!("mancala-engine-{}-p{}.log", std::process::id(), i + 1);
+    std::env::temp_dir().join(name)
+}
+
 /// `session` with `setup`'s seats and names and its computer players built, and a
 /// note for each player that could not be built as asked (another plays instead).
-fn seat_players(setup: &Setup, session: Session) -> (Session, Players, Vec<String>) {
+/// An external engine left with its seat's default name takes the name it gives
+/// itself, as its messages call it.
+fn seat_players(setup: &mut Setup, session: Session) -> (Session, Players, Vec<String>) {
     let mut notes = Vec::new();
     let mut players: Players = [None, None];
     let rules = session.rules();
-    let mut session = session
-        .with_seats([Seat::Human, Seat::Human])
-        .with_names(setup.names.clone());
+    let mut session = session.with_seats([Seat::Human, Seat::Human]);
     for (i, side) in Side::BOTH.into_iter().enumerate() {
         if setup.is_human(i) {
             continue;
         }
         let seed = setup.seed.wrapping_add(i as u64);
-        let (player, used, why) = build_seated(&setup.players[i], rules, seed);
+        // The log tells of this game's engine only.
+        let _ = std::fs::remove_file(engine_log(i));
+        let (player, used, why) = build_seated(&setup.players[i], rules, seed, &engine_log(i));
+        if matches!(player, Seated::External(_))
+            && setup.names[i] == crate::setup::default_name(i, EXTERNAL_SEAT)
+        {
+            setup.names[i] = fit::truncate(&player.name(), crate::setup::NAME_MAX);
+        }
         if let Some(why) = why {
             let why = why.trim_end_matches('.');
             let name = fit::shorten(&setup.names[i], NAME_SHOWN);
@@ -350,5 +377,5 @@ fn seat_players(setup: &Setup, session: Session) -> (Session, Players, Vec<Strin
         .unwrap_or(Seat::Human);
         session = session.with_seat(side, seat);
     }
-    (session, players, notes)
+    (session.with_names(setup.names.clone()), players, notes)
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use mancala_session::Record;
+use ratatui::crossterm::event::KeyCode;
 
 use super::game::{GameState, NAME_SHOWN, plural};
 use super::view::{Message, MessageKind};
@@ -40,38 +41,109 @@ impl App {
             ),
             None => format!("Loaded a finished game of {n} move{}.", plural(n)),
         };
-        app.begin(setup, session, hello, now);
+        app.begin(setup, session, Some(hello), now);
         app
     }
 
-    /// `w`: saves the game on screen and says where.
+    /// `w`: saves the game on screen and says where. When the directory cannot be
+    /// written, asks for another ([`App::save_to_key`] takes the typing).
     pub(crate) fn save_game(&mut self) {
         let dir = self.save_dir.clone();
+        self.save_in(dir);
+    }
+
+    /// Saves the game in `dir`; there from now on when it worked, else asks for
+    /// another directory, saying why.
+    fn save_in(&mut self, dir: PathBuf) {
         let Screen::Game(g) = &mut self.screen else {
             return;
         };
-        g.message = match g.save(&dir, SystemTime::now()) {
+        match g.save(&dir, SystemTime::now()) {
             Ok(path) => {
                 // Saved in the current directory, the file's name is all it takes.
                 let shown = match path.strip_prefix(".") {
                     Ok(name) => name.display().to_string(),
                     Err(_) => path.display().to_string(),
                 };
-                Message::new(
+                g.message = Message::new(
                     MessageKind::Good,
                     format!("Saved to {shown}; to go on from here later:"),
                 )
-                .with_command(format!("mancala tui --load {}", quoted(&shown)))
+                .with_command(format!("mancala tui --load {}", quoted(&shown)));
+                g.log.push(g.message.clone());
+                g.saved_plies = Some(g.session.records().len());
+                g.save_to = None;
+                self.save_dir = dir;
             }
             Err(e) => {
-                Message::warning(format!("Could not save the game in {}: {e}", dir.display()))
+                let why = format!("Could not save the game in {}: {e}.", dir.display());
+                g.save_to = Some(SaveTo {
+                    why,
+                    typed: String::new(),
+                });
+                g.show_save_to();
             }
+        }
+    }
+
+    /// A key while the player types the directory to save in: Enter saves there, Esc
+    /// gives up, Backspace and Ctrl-U edit it.
+    pub(crate) fn save_to_key(&mut self, code: KeyCode) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
         };
-        g.log.push(g.message.clone());
+        let Some(ask) = &mut g.save_to else {
+            return;
+        };
+        match code {
+            KeyCode::Enter if !ask.typed.trim().is_empty() => {
+                let dir = PathBuf::from(ask.typed.trim());
+                return self.save_in(dir);
+            }
+            KeyCode::Esc => {
+                g.save_to = None;
+                g.message = Message::info("Not saved.");
+                return;
+            }
+            KeyCode::Backspace => _ = ask.typed.pop(),
+            KeyCode::Char(c) if !c.is_control() => ask.typed.push(c),
+            _ => {}
+        }
+        g.show_save_to();
     }
 }
 
+/// The question a failed save asks: why it failed, and the directory typed so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveTo {
+    /// Why the last save failed.
+    pub why: String,
+    /// The directory typed.
+    pub typed: String,
+}
+
 impl GameState {
+    /// Puts the question of a failed save on the message line: why, and the
+    /// directory being typed on a line of its own.
+    pub(crate) fn show_save_to(&mut self) {
+        let Some(ask) = &self.save_to else {
+            return;
+        };
+        // The keys go with the directory typed, which is shown whole on narrow
+        // terminals too (the text before it is cut first).
+        self.message =
+            Message::warning(format!("{} Save it in another directory?", ask.why)).with_command(
+                format!("Save in: {}▏  (Enter saves, Esc cancels)", ask.typed),
+            );
+    }
+
+    /// Whether moves were played since the game was last saved (or it never was).
+    #[must_use]
+    pub fn unsaved(&self) -> bool {
+        let plies = self.session.records().len();
+        plies > 0 && self.saved_plies != Some(plies)
+    }
+
     /// Writes the game as a record to a new file in `dir`, named after the time `at`
     /// (`mancala-2026-11-25-101500.txt`, with `-2`, `-3`, ... when that exists: a save
     /// never overwrites a file); returns its path.

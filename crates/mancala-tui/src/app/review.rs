@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 
 use mancala_core::Game;
-use mancala_engine::{Analysis, AnalysisProgress, AnalysisSettings, PlyAnalysis, analyse};
+use mancala_engine::{Analysis, AnalysisProgress, AnalysisSettings, Label, PlyAnalysis, analyse};
 
 /// What the analysis thread says.
 enum Update {
@@ -107,5 +107,54 @@ impl Drop for Review {
     /// Leaving the review stops its analysis.
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// What the review calls a move: the analysis's label, or "unclear" for a move an
+/// estimate calls a loss no larger than the estimate may be off by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The analysis's label, sure enough to be said.
+    Label(Label),
+    /// An inaccuracy, mistake or blunder by estimates that may be off by as much.
+    Unclear,
+}
+
+/// How many seeds a search's estimate may be off by: a loss found from estimates
+/// counts only beyond it.
+pub const ESTIMATE_MARGIN: i32 = 4;
+
+/// A loss large enough not to matter next to the values: the loss is judged by
+/// itself, without the change of sign an estimate near 0 may show for nothing.
+const FAR_FROM_ZERO: i32 = 1000;
+
+impl Verdict {
+    /// What to call the move of `entry`. Exact values keep their label. Estimates
+    /// (Oware and Togyz Kumalak before the solver reaches) are judged by the loss
+    /// beyond [`ESTIMATE_MARGIN`] alone, so that "about -3 where another keeps about
+    /// +1" is not a blunder; a loss that falls within the margin is "unclear".
+    ///
+    /// ```
+    /// use mancala_engine::{Label, PlyAnalysis};
+    /// use mancala_tui::Verdict;
+    /// let entry = |best, played, exact| PlyAnalysis {
+    ///     ply: 1, mover: 1, played: 4, best: vec![2], value_best: best,
+    ///     value_played: played, exact, label: Label::judge(best, played),
+    /// };
+    /// assert_eq!(Verdict::of(&entry(1, -3, true)), Verdict::Label(Label::Blunder));
+    /// assert_eq!(Verdict::of(&entry(1, -3, false)), Verdict::Unclear);
+    /// assert_eq!(Verdict::of(&entry(10, -6, false)), Verdict::Label(Label::Blunder));
+    /// assert_eq!(Verdict::of(&entry(5, 4, false)), Verdict::Label(Label::Good));
+    /// ```
+    #[must_use]
+    pub fn of(entry: &PlyAnalysis) -> Verdict {
+        if entry.exact || matches!(entry.label, Label::Best | Label::Good) {
+            return Verdict::Label(entry.label);
+        }
+        let beyond = entry.value_best - entry.value_played - ESTIMATE_MARGIN;
+        match Label::judge(FAR_FROM_ZERO + beyond, FAR_FROM_ZERO) {
+            label @ (Label::Mistake | Label::Blunder) => Verdict::Label(label),
+            _ => Verdict::Unclear,
+        }
     }
 }

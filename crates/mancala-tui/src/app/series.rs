@@ -91,7 +91,7 @@ impl App {
         } else {
             let mover = fit::shorten(&setup.names[start.to_move().index()], NAME_SHOWN);
             let hello = format!("Again from the same start: {mover} to move.");
-            self.begin(setup, Session::from_position(start), hello, now);
+            self.begin(setup, Session::from_position(start), Some(hello), now);
         }
     }
 

@@ -13,6 +13,7 @@ use mancala_session::Seat;
 use super::THINKER_THREAD;
 use super::game::GameState;
 use super::view::{Message, MessageKind};
+use crate::fit;
 
 /// What a computer was asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,7 +147,13 @@ pub(crate) fn take_reply(g: &mut GameState, reply: Reply) -> Result<(), String> 
         (Ok(choice), _) => choice,
         (Err(Failure::Panicked(why)), _) => return Err(why),
         (Err(Failure::Forfeit(why)), Job::Move(side)) => {
-            hand_over(g, side, &why);
+            // Said once the sowing on screen is shown, or its announcement would
+            // push the forfeit off the message line.
+            if g.anim.is_some() {
+                g.pending_forfeit = Some((side, why));
+            } else {
+                hand_over(g, side, &why);
+            }
             return Ok(());
         }
         // Hints come from the suite's players, which do not forfeit.
@@ -165,46 +172,38 @@ pub(crate) fn take_reply(g: &mut GameState, reply: Reply) -> Result<(), String> 
             }
             g.hint_pending = false;
             if current && g.session.human_to_move() {
-                show_hint(g, &choice);
+                super::hint::show(g, &choice);
             }
         }
     }
     Ok(())
 }
 
+/// The most columns of an engine's last error line the message quotes.
+const LAST_LINE_MAX: usize = 120;
+
 /// After an external engine's forfeit: the engine is let go (and so stopped), its seat
 /// goes to the person at the keyboard, and the message says so. The game goes on where
 /// it was: nothing played is lost, and `w` still saves it.
-fn hand_over(g: &mut GameState, side: Side, why: &str) {
+pub(crate) fn hand_over(g: &mut GameState, side: Side, why: &str) {
     g.players[side.index()] = None;
     g.choice = None;
     g.session = g.session.clone().with_seat(side, Seat::Human);
     g.fix_cursor();
     let name = g.shown_names[side.index()].clone();
-    g.message = Message::new(
-        MessageKind::Warning,
-        format!("{why}. You play {name}'s moves from here."),
-    );
-    g.log.push(g.message.clone());
-}
-
-/// Puts the cursor on the hinted house and says why it is good.
-fn show_hint(g: &mut GameState, choice: &Choice) {
-    let Some(side) = g.session.to_move() else {
-        return;
-    };
-    g.cursor = choice.mv.house();
-    let label = g.label(side, choice.mv.house());
-    let why = choice
-        .reason
-        .as_ref()
-        .map(|r| format!(": it {r}"))
-        .unwrap_or_default();
-    g.message = Message::new(
-        MessageKind::Good,
-        format!(
-            "Hint ({}): house {label}{why}. Enter plays it.",
-            g.hinter_name
+    let text = format!("{why}. You play {name}'s moves from here.");
+    // What the engine wrote on its standard error went to its log, off the screen:
+    // its last line is most often the error, and the file has the rest.
+    let log = super::engine_log(side.index());
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    let text = match said.lines().rev().find(|l| !l.trim().is_empty()) {
+        Some(last) => format!(
+            "{text} Its last error line: {} (all it wrote is in {}).",
+            fit::shorten(last.trim(), LAST_LINE_MAX),
+            log.display()
         ),
-    );
+        None => text,
+    };
+    g.message = Message::new(MessageKind::Warning, text);
+    g.log.push(g.message.clone());
 }

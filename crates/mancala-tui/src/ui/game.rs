@@ -10,7 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::{board, history, popup};
-use crate::app::{Animation, App, GameState, Message, MessageKind, Review, SPEEDS_MS, letter_keys};
+use crate::app::{
+    Animation, App, GameState, Message, MessageKind, Review, SPEEDS_MS, letter_keys,
+    short_letter_note,
+};
 use crate::fit;
 use crate::layout::GameLayout;
 use crate::style::{ACCENT, DIM, key, side_colour, text};
@@ -40,15 +43,22 @@ pub fn draw(frame: &mut Frame, app: &App, g: &GameState, layout: &GameLayout) {
     if let Some(h) = layout.history {
         history::draw(frame, g, h);
     }
-    if g.moves_shown {
+    // Over the board only where it is not beside it already.
+    let list_over = g.moves_shown && layout.history.is_none();
+    if list_over {
         history::draw(frame, g, layout.frame);
     }
     talk(frame, app, g, layout.status.union(layout.messages));
-    let keys = keys_line(app.speed, usize::from(layout.keys.width));
+    let width = usize::from(layout.keys.width);
+    let keys = if g.review.is_some() {
+        review_keys(width)
+    } else {
+        keys_line(app.speed, layout.history.is_none(), width)
+    };
     frame.render_widget(Paragraph::new(keys).centered(), layout.keys);
     if g.confirm_quit {
-        popup::quit(frame, layout.frame, frame.area());
-    } else if g.finished() && !g.result_hidden && !g.moves_shown && g.review.is_none() {
+        popup::quit(frame, g, layout.frame, frame.area());
+    } else if g.finished() && !g.result_hidden && !list_over && g.review.is_none() {
         let screen = frame.area();
         popup::game_over(frame, g, &app.score(), layout.frame, screen);
     }
@@ -85,8 +95,9 @@ fn title_line(rules: Rules) -> Line<'static> {
     ])
 }
 
-/// What is happening: a sowing, the end, a computer thinking, or whose choice it is.
-fn status_line(app: &App, g: &GameState) -> Line<'static> {
+/// What is happening: a sowing, the end, a computer thinking, or whose choice it is
+/// (`compact`: in fewer words, for a narrow terminal).
+fn status_line(app: &App, g: &GameState, compact: bool) -> Line<'static> {
     if let Some(review) = &g.review {
         review_status(g, review)
     } else if let Some(a) = &g.anim {
@@ -101,7 +112,11 @@ fn status_line(app: &App, g: &GameState) -> Line<'static> {
             text(" is thinking..."),
         ])
     } else if let Some(side) = g.session.to_move() {
-        choose_status(g, side)
+        if compact {
+            compact_choose_status(g, side)
+        } else {
+            choose_status(g, side)
+        }
     } else {
         Line::from("")
     }
@@ -129,23 +144,41 @@ fn over_status(g: &GameState) -> Line<'static> {
     ])
 }
 
-/// Under review: which move is shown, the accuracy once known, and the keys.
+/// Under review: which move is shown, what the board's two borders mean (the house
+/// played, the best houses), and the accuracy once known.
 fn review_status(g: &GameState, review: &Review) -> Line<'static> {
-    let mut spans = vec![Span::styled(
-        format!("Review {}/{}  ", review.ply + 1, review.plies),
-        Style::new().fg(ACCENT).bold(),
-    )];
+    let mut spans = vec![
+        Span::styled(
+            format!("Review {}/{}  ", review.ply + 1, review.plies),
+            Style::new().fg(ACCENT).bold(),
+        ),
+        Span::styled("╔═╗", Style::new().fg(Color::White)),
+        text(" played  "),
+        Span::styled("┏━┓", Style::new().fg(ACCENT)),
+        text(" best  "),
+    ];
     if let Some(a) = &review.analysis {
         spans.push(text(&format!(
-            "accuracy {} {:.0} · {} {:.0}  ",
+            "accuracy {} {:.0} · {} {:.0}",
             fit::shorten(g.name(Side::South), 10),
             a.accuracy[0],
             fit::shorten(g.name(Side::North), 10),
             a.accuracy[1]
         )));
     }
-    spans.extend([key("←→"), text(" step  "), key("a"), text(" back")]);
     Line::from(spans)
+}
+
+/// The keys of the review, in at most `width` columns.
+fn review_keys(width: usize) -> Line<'static> {
+    let keys = vec![
+        (8, vec![key("←→"), text(" step")]),
+        (2, vec![key("PgUp PgDn"), text(" by ten")]),
+        (1, vec![key("Home End"), text(" first, last")]),
+        (9, vec![key("a"), text(" back to the result")]),
+        (7, vec![key("?"), text(" help")]),
+    ];
+    ranked_keys(keys, width)
 }
 
 fn name_span(g: &GameState, side: Side) -> Span<'static> {
@@ -191,6 +224,31 @@ fn choose_status(g: &GameState, side: Side) -> Line<'static> {
     Line::from(spans)
 }
 
+/// [`choose_status`] in fewer words, for a terminal where it does not fit its rows.
+fn compact_choose_status(g: &GameState, side: Side) -> Line<'static> {
+    let houses = g.session.rules().houses();
+    let (letters, _) = letter_keys(side, houses);
+    let mut spans = vec![
+        name_span(g, side),
+        text(": "),
+        key("←→"),
+        text(" "),
+        key("Enter"),
+        text(", "),
+        key(&format!("1-{houses}")),
+        text(", "),
+        key(&letters),
+        text(", click"),
+    ];
+    if let Some(note) = short_letter_note(side, houses) {
+        spans.push(text(&format!(" ({note})")));
+    }
+    if g.hint_pending {
+        spans.push(text(" (hint...)"));
+    }
+    Line::from(spans)
+}
+
 /// The status line and the messages under it, fitted to the rows of `area`: the
 /// status's first row; the latest message at the bottom, wrapped (a command in it on a
 /// row of its own, whole); the status's second row, when it wraps; then the messages
@@ -198,13 +256,19 @@ fn choose_status(g: &GameState, side: Side) -> Line<'static> {
 /// shortened with "…".
 fn talk(frame: &mut Frame, app: &App, g: &GameState, area: Rect) {
     let (w, rows) = (usize::from(area.width), usize::from(area.height));
-    let status = fit::wrap(&status_line(app, g).spans, w, 0);
     let room = rows.saturating_sub(1);
     let latest = message_rows(&g.message, message_style(g.message.kind), w, room);
-    let status = fit::at_most(status, (rows - latest.len()).clamp(1, 2), w);
+    let status_rows = (rows - latest.len()).clamp(1, 2);
+    let mut status = fit::wrap(&status_line(app, g, false).spans, w, 0);
+    if status.len() > status_rows {
+        status = fit::wrap(&status_line(app, g, true).spans, w, 0);
+    }
+    let status = fit::at_most(status, status_rows, w);
     let mut left = rows.saturating_sub(status.len() + latest.len());
     let mut earlier: Vec<Line<'static>> = Vec::new();
-    let before = g.log.iter().rev().skip_while(|m| **m == g.message);
+    // Under review only the move reviewed is spoken of: no message of the game's end.
+    let shown = if g.review.is_some() { 0 } else { g.log.len() };
+    let before = g.log[..shown].iter().rev().skip_while(|m| **m == g.message);
     for m in before.filter(|m| !m.text.is_empty()) {
         if left == 0 {
             break;
@@ -250,17 +314,22 @@ fn message_style(kind: MessageKind) -> Style {
 }
 
 /// The keys, with the sowing speed as a gauge, in at most `width` columns: the keys
-/// that matter least go first, `?` help and `q` quit last.
-fn keys_line(speed: usize, width: usize) -> Line<'static> {
+/// that matter least go first, `?` help and `q` quit last. `m` is offered only when
+/// the move list is not beside the board (`list_key`).
+fn keys_line(speed: usize, list_key: bool, width: usize) -> Line<'static> {
     let gauge: String = (0..SPEEDS_MS.len())
         .map(|i| if i <= speed { '▮' } else { '▯' })
         .collect();
     // Each key with its rank: the lower, the sooner it goes when room is short.
-    let keys = vec![
+    let mut keys = vec![
         (3, vec![key("u"), text(" undo")]),
         (1, vec![key("r"), text(" redo")]),
         (4, vec![key("h"), text(" hint")]),
-        (2, vec![key("m"), text(" moves")]),
+    ];
+    if list_key {
+        keys.push((2, vec![key("m"), text(" moves")]));
+    }
+    keys.extend([
         (
             0,
             vec![
@@ -271,7 +340,7 @@ fn keys_line(speed: usize, width: usize) -> Line<'static> {
         ),
         (9, vec![key("?"), text(" help")]),
         (9, vec![key("q"), text(" quit")]),
-    ];
+    ]);
     ranked_keys(keys, width)
 }
 

@@ -25,9 +25,17 @@ const NAME_W: usize = 10;
 pub fn draw(frame: &mut Frame, g: &GameState, r: Rect) {
     let records = g.session.records();
     let inner_h = usize::from(r.height.saturating_sub(2));
-    let last = records
-        .len()
-        .saturating_sub(g.moves_scroll.min(records.len().saturating_sub(inner_h)));
+    // Under review, the move reviewed is in view and lit; else the latest moves, or
+    // earlier ones when scrolled back.
+    let reviewed = g.review.as_ref().map(|review| review.ply);
+    let last = match reviewed {
+        Some(ply) => (ply.saturating_sub(inner_h / 2) + inner_h)
+            .max(ply + 1)
+            .min(records.len()),
+        None => records
+            .len()
+            .saturating_sub(g.moves_scroll.min(records.len().saturating_sub(inner_h))),
+    };
     let first = last.saturating_sub(inner_h);
     let title = if last < records.len() {
         format!(" Moves {}-{} ", first + 1, last)
@@ -50,10 +58,29 @@ pub fn draw(frame: &mut Frame, g: &GameState, r: Rect) {
     } else {
         records[first..last]
             .iter()
-            .map(|r| move_line(g, r, names))
+            .map(|r| {
+                let line = move_line(g, r, names);
+                if reviewed == Some(r.ply) {
+                    lit(line)
+                } else {
+                    line
+                }
+            })
             .collect()
     };
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// `line` lit as the move under review: reversed, with a marker in place of the
+/// space before its number.
+fn lit(line: Line<'static>) -> Line<'static> {
+    let mut spans = line.spans;
+    if let Some(number) = spans.first_mut() {
+        if let Some(rest) = number.content.strip_prefix(' ') {
+            number.content = format!("▶{rest}").into();
+        }
+    }
+    Line::from(spans).style(Style::new().add_modifier(Modifier::REVERSED))
 }
 
 /// One move; a move still being sown is listed (it has been played) but its marks

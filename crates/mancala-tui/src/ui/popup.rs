@@ -27,10 +27,22 @@ const OPTIONAL: u8 = 2;
 /// the box goes over the whole screen instead.
 const TEXT_MIN: usize = 36;
 
-/// The quit question, over the board's frame `board` on `screen`.
-pub fn quit(frame: &mut Frame, board: Rect, screen: Rect) {
+/// The quit question, over the board's frame `board` on `screen`; it says when the
+/// game has moves not saved, and how to save them.
+pub fn quit(frame: &mut Frame, g: &GameState, board: Rect, screen: Rect) {
+    let state = if g.unsaved() {
+        vec![
+            text("The game is not saved ("),
+            key("n"),
+            text(", then "),
+            key("w"),
+            text(" saves it)."),
+        ]
+    } else {
+        vec![text("A game is in progress.")]
+    };
     let lines = vec![
-        (1, vec![text("A game is in progress.")]),
+        (1, state),
         (
             2,
             vec![
@@ -48,7 +60,9 @@ pub fn quit(frame: &mut Frame, board: Rect, screen: Rect) {
 /// The end of the game, over the board's frame `board` on `screen`: who won and the
 /// score, why the game ended and where the seeds left on the board went, the running
 /// score, who moves first next, and what the keys do now. Where rows are short, the
-/// least needed lines are left out, the result and the question last.
+/// least needed lines are left out (the running score and who moves next before the
+/// keys, which alone say that the game can be reviewed), the result and the question
+/// last.
 pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, screen: Rect) {
     let (Some(outcome), Some(words)) = (g.session.outcome(), g.end_text()) else {
         return;
@@ -85,7 +99,7 @@ pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, s
             vec![text(&format!("Games: {}", unbroken(&score.words())))],
         ),
         (
-            5,
+            4,
             vec![
                 text(&format!("Next: {} moves first  ", g.name(first))),
                 key("f"),
@@ -102,8 +116,11 @@ pub fn game_over(frame: &mut Frame, g: &GameState, score: &Score, board: Rect, s
                 Span::styled(")", white),
             ],
         ),
+        // The keys outrank the running score and who moves next, and are never left
+        // out before the box reaches over the frame: the box is the only place that
+        // says a finished game can be reviewed.
         (
-            2,
+            5,
             vec![
                 key("s"),
                 text(" setup  "),

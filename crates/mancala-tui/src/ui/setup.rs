@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use crate::fit;
 use crate::layout::SetupLayout;
-use crate::setup::{Field, Setup, SetupForm};
+use crate::setup::{Field, NAME_MAX, Setup, SetupForm, number_range};
 use crate::style::{ACCENT, DIM, P1, P2, key, text};
 
 /// Draws the start screen for `form`.
@@ -35,6 +35,14 @@ pub fn draw(frame: &mut Frame, layout: &SetupLayout, form: &SetupForm) {
     lines.push(Line::from(""));
     // Notes keep a column to spare before the box's border, as the settings do.
     let notes_w = width.saturating_sub(1);
+    if let Some(said) = form.said() {
+        let style = Style::new().fg(ACCENT);
+        lines.extend(fit::wrap(
+            &[Span::styled(format!(" {said}"), style)],
+            notes_w,
+            1,
+        ));
+    }
     lines.extend(option_summary(form, notes_w));
     lines.extend(player_notes(form, notes_w));
     frame.render_widget(Paragraph::new(lines), layout.fields);
@@ -131,6 +139,17 @@ fn field_line(s: &Setup, field: Field, focused: bool, width: usize) -> Line<'sta
     ];
     // A column to spare before the box's border.
     let room = width.saturating_sub(LABEL_W + 1);
+    // While a number or a name is edited, its limits: "1-16", "5/16 columns".
+    let limit = match (focused, number_range(field)) {
+        (false, _) => String::new(),
+        (true, Some((_, max))) => format!("  1-{max}"),
+        (true, None) if typed && !value.trim().is_empty() => {
+            format!("  {}/{NAME_MAX}", fit::width(&value))
+        }
+        (true, None) => String::new(),
+    };
+    let room = room.saturating_sub(fit::width(&limit));
+    let limit = Span::styled(limit, Style::new().fg(DIM));
     if typed {
         let cursor = if focused { "▏" } else { "" };
         let room = room.saturating_sub(fit::width(cursor));
@@ -166,6 +185,7 @@ fn field_line(s: &Setup, field: Field, focused: bool, width: usize) -> Line<'sta
             arrow(" ▸"),
         ]);
     }
+    spans.push(limit);
     Line::from(spans)
 }
 

@@ -1,237 +1,12 @@
-//! What game to play: the settings the start screen edits and the command line fills in.
+//! The start screen's state: the settings being edited, the focused line, what the
+//! screen says about the chosen players and about the last key refused.
 
-use mancala_core::{MAX_HOUSES, MAX_SEEDS, RuleOptions, Rules, Side, Variant};
-use mancala_engine::{Player, PlayerError, PlayerSpec};
-use mancala_match::{Contestant, ExternalSpec, Seated};
-use mancala_session::{Record, RuleChoice, Seat, SetupError, option_value, with_option};
+use mancala_core::{MAX_HOUSES, MAX_SEEDS, Variant};
+use mancala_engine::PlayerSpec;
+use mancala_session::{Seat, option_value, with_option};
 
-/// The computer player used when a seat's spec cannot be built for the rules.
-pub const FALLBACK_PLAYER: &str = "greedy";
-
-/// The seat an external engine (`ext:COMMAND`, given on the command line) has in the
-/// session and in a saved record: a computer seat of this name, since a record has no
-/// place for a command (a game loaded from it seats [`FALLBACK_PLAYER`] instead, and
-/// says so).
-pub const EXTERNAL_SEAT: &str = "ext";
-
-/// Whether `spec` names an external engine, `ext:COMMAND`: a program speaking the
-/// engine protocol (docs/engine-protocol.md), as `mancala match` plays them. Only the
-/// command line seats one; the start screen offers the suite's players.
-#[must_use]
-pub fn is_external(spec: &str) -> bool {
-    spec.trim_start().starts_with(ExternalSpec::PREFIX)
-}
-
-/// The settings of a game: rules, who plays each seat, and names.
-///
-/// ```
-/// use mancala_core::Variant;
-/// use mancala_tui::Setup;
-/// let setup = Setup { variant: Variant::Oware, ..Setup::default() };
-/// let rules = setup.rules().unwrap();
-/// assert_eq!(rules.total_seeds(), 48);
-/// assert_eq!(setup.players[0], "human");
-/// assert_eq!(Setup::for_variant(Variant::TogyzKumalak).rules().unwrap().total_seeds(), 162);
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    /// The variant.
-    pub variant: Variant,
-    /// Houses per side.
-    pub houses: u8,
-    /// Seeds per house at the start.
-    pub seeds: u8,
-    /// The rule options, kept for every variant: a game takes those its variant takes
-    /// ([`VariantInfo::options`](mancala_core::variants::VariantInfo::options)).
-    pub options: RuleOptions,
-    /// Player specs, player 1 first: `human` or a computer player such as `medium`.
-    pub players: [String; 2],
-    /// Names, player 1 first.
-    pub names: [String; 2],
-    /// Seed for computer players that use randomness.
-    pub seed: u64,
-}
-
-impl Default for Setup {
-    /// The first variant of [`Variant::ALL`] on its own board, a person against
-    /// `medium`.
-    fn default() -> Setup {
-        Setup::for_variant(Variant::ALL[0])
-    }
-}
-
-impl Setup {
-    /// `variant` on its default board with its default options, a person against
-    /// `medium`.
-    #[must_use]
-    pub fn for_variant(variant: Variant) -> Setup {
-        let info = variant.info();
-        Setup {
-            variant,
-            houses: info.default_houses,
-            seeds: info.default_seeds,
-            options: RuleOptions::default(),
-            players: [Seat::Human.to_string(), "medium".to_owned()],
-            names: ["Player 1".to_owned(), "Medium bot".to_owned()],
-            seed: 1,
-        }
-    }
-
-    /// The rules these settings describe: the options the variant takes, checked by
-    /// the session as every front end's are.
-    ///
-    /// # Errors
-    /// When the board size is out of range.
-    pub fn rules(&self) -> Result<Rules, SetupError> {
-        RuleChoice::new(self.variant, self.houses, self.seeds)
-            .options_taken(self.options)
-            .rules()
-    }
-
-    /// The settings of a recorded game: its rules, its players' kinds and names, and
-    /// `seed` for the randomness of computer players.
-    #[must_use]
-    pub fn of_record(record: &Record, seed: u64) -> Setup {
-        let rules = record.rules();
-        Setup {
-            variant: rules.variant(),
-            houses: u8::try_from(rules.houses()).unwrap_or(u8::MAX),
-            seeds: u8::try_from(rules.seeds()).unwrap_or(u8::MAX),
-            options: rules.options(),
-            players: record.seats().clone().map(|s| s.to_string()),
-            names: record.names().clone(),
-            seed,
-        }
-    }
-
-    /// Who plays seat `i` (0 or 1), or why its spec is not a player spec at all.
-    ///
-    /// # Errors
-    /// When `players[i]` is not `human` or a well-formed player spec.
-    pub fn seat(&self, i: usize) -> Result<Seat, PlayerError> {
-        if is_external(&self.players[i]) {
-            return Seat::computer(EXTERNAL_SEAT);
-        }
-        Seat::computer(&self.players[i])
-    }
-
-    /// The same settings with the names the game is played under: each as given,
-    /// trimmed, or when empty the seat's default name (`Player 2`, `Medium bot`), as
-    /// the start screen shows while a name is empty.
-    #[must_use]
-    pub fn named(mut self) -> Setup {
-        for (i, side) in Side::BOTH.into_iter().enumerate() {
-            let seat = self.seat(i).unwrap_or(Seat::Human);
-            self.names[i] = mancala_session::name_or_default(&self.names[i], side, &seat);
-        }
-        self
-    }
-
-    /// Whether seat `i` (0 or 1) is played by a person.
-    #[must_use]
-    pub fn is_human(&self, i: usize) -> bool {
-        self.seat(i).is_ok_and(|seat| seat.is_human())
-    }
-}
-
-/// Builds the computer player named `spec` for `rules`, falling back to
-/// [`FALLBACK_PLAYER`] (then `random`) when it cannot be built. Returns the player, the
-/// spec actually used, and the reason for a fallback.
-pub fn build_player(
-    spec: &str,
-    rules: Rules,
-    seed: u64,
-) -> (Box<dyn Player>, String, Option<String>) {
-    let first = try_build(spec, rules, seed);
-    match first {
-        Ok(p) => (p, spec.trim().to_owned(), None),
-        Err(e) => {
-            let why = e.to_string();
-            for fallback in [FALLBACK_PLAYER, "random"] {
-                if let Ok(p) = try_build(fallback, rules, seed) {
-                    return (p, fallback.to_owned(), Some(why));
-                }
-            }
-            unreachable!("the random player plays every variant")
-        }
-    }
-}
-
-/// Seats the computer player named `spec` for `rules`: one of the suite's players as
-/// [`build_player`] builds it, or for `ext:COMMAND` the engine started and greeted,
-/// falling back as `build_player` does (with the engine's failure as the reason) when
-/// it cannot be. Returns the player, the spec actually used, and the reason for a
-/// fallback.
-pub fn build_seated(spec: &str, rules: Rules, seed: u64) -> (Seated, String, Option<String>) {
-    if spec.trim() == EXTERNAL_SEAT {
-        // The seat of an external engine in a saved game, which keeps no command.
-        let (player, used, _) = build_player(FALLBACK_PLAYER, rules, seed);
-        let why = "the saved game does not say how to start its external engine";
-        return (Seated::Builtin(player), used, Some(why.to_owned()));
-    }
-    if !is_external(spec) {
-        let (player, used, why) = build_player(spec, rules, seed);
-        return (Seated::Builtin(player), used, why);
-    }
-    match spec.parse::<Contestant>().and_then(|c| c.seat(rules, seed)) {
-        Ok(seated) => (seated, spec.trim().to_owned(), None),
-        Err(e) => {
-            let (player, used, _) = build_player(FALLBACK_PLAYER, rules, seed);
-            (Seated::Builtin(player), used, Some(e.to_string()))
-        }
-    }
-}
-
-/// Every computer player the crate builds is built here, so a test can count them.
-fn try_build(spec: &str, rules: Rules, seed: u64) -> Result<Box<dyn Player>, PlayerError> {
-    #[cfg(test)]
-    build_count::add_one();
-    spec.parse::<PlayerSpec>()?.build(rules, seed)
-}
-
-/// Why `spec` cannot be built for `rules`, if it cannot. Finding out builds the
-/// player, which can be expensive (a `medium` player allocates a 16 MiB table).
-fn seat_problem(spec: &str, rules: Rules) -> Option<PlayerError> {
-    if is_external(spec) {
-        // Started when the game starts (the command line has checked it once).
-        return None;
-    }
-    match Seat::computer(spec) {
-        Ok(Seat::Human) => None,
-        Ok(Seat::Computer(_)) => try_build(spec, rules, 0).err(),
-        Err(e) => Some(e),
-    }
-}
-
-/// What the start screen says about a seat whose player cannot play `rules`: the
-/// engine's reason, or for a name it does not know, that this build lacks it.
-fn seat_note(spec: &str, rules: Rules) -> Option<String> {
-    seat_problem(spec, rules).map(|e| match e {
-        PlayerError::Unknown(_) => format!("{spec} is not available in this build"),
-        other => other.to_string(),
-    })
-}
-
-#[cfg(test)]
-pub(crate) mod build_count {
-    //! A count of the computer players built on this thread. Thread-local, so that
-    //! tests running in parallel do not see each other's players.
-
-    use std::cell::Cell;
-
-    thread_local! {
-        static BUILT: Cell<usize> = const { Cell::new(0) };
-    }
-
-    pub(crate) fn add_one() {
-        BUILT.with(|n| n.set(n.get() + 1));
-    }
-
-    /// Players built on this thread so far.
-    pub(crate) fn get() -> usize {
-        BUILT.with(Cell::get)
-    }
-}
+use super::{FALLBACK_PLAYER, NAME_MAX, Setup, default_name, seat_note};
+use crate::fit;
 
 /// One line of the start screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,6 +48,9 @@ pub struct SetupForm {
     /// The focused line was just reached: like a selected field, the first character
     /// or digit typed replaces its value instead of adding to it.
     fresh: bool,
+    /// What the screen says about the last key typed, when it was refused: a number
+    /// out of range, a name at its longest.
+    said: Option<String>,
     /// The board was changed by hand (or given so): a change of variant keeps it
     /// rather than taking the new variant's default board.
     board_chosen: bool,
@@ -303,6 +81,7 @@ impl SetupForm {
             replaced: [None, None],
             notes: [None, None],
             fresh: false,
+            said: None,
             board_chosen,
         };
         form.replace_players();
@@ -408,33 +187,47 @@ impl SetupForm {
     pub fn focus_on(&mut self, field: Field) {
         self.fresh = field != self.focus || self.fresh;
         self.focus = field;
+        self.said = None;
+    }
+
+    /// What the screen says about the last key typed, when it was refused.
+    #[must_use]
+    pub fn said(&self) -> Option<&str> {
+        self.said.as_deref()
     }
 
     /// Types the digit `d` into the focused number (houses or seeds): the first digit
-    /// typed replaces the number, the next ones add to it while it stays in range
-    /// (else the digit starts a new number).
+    /// typed replaces the number, the next ones add to it. A number out of its range
+    /// ([`number_range`]) is refused, saying so, and the number stays as it was.
     pub fn type_digit(&mut self, d: u8) {
-        let (value, max) = match self.focus {
-            Field::Houses => (&mut self.setup.houses, MAX_HOUSES as u8),
-            Field::Seeds => (&mut self.setup.seeds, MAX_SEEDS as u8),
-            _ => return,
+        let Some((label, max)) = number_range(self.focus) else {
+            return;
         };
-        let longer = u16::from(*value) * 10 + u16::from(d);
-        let new = if !self.fresh && longer <= u16::from(max) {
-            longer as u8
+        let value = match self.focus {
+            Field::Houses => &mut self.setup.houses,
+            _ => &mut self.setup.seeds,
+        };
+        let fresh = std::mem::take(&mut self.fresh);
+        let new = if fresh {
+            u16::from(d)
         } else {
-            d
+            u16::from(*value) * 10 + u16::from(d)
         };
-        self.fresh = false;
-        if new >= 1 {
-            *value = new;
-            self.board_chosen = true;
-            self.check_players();
+        if !(1..=u16::from(max)).contains(&new) {
+            self.said = Some(format!(
+                "{label} go from 1 to {max}: {new} is out of range."
+            ));
+            return;
         }
+        self.said = None;
+        *value = new as u8;
+        self.board_chosen = true;
+        self.check_players();
     }
 
     /// Changes the focused setting by one step (`delta` is +1 or -1).
     pub fn change(&mut self, delta: i32) {
+        self.said = None;
         let choices = self.choices();
         let s = &mut self.setup;
         match self.focus {
@@ -482,14 +275,23 @@ impl SetupForm {
         self.check_players();
     }
 
-    /// Types `c` into the focused name (the first character typed there replaces it).
+    /// Types `c` into the focused name (the first character typed there replaces it);
+    /// a character that would take the name past [`NAME_MAX`] columns is refused,
+    /// and the note says so.
     pub fn type_char(&mut self, c: char) {
         if let Field::Name(seat) = self.focus {
             if std::mem::take(&mut self.fresh) {
                 self.setup.names[seat].clear();
             }
-            if self.setup.names[seat].chars().count() < NAME_MAX && !c.is_control() {
-                self.setup.names[seat].push(c);
+            self.said = None;
+            let name = &mut self.setup.names[seat];
+            if c.is_control() {
+                return;
+            }
+            if fit::width(name) + fit::width(c.encode_utf8(&mut [0; 4])) > NAME_MAX {
+                self.said = Some(format!("A name takes at most {NAME_MAX} columns."));
+            } else {
+                name.push(c);
             }
         }
     }
@@ -497,6 +299,7 @@ impl SetupForm {
     /// Deletes the last character of the focused name, or all of it when it was just
     /// reached (as a selected field).
     pub fn backspace(&mut self) {
+        self.said = None;
         if let Field::Name(seat) = self.focus {
             if std::mem::take(&mut self.fresh) {
                 self.setup.names[seat].clear();
@@ -526,34 +329,18 @@ impl SetupForm {
     }
 }
 
-/// The longest name the start screen accepts.
-pub const NAME_MAX: usize = 16;
-
-/// The name a seat gets by default: "Player N" for a person, the computer player's
-/// name otherwise.
-///
-/// ```
-/// use mancala_tui::default_name;
-/// assert_eq!(default_name(1, "human"), "Player 2");
-/// assert_eq!(default_name(1, "random:seed=4"), "Random bot");
-/// ```
+/// The focused number field's label as the range says it and its largest value (the
+/// smallest is 1), or `None` when the field is not a number.
 #[must_use]
-pub fn default_name(seat: usize, player: &str) -> String {
-    let side = if seat == 0 { Side::South } else { Side::North };
-    match Seat::computer(player) {
-        Ok(s) => mancala_session::default_name(side, &s),
-        // A spec that does not parse is refused before a game starts; until then the
-        // start screen names it after the player's name as typed.
-        Err(_) => {
-            let typed = player.split(':').next().unwrap_or(player);
-            match typed.parse::<Seat>() {
-                Ok(seat) => mancala_session::default_name(side, &seat),
-                Err(_) => "Computer".to_owned(),
-            }
-        }
+pub fn number_range(field: Field) -> Option<(&'static str, u8)> {
+    match field {
+        Field::Houses => Some(("Houses per side", MAX_HOUSES as u8)),
+        Field::Seeds => Some(("Seeds per house", MAX_SEEDS as u8)),
+        _ => None,
     }
 }
 
+/// The name a seat gets by default: "Player N" for a person, the computer player's
 fn cycle(i: usize, delta: i32, n: usize) -> usize {
     (i as i64 + i64::from(delta)).rem_euclid(n as i64) as usize
 }
@@ -565,6 +352,7 @@ fn step(v: u8, delta: i32, lo: u8, hi: u8) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::setup::build_count;
 
     #[test]
     fn only_the_options_the_variant_takes_are_shown() {
@@ -657,19 +445,6 @@ mod tests {
     }
 
     #[test]
-    fn seats_are_read_as_the_session_reads_them() {
-        let s = Setup {
-            players: ["Human".into(), "random:seed".into()],
-            ..Setup::default()
-        };
-        assert!(s.is_human(0));
-        assert!(!s.is_human(1));
-        assert!(s.seat(1).is_err());
-        assert_eq!(default_name(0, "Human"), "Player 1");
-        assert_eq!(default_name(1, "random:seed"), "Random bot");
-    }
-
-    #[test]
     fn notes_follow_the_settings_and_typing_a_name_builds_nothing() {
         let setup = Setup {
             players: ["robot".into(), "no-such-bot".into()],
@@ -692,16 +467,6 @@ mod tests {
         assert!(build_count::get() > built);
         assert!(f.notes()[0].as_deref().unwrap().contains("does not play"));
         assert_eq!(f.setup.players[0], "greedy");
-    }
-
-    #[test]
-    fn build_player_falls_back_and_says_why() {
-        use mancala_core::Rules;
-        let (_, used, why) = build_player("no-such-bot", Rules::kalah(6, 4), 1);
-        assert_eq!(used, "greedy");
-        assert!(why.unwrap().contains("no-such-bot"));
-        let (_, used, why) = build_player("random", Rules::kalah(6, 4), 1);
-        assert_eq!((used.as_str(), why), ("random", None));
     }
 
     #[test]
