@@ -1,9 +1,12 @@
 """Type stubs of the native module (Rust, PyO3)."""
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, SupportsFloat, SupportsIndex, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
+
+__version__: str
+"""The package's version (that of its crate)."""
 
 VARIANTS: List[str]
 """The variants' keys: "kalah", "oware", "oware-simplified", "togyzkumalak"."""
@@ -58,8 +61,9 @@ class Game:
         """The houses played so far."""
     def legal_moves(self) -> List[int]:
         """The legal houses (1..H) of the player to move; empty once over."""
-    def play(self, house: int) -> None:
-        """Sow ``house``; ValueError with the rules' reason if illegal (nothing changes)."""
+    def play(self, house: Union[SupportsIndex, SupportsFloat]) -> None:
+        """Sow ``house`` (an int, or a float that is a whole number); ValueError with the
+        rules' reason if illegal or not whole, TypeError if not a number (nothing changes)."""
     def undo(self) -> bool:
         """Take back the last move; False if none was played."""
     @property
@@ -92,6 +96,11 @@ class Game:
     def __copy__(self) -> "Game": ...
     def __deepcopy__(self, memo: Any) -> "Game": ...
     def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int:
+        """Consistent with ``==``; it changes as moves are played."""
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """Pickles by the record: the start position and the moves."""
+    def __setstate__(self, state: Tuple[str, List[int]]) -> None: ...
     def to_record(self, names: Optional[Tuple[str, str]] = None) -> str:
         """The game as a game record (docs/records.md)."""
 
@@ -109,6 +118,8 @@ class Player:
         ValueError for a finished game, RuntimeError if an external engine fails."""
     def prepare(self, game: Game, seconds: float = 60.0) -> bool:
         """Wait up to ``seconds`` for what the player builds in the background; whether ready."""
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """Pickles by the spec and seed (an unpickled player starts afresh)."""
 
 class VectorGame:
     """``n`` games of one rule set stepped together with numpy arrays; a game that ends
@@ -131,7 +142,9 @@ class VectorGame:
     def reset(self) -> None:
         """Start every game again."""
     def observations(self) -> npt.NDArray[np.int32]:
-        """(n, 2H+2): the mover's houses, the opponent's, the mover's store, the opponent's."""
+        """(n, 2H+2): the mover's houses, the opponent's, the mover's store, the
+        opponent's; in Togyz Kumalak (n, 2H+4), then the two tuzdyks (the environments'
+        layout)."""
     def to_move(self) -> npt.NDArray[np.int8]:
         """The player to move in each game, 1 or 2."""
     def legal_mask(self) -> npt.NDArray[np.bool_]:
@@ -144,11 +157,17 @@ class VectorGame:
         self, actions: "npt.ArrayLike"
     ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Sow one house (1..H) in every game: (rewards for the movers, terminations).
-        ValueError, playing nothing, if any action is illegal."""
+        Integers, or floats that are whole numbers; ValueError, playing nothing, if any
+        action is illegal or not whole."""
     def last_results(self) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
         """(winners: 1, 2, 0 for a draw, -1 not ended; (n, 2) final scores) of the last step."""
     def game(self, i: int) -> Game:
-        """Game ``i`` as a ``Game`` starting from its current position (no history)."""
+        """Game ``i`` (negative counts from the end) as a ``Game`` starting from its
+        current position (no history); IndexError for no such game."""
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """Pickles by the settings and each game's record (reseeds the random actions,
+        so that original and copy draw the same from then on)."""
+    def __setstate__(self, state: Tuple[Any, ...]) -> None: ...
 
 def best_move(game: Game, player: str = "expert", seed: int = 0) -> int:
     """The house the computer player ``player`` (any spec ``mancala match`` takes,
