@@ -41,7 +41,7 @@ fn is_numpy_bool(value: &Bound<'_, PyAny>) -> bool {
     value
         .get_type()
         .name()
-        .is_ok_and(|n| n.to_string() == "bool" || n.to_string() == "bool_")
+        .is_ok_and(|n| n == "bool" || n == "bool_")
 }
 
 /// A float that must be a whole number: its value, or a ValueError naming it.
