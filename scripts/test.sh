@@ -54,6 +54,6 @@ venv=target/python-venv
 "$venv/bin/pip" install --quiet --disable-pip-version-check \
   --force-reinstall --no-deps ./python
 echo "== python package: the stubs (stubtest: _core.pyi against the module built; mypy --strict on the examples)"
-"$venv/bin/python" -m mypy.stubtest mancala_rs._core --allowlist python/stubtest-allowlist.txt
+"$venv/bin/python" -m mypy.stubtest mancala_rs._core
 "$venv/bin/python" -m mypy --strict python/examples
 MANCALA_BIN="$CARGO_TARGET_DIR/debug/mancala" "$venv/bin/python" -m pytest -q python/tests

@@ -1,9 +1,23 @@
 """Type stubs of the native module (Rust, PyO3)."""
 
-from typing import Any, Dict, List, Optional, Sequence, SupportsFloat, SupportsIndex, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, SupportsFloat, SupportsIndex, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "Game",
+    "Player",
+    "VectorGame",
+    "best_move",
+    "solve",
+    "player_names",
+    "read_records",
+    "write_records",
+    "variant_info",
+    "__version__",
+    "VARIANTS",
+]
 
 __version__: str
 """The package's version (that of its crate)."""
@@ -16,6 +30,7 @@ def variant_info(variant: str) -> Dict[str, Any]:
     (default_houses, default_seeds), limits, rule options, and whether it has stores,
     extra turns, a repetition rule and tuzdyks."""
 
+@final
 class Game:
     """A game of any variant (Kalah, Oware, simplified Oware, Togyz Kumalak): the start
     position, the moves played and the position they lead to, with the repetition rule.
@@ -23,14 +38,14 @@ class Game:
 
     Houses are numbered 1..H in the mover's sowing order; player 1 moves first."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str = "kalah",
         houses: Optional[int] = None,
         seeds: Optional[int] = None,
         empty_capture: Optional[bool] = None,
         end_rule: Optional[str] = None,
-    ) -> None:
+    ) -> "Game":
         """A new game from the rules' start position. ``empty_capture`` and
         ``end_rule`` ("mover-cannot-move", "either-side-empty") are Kalah's options;
         ValueError for a bad board or an option another variant does not take."""
@@ -95,7 +110,7 @@ class Game:
         """An independent copy."""
     def __copy__(self) -> "Game": ...
     def __deepcopy__(self, memo: Any) -> "Game": ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int:
         """Consistent with ``==``; it changes as moves are played."""
     def __reduce__(self) -> Tuple[Any, ...]:
@@ -104,12 +119,13 @@ class Game:
     def to_record(self, names: Optional[Tuple[str, str]] = None) -> str:
         """The game as a game record (docs/records.md)."""
 
+@final
 class Player:
     """A computer player from a spec ("expert", "greedy", "random:seed=3",
     "alphabeta:ms=200", "ext:COMMAND", ...), keeping its state (and an external
     engine's process) between moves."""
 
-    def __init__(self, spec: str = "expert", seed: int = 0) -> None: ...
+    def __new__(cls, spec: str = "expert", seed: int = 0) -> "Player": ...
     @property
     def spec(self) -> str:
         """The spec as the engine writes it."""
@@ -121,12 +137,13 @@ class Player:
     def __reduce__(self) -> Tuple[Any, ...]:
         """Pickles by the spec and seed (an unpickled player starts afresh)."""
 
+@final
 class VectorGame:
     """``n`` games of one rule set stepped together with numpy arrays; a game that ends
     in a step is reported by that step, then starts again."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         n: int,
         variant: str = "kalah",
         houses: Optional[int] = None,
@@ -134,7 +151,7 @@ class VectorGame:
         empty_capture: Optional[bool] = None,
         end_rule: Optional[str] = None,
         seed: int = 0,
-    ) -> None: ...
+    ) -> "VectorGame": ...
     def __len__(self) -> int: ...
     @property
     def num_houses(self) -> int:

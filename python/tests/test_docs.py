@@ -45,10 +45,13 @@ def run_doctest(code, namespace, name):
         optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     failures = []
     runner.run(test, out=failures.append, clear_globs=False)
+    namespace.update(test.globs)  # a DocTest runs in a copy of the namespace given
     assert not failures, "".join(failures)
 
 
 def run_sh(code, cwd, env):
+    """Runs the block's commands that are examples (see the module's doc); how many."""
+    ran = 0
     for line in code.replace("\\\n", " ").splitlines():
         line = line.split("  #")[0].strip()
         if not RUN_SH.match(line):
@@ -56,6 +59,8 @@ def run_sh(code, cwd, env):
         done = subprocess.run(shlex.split(line), cwd=cwd, env=env, capture_output=True,
                               text=True, timeout=600)
         assert done.returncode == 0, f"{line}\n{done.stdout}\n{done.stderr}"
+        ran += 1
+    return ran
 
 
 def test_the_page_has_examples_of_every_kind():
@@ -75,11 +80,13 @@ def test_every_example_runs_as_written(tmp_path, monkeypatch, server):
     # ext: players started from the examples' own Python code find the same.
     monkeypatch.setenv("PATH", env["PATH"])
     namespace = {"__name__": "__docs__"}
+    ran = {"pycon": 0, "python": 0, "sh": 0}
     for i, (kind, code) in enumerate(blocks()):
         name = f"{PAGE.name} block {i + 1}"
         first = code.splitlines()[0] if code.strip() else ""
         if kind == "pycon":
             run_doctest(code, namespace, name)
+            ran["pycon"] += 1
         elif kind == "python" and first.startswith("# from python/examples/"):
             source = (REPO / first.removeprefix("# from ").strip()).read_text()
             for line in code.splitlines()[1:]:
@@ -88,8 +95,10 @@ def test_every_example_runs_as_written(tmp_path, monkeypatch, server):
             (tmp_path / first[2:]).write_text(code)
         elif kind == "python":
             run_python(code.replace(WRITTEN_ADDRESS, server), namespace, name)
+            ran["python"] += 1
         elif kind == "sh":
-            run_sh(code, tmp_path, env)
+            ran["sh"] += run_sh(code, tmp_path, env)
+    assert ran == {"pycon": 2, "python": 6, "sh": 1}
 
 
 def test_the_page_says_what_building_needs():
