@@ -48,7 +48,8 @@ venv=target/python-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 # open-spiel for the rules comparison (tests/test_openspiel.py), the environments'
 # libraries for their checkers, mypy for the stub check; then the package itself,
-# built by maturin (release).
+# built by maturin (release), with the `mancala` command (python/build.rs builds it
+# into target/mancala-cli/, incrementally from one run to the next).
 "$venv/bin/pip" install --quiet --disable-pip-version-check \
   numpy pytest gymnasium pettingzoo open-spiel mypy
 "$venv/bin/pip" install --quiet --disable-pip-version-check \
