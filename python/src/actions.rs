@@ -37,7 +37,15 @@ pub(crate) fn actions_of(actions: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i
     }
     let as_type = |dtype: &str| numpy.call_method1("ascontiguousarray", (&array, dtype));
     match array.dtype().kind() {
-        b'i' | b'u' => Ok(as_type("int64")?.cast_into::<PyArray1<i64>>()?.to_vec()?),
+        b'i' => Ok(as_type("int64")?.cast_into::<PyArray1<i64>>()?.to_vec()?),
+        // Unsigned numbers beyond i64 name no house: kept out of range, not wrapped
+        // round to negative ones.
+        b'u' => Ok(as_type("uint64")?
+            .cast_into::<PyArray1<u64>>()?
+            .to_vec()?
+            .into_iter()
+            .map(|a| i64::try_from(a).unwrap_or(i64::MAX))
+            .collect()),
         b'f' => as_type("float64")?
             .cast_into::<PyArray1<f64>>()?
             .to_vec()?

@@ -49,6 +49,8 @@ def test_vector_step_refuses_floats_with_a_fraction_and_nan():
         vec.step(["1", "2", "3", "4"])
     with pytest.raises(ValueError, match=r"^actions must be one house for each game, shape \(4,\), not \[2, 2\]$"):
         vec.step(np.ones((2, 2), dtype=np.int64))
+    with pytest.raises(ValueError, match=r"^game 0: there is no house 9223372036854775807 "):
+        vec.step(np.full(4, 2**64 - 1, dtype=np.uint64))
     with pytest.raises(ValueError, match="^3 actions for 4 games$"):
         vec.step(np.ones(3, dtype=np.int64))
     assert (vec.observations() == before).all()
