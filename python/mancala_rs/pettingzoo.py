@@ -17,7 +17,7 @@ its store, the opponent's), and ``"action_mask"``, (H,) int8. Action ``a`` sows 
 same agent may be selected twice in a row. Rewards: 1 to the winner, -1 to the loser,
 0 to both for a draw, when the game ends. An illegal action raises ValueError in the
 actions' numbers ("action 2 (house 3) is illegal: house 3 is empty"). Render modes:
-None, "ansi", "human" (printed at every step) and "rgb_array" (a picture, player 1's
+None, "ansi", "human" (printed at every reset and step) and "rgb_array" (a picture, player 1's
 row below). The environment pickles (the game by its record).
 """
 
@@ -101,6 +101,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's convention)
         self.truncations = {a: False for a in AGENTS}
         self.infos = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[0]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

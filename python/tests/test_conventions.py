@@ -102,11 +102,16 @@ def test_pettingzoo_names_an_illegal_action_by_its_number():
         env.step(6)
 
 
-@pytest.mark.parametrize("render_mode", [None, "ansi", "rgb_array"])
+@pytest.mark.parametrize("render_mode", [None, "ansi", "human", "rgb_array"])
 def test_pettingzoo_render_modes(render_mode):
     env = aec_env(variant="oware", render_mode=render_mode)
-    env.reset(seed=0)
-    if render_mode is None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        env.reset(seed=0)
+        env.step(0)
+    if render_mode == "human":
+        assert out.getvalue().count("to move") == 2  # once on reset, once on the step
+    elif render_mode is None:
         with pytest.warns(UserWarning, match="without a render mode"):
             assert env.render() is None
     elif render_mode == "ansi":
