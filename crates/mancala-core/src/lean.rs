@@ -84,10 +84,11 @@ impl LeanGame {
 
     /// The position this game's repetition run starts from (its start, or the position
     /// after its last capture) and the moves played since: [`LeanGame::new`] of that
-    /// position with the moves played again is this game, repetition rule and all (no
-    /// position before a capture can come round again). What a batch saves to rebuild
-    /// a game exactly; for a variant without the repetition rule, the current position
-    /// and no moves.
+    /// position with the moves played again plays on exactly as this game, its
+    /// repetition run included (no position before a capture can come round again),
+    /// and with the repetition rule is equal to it. What a batch saves to rebuild a
+    /// game; for a variant without the repetition rule, the current position and no
+    /// moves.
     ///
     /// ```
     /// use mancala_core::{LeanGame, Move, Position, Rules};
