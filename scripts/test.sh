@@ -47,9 +47,16 @@ cargo build -p mancala --locked --quiet
 venv=target/python-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 # open-spiel for the rules comparison (tests/test_openspiel.py), the environments'
-# libraries for their checkers; then the package itself, built by maturin (release).
+# libraries for their checkers, mypy for the stub check; then the package itself,
+# built by maturin (release), with the `mancala` command: the debug binary built
+# above (MANCALA_CLI_FROM; without it, as for a user, python/build.rs builds a release
+# binary of its own).
 "$venv/bin/pip" install --quiet --disable-pip-version-check \
-  numpy pytest gymnasium pettingzoo open-spiel
-"$venv/bin/pip" install --quiet --disable-pip-version-check \
+  numpy pytest gymnasium pettingzoo open-spiel mypy
+MANCALA_CLI_FROM="$CARGO_TARGET_DIR/debug/mancala" \
+  "$venv/bin/pip" install --quiet --disable-pip-version-check \
   --force-reinstall --no-deps ./python
+echo "== python package: the stubs (stubtest: _core.pyi against the module built; mypy --strict on the examples)"
+"$venv/bin/python" -m mypy.stubtest mancala_rs._core
+"$venv/bin/python" -m mypy --strict python/examples
 MANCALA_BIN="$CARGO_TARGET_DIR/debug/mancala" "$venv/bin/python" -m pytest -q python/tests

@@ -9,20 +9,29 @@ the win rate of a random policy for comparison.
 
 import sys
 from collections import defaultdict
+from typing import Any, Callable, DefaultDict, Dict, Tuple
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 
 import mancala_rs.gymnasium  # noqa: F401 (registers mancala_rs/Kalah-v0)
 
 
-def make_env():
+Table = DefaultDict[Tuple[int, ...], npt.NDArray[np.float64]]
+Policy = Callable[[npt.NDArray[np.int32], Dict[str, Any]], int]
+
+
+def make_env() -> gymnasium.Env[npt.NDArray[np.int32], int]:
     return gymnasium.make("mancala_rs/Kalah-v0", houses=3, seeds=3, opponent="random")
 
 
-def train(episodes, alpha=0.2, gamma=1.0, epsilon=0.1, seed=0):
+def train(episodes: int, alpha: float = 0.2, gamma: float = 1.0, epsilon: float = 0.1,
+          seed: int = 0) -> Table:
     env, rng = make_env(), np.random.default_rng(seed)
-    q = defaultdict(lambda: np.zeros(env.action_space.n))
+    actions = env.action_space
+    assert isinstance(actions, gymnasium.spaces.Discrete)
+    q: Table = defaultdict(lambda: np.zeros(int(actions.n)))
     for episode in range(episodes):
         obs, info = env.reset(seed=seed + episode)
         done = False
@@ -35,31 +44,32 @@ def train(episodes, alpha=0.2, gamma=1.0, epsilon=0.1, seed=0):
             obs, reward, done, _, info = env.step(action)
             legal_next = np.flatnonzero(info["action_mask"])
             future = 0.0 if done else q[tuple(obs)][legal_next].max()
-            q[state][action] += alpha * (reward + gamma * future - q[state][action])
+            target = float(reward) + gamma * future
+            q[state][action] += alpha * (target - q[state][action])
     return q
 
 
-def win_rate(policy, games=1000, seed=10_000):
+def win_rate(policy: Policy, games: int = 1000, seed: int = 10_000) -> float:
     env, wins = make_env(), 0
     for g in range(games):
         obs, info = env.reset(seed=seed + g)
-        done, reward = False, 0.0
+        done = False
         while not done:
             obs, reward, done, _, info = env.step(policy(obs, info))
-        wins += reward > 0
+        wins += float(reward) > 0
     return wins / games
 
 
-def main():
+def main() -> None:
     episodes = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     q = train(episodes)
     rng = np.random.default_rng(1)
 
-    def greedy(obs, info):
+    def greedy(obs: npt.NDArray[np.int32], info: Dict[str, Any]) -> int:
         legal = np.flatnonzero(info["action_mask"])
         return int(legal[np.argmax(q[tuple(obs)][legal])])
 
-    def random_policy(obs, info):
+    def random_policy(obs: npt.NDArray[np.int32], info: Dict[str, Any]) -> int:
         return int(rng.choice(np.flatnonzero(info["action_mask"])))
 
     print(f"after {episodes} episodes: learned {win_rate(greedy):.1%}, "

@@ -8,6 +8,9 @@
 >>> mancala_rs.best_move(game, "greedy") in game.legal_moves()
 True
 
+``Game``, ``VectorGame`` and ``Player`` pickle (``Game`` by its record; it hashes as
+it compares). ``__version__`` is the package's version.
+
 Submodules: ``mancala_rs.gymnasium`` (registers ``mancala_rs/Kalah-v0`` and friends),
 ``mancala_rs.pettingzoo`` (an AEC environment), ``mancala_rs.engine`` (a Python
 function behind the suite's engine protocol).
@@ -15,6 +18,7 @@ function behind the suite's engine protocol).
 
 from mancala_rs._core import (
     VARIANTS,
+    __version__,
     Game,
     Player,
     VectorGame,
@@ -28,6 +32,7 @@ from mancala_rs._core import (
 
 __all__ = [
     "VARIANTS",
+    "__version__",
     "Game",
     "Player",
     "VectorGame",

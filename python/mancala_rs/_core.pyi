@@ -1,9 +1,26 @@
 """Type stubs of the native module (Rust, PyO3)."""
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, SupportsFloat, SupportsIndex, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "Game",
+    "Player",
+    "VectorGame",
+    "best_move",
+    "solve",
+    "player_names",
+    "read_records",
+    "write_records",
+    "variant_info",
+    "__version__",
+    "VARIANTS",
+]
+
+__version__: str
+"""The package's version (that of its crate)."""
 
 VARIANTS: List[str]
 """The variants' keys: "kalah", "oware", "oware-simplified", "togyzkumalak"."""
@@ -13,6 +30,7 @@ def variant_info(variant: str) -> Dict[str, Any]:
     (default_houses, default_seeds), limits, rule options, and whether it has stores,
     extra turns, a repetition rule and tuzdyks."""
 
+@final
 class Game:
     """A game of any variant (Kalah, Oware, simplified Oware, Togyz Kumalak): the start
     position, the moves played and the position they lead to, with the repetition rule.
@@ -20,14 +38,14 @@ class Game:
 
     Houses are numbered 1..H in the mover's sowing order; player 1 moves first."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str = "kalah",
         houses: Optional[int] = None,
         seeds: Optional[int] = None,
         empty_capture: Optional[bool] = None,
         end_rule: Optional[str] = None,
-    ) -> None:
+    ) -> "Game":
         """A new game from the rules' start position. ``empty_capture`` and
         ``end_rule`` ("mover-cannot-move", "either-side-empty") are Kalah's options;
         ValueError for a bad board or an option another variant does not take."""
@@ -58,8 +76,9 @@ class Game:
         """The houses played so far."""
     def legal_moves(self) -> List[int]:
         """The legal houses (1..H) of the player to move; empty once over."""
-    def play(self, house: int) -> None:
-        """Sow ``house``; ValueError with the rules' reason if illegal (nothing changes)."""
+    def play(self, house: Union[SupportsIndex, SupportsFloat]) -> None:
+        """Sow ``house`` (an int, or a float that is a whole number); ValueError with the
+        rules' reason if illegal or not whole, TypeError if not a number (nothing changes)."""
     def undo(self) -> bool:
         """Take back the last move; False if none was played."""
     @property
@@ -91,16 +110,22 @@ class Game:
         """An independent copy."""
     def __copy__(self) -> "Game": ...
     def __deepcopy__(self, memo: Any) -> "Game": ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int:
+        """Consistent with ``==``; it changes as moves are played."""
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """Pickles by the record: the start position and the moves."""
+    def __setstate__(self, state: Tuple[str, List[int]]) -> None: ...
     def to_record(self, names: Optional[Tuple[str, str]] = None) -> str:
         """The game as a game record (docs/records.md)."""
 
+@final
 class Player:
     """A computer player from a spec ("expert", "greedy", "random:seed=3",
     "alphabeta:ms=200", "ext:COMMAND", ...), keeping its state (and an external
     engine's process) between moves."""
 
-    def __init__(self, spec: str = "expert", seed: int = 0) -> None: ...
+    def __new__(cls, spec: str = "expert", seed: int = 0) -> "Player": ...
     @property
     def spec(self) -> str:
         """The spec as the engine writes it."""
@@ -109,13 +134,16 @@ class Player:
         ValueError for a finished game, RuntimeError if an external engine fails."""
     def prepare(self, game: Game, seconds: float = 60.0) -> bool:
         """Wait up to ``seconds`` for what the player builds in the background; whether ready."""
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """Pickles by the spec and seed (an unpickled player starts afresh)."""
 
+@final
 class VectorGame:
     """``n`` games of one rule set stepped together with numpy arrays; a game that ends
     in a step is reported by that step, then starts again."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         n: int,
         variant: str = "kalah",
         houses: Optional[int] = None,
@@ -123,7 +151,7 @@ class VectorGame:
         empty_capture: Optional[bool] = None,
         end_rule: Optional[str] = None,
         seed: int = 0,
-    ) -> None: ...
+    ) -> "VectorGame": ...
     def __len__(self) -> int: ...
     @property
     def num_houses(self) -> int:
@@ -131,7 +159,9 @@ class VectorGame:
     def reset(self) -> None:
         """Start every game again."""
     def observations(self) -> npt.NDArray[np.int32]:
-        """(n, 2H+2): the mover's houses, the opponent's, the mover's store, the opponent's."""
+        """(n, 2H+2): the mover's houses, the opponent's, the mover's store, the
+        opponent's; in Togyz Kumalak (n, 2H+4), then the two tuzdyks (the environments'
+        layout)."""
     def to_move(self) -> npt.NDArray[np.int8]:
         """The player to move in each game, 1 or 2."""
     def legal_mask(self) -> npt.NDArray[np.bool_]:
@@ -144,11 +174,17 @@ class VectorGame:
         self, actions: "npt.ArrayLike"
     ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Sow one house (1..H) in every game: (rewards for the movers, terminations).
-        ValueError, playing nothing, if any action is illegal."""
+        Integers, or floats that are whole numbers; ValueError, playing nothing, if any
+        action is illegal or not whole."""
     def last_results(self) -> Tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
         """(winners: 1, 2, 0 for a draw, -1 not ended; (n, 2) final scores) of the last step."""
     def game(self, i: int) -> Game:
-        """Game ``i`` as a ``Game`` starting from its current position (no history)."""
+        """Game ``i`` (negative counts from the end) as a ``Game`` starting from its
+        current position (no history); IndexError for no such game."""
+    def __reduce__(self) -> Tuple[Any, ...]:
+        """Pickles by the settings and each game's record (reseeds the random actions,
+        so that original and copy draw the same from then on)."""
+    def __setstate__(self, state: Tuple[Any, ...]) -> None: ...
 
 def best_move(game: Game, player: str = "expert", seed: int = 0) -> int:
     """The house the computer player ``player`` (any spec ``mancala match`` takes,

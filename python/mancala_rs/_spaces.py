@@ -1,7 +1,7 @@
 """What the Gymnasium and PettingZoo environments share: observations from one
 player's side and action masks, both read off a Game."""
 
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -43,3 +43,21 @@ def action_mask(game: Game, player: Optional[int] = None) -> np.ndarray:
         for house in game.legal_moves():
             mask[house - 1] = 1
     return mask
+
+
+def house_of(action: Any) -> int:
+    """The house action ``action`` sows: ``action + 1``. An action is a whole number
+    (an int, numpy's, a one-element array, or a float with no fraction); anything else
+    is refused rather than truncated: ValueError for 1.5 or NaN, TypeError for what is
+    not a number."""
+    value = np.asarray(action)
+    if value.size != 1:
+        raise ValueError(f"an action is one number, not {action!r}")
+    item = value.reshape(()).item()
+    if isinstance(item, bool) or not isinstance(item, (int, float)):
+        raise TypeError(f"an action must be a whole number, not {action!r}")
+    if isinstance(item, float):
+        if not item.is_integer():
+            raise ValueError(f"an action must be a whole number, not {action!r}")
+        item = int(item)
+    return item + 1

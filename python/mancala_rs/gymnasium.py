@@ -1,7 +1,9 @@
 """Gymnasium environments: one player against a built-in opponent.
 
-Importing this module registers ``mancala_rs/Kalah-v0``, ``mancala_rs/Oware-v0`` and
-``mancala_rs/OwareSimplified-v0``::
+Importing this module registers one environment a variant: ``mancala_rs/Kalah-v0``,
+``mancala_rs/Oware-v0``, ``mancala_rs/SimplifiedOware-v0`` and
+``mancala_rs/TogyzKumalak-v0``, and ``mancala_rs/OwareSimplified-v0`` (the earlier id
+of ``SimplifiedOware-v0``)::
 
     import gymnasium
     import mancala_rs.gymnasium  # noqa: F401 (registers the environments)
@@ -11,29 +13,44 @@ Importing this module registers ``mancala_rs/Kalah-v0``, ``mancala_rs/Oware-v0``
     action = int(np.flatnonzero(info["action_mask"])[0])   # house action + 1
     obs, reward, terminated, truncated, info = env.step(action)
 
-Actions are 0..H-1 (action ``a`` sows house ``a + 1``); ``info["action_mask"]`` marks
-the legal ones. Observations are from the agent's side (see ``observation``). The
-reward is 1 for a win, -1 for a loss, 0 for a draw, given when the game ends; an
-illegal action ends the episode at once with reward -1 and ``info["illegal_move"]``.
+Actions are 0..H-1 (action ``a`` sows house ``a + 1``); ``info["action_mask"]`` and
+``action_masks()`` (for maskable algorithms such as sb3-contrib's MaskablePPO) mark the
+legal ones. Observations are from the agent's side (see ``observation``). The reward is
+1 for a win, -1 for a loss, 0 for a draw, given when the game ends; an illegal action
+ends the episode at once with reward -1 and ``info["illegal_move"]``; what is not a
+whole number is refused (ValueError, TypeError) rather than truncated.
+
+Render modes: None (``render()`` returns None), "ansi" (the board as text), "human"
+(the board printed at every reset and step) and "rgb_array" (a small picture of the
+board, uint8 (height, width, 3)). An environment pickles (the game by its record, the
+opponent by its spec and seed: an unpickled opponent starts afresh).
 """
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple, Union
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from mancala_rs._core import VARIANTS, Game, Player, variant_info
-from mancala_rs._spaces import action_mask, observation, observation_size, total_seeds
+from mancala_rs._render import board_image
+from mancala_rs._spaces import (
+    action_mask,
+    house_of,
+    observation,
+    observation_size,
+    total_seeds,
+)
 
 
 class MancalaEnv(gymnasium.Env):
     """One game a episode against ``opponent`` (any computer player spec: "random",
     "greedy", "expert", ...). ``agent_player`` is 1 (moves first), 2, or None to take
-    a seat at random each episode. Render modes: "ansi" (the board as text) and "human"
-    (printed)."""
+    a seat at random each episode. Render modes: "ansi" (the board as text), "human"
+    (printed at every reset and step) and "rgb_array" (a picture, the agent's row
+    below)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -83,10 +100,12 @@ class MancalaEnv(gymnasium.Env):
         # replays the same episode for the same actions.
         self._opponent = Player(self.opponent_spec, seed=int(self.np_random.integers(2**63)))
         self._opponent_moves()
+        if self.render_mode == "human":
+            self.render()
         return observation(self.game, self._me), self._info()
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        house = int(action) + 1
+        house = house_of(action)
         if house not in self.game.legal_moves():
             obs = observation(self.game, self._me)
             return obs, -1.0, True, False, self._info(illegal_move=True)
@@ -98,7 +117,22 @@ class MancalaEnv(gymnasium.Env):
             self.render()
         return observation(self.game, self._me), reward, over, False, self._info()
 
-    def render(self) -> Optional[str]:
+    def action_masks(self) -> np.ndarray:
+        """(H,) bool: the legal actions now, as maskable algorithms (sb3-contrib's
+        MaskablePPO) ask for them; ``info["action_mask"]`` as bools."""
+        return action_mask(self.game, self._me).astype(bool)
+
+    def render(self) -> Union[str, np.ndarray, None]:
+        """As the render mode says: None without one (as Gymnasium's environments,
+        with a warning), the board as text ("ansi"), printed ("human", returns None)
+        or as a picture ("rgb_array")."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() without a render mode: give one to gymnasium.make, e.g. "
+                'render_mode="ansi"')
+            return None
+        if self.render_mode == "rgb_array":
+            return board_image(self.game, self._me)
         text = str(self.game)
         if self.render_mode == "human":
             print(text)

@@ -15,18 +15,29 @@ Agents are ``player_1`` (moves first) and ``player_2``. Each observation is a di
 its store, the opponent's), and ``"action_mask"``, (H,) int8. Action ``a`` sows house
 ``a + 1``. In Kalah a player whose last seed lands in its store moves again, so the
 same agent may be selected twice in a row. Rewards: 1 to the winner, -1 to the loser,
-0 to both for a draw, when the game ends. An illegal action raises ValueError.
+0 to both for a draw, when the game ends. An illegal action raises ValueError in the
+actions' numbers ("action 2 (house 3) is illegal: house 3 is empty"). Render modes:
+None, "ansi", "human" (printed at every reset and step) and "rgb_array" (a picture, player 1's
+row below). The environment pickles (the game by its record).
 """
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Union
 
 import numpy as np
 from gymnasium import spaces
+import gymnasium
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from mancala_rs._core import Game
-from mancala_rs._spaces import action_mask, observation, observation_size, total_seeds
+from mancala_rs._render import board_image
+from mancala_rs._spaces import (
+    action_mask,
+    house_of,
+    observation,
+    observation_size,
+    total_seeds,
+)
 
 AGENTS = ["player_1", "player_2"]
 
@@ -39,10 +50,10 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's convention)
     """Any variant of the suite between two agents; the keyword arguments are
     ``Game``'s (variant, houses, seeds, empty_capture, end_rule) and ``render_mode``
-    ("ansi" or "human")."""
+    ("ansi", "human" or "rgb_array")."""
 
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "mancala_rs_v0",
         "is_parallelizable": False,
         "render_fps": 4,
@@ -90,15 +101,17 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's convention)
         self.truncations = {a: False for a in AGENTS}
         self.infos = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[0]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        self._play(action)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        self.game.play(int(action) + 1)
         if self.game.is_over():
             winner = self.game.result[0]
             for i, a in enumerate(AGENTS):
@@ -112,7 +125,27 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's convention)
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
+    def _play(self, action: Any) -> None:
+        """Plays ``action`` (house ``action + 1``), its refusal in the actions' numbers:
+        the agent chose action 2, so "house 3 is empty" alone would not say which."""
+        house = house_of(action)
+        try:
+            self.game.play(house)
+        except ValueError as e:
+            n = self.game.houses_per_side
+            if 1 <= house <= n:
+                raise ValueError(f"action {house - 1} (house {house}) is illegal: {e}") from None
+            raise ValueError(f"there is no action {house - 1} (actions are 0 to {n - 1})") from None
+
+    def render(self) -> Union[str, np.ndarray, None]:
+        """As the render mode says: None without one (with a warning), the board as text
+        ("ansi"), printed ("human", returns None) or as a picture ("rgb_array")."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                'render() without a render mode: give one, e.g. env(render_mode="ansi")')
+            return None
+        if self.render_mode == "rgb_array":
+            return board_image(self.game, 1)
         text = str(self.game)
         if self.render_mode == "human":
             print(text)

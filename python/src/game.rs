@@ -1,10 +1,13 @@
 //! `Game`: one game of any variant, with its notation and records.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
+
 use mancala_core::{Move, Position, Side};
 use mancala_session::{Record, RecordFormat, parse_records};
 use pyo3::prelude::*;
-use pyo3::types::PyAny;
+use pyo3::types::{PyAny, PyTuple, PyType};
 
+use crate::args::whole_number;
 use crate::{move_of, rules_of, value_error};
 
 /// A game of any variant (Kalah, Oware, simplified Oware, Togyz Kumalak): the start
@@ -118,9 +121,12 @@ impl Game {
             .collect()
     }
 
-    /// Sows `house` (1..H) for the player to move. Raises ValueError, with the rules'
-    /// reason, if the move is illegal; the game is then unchanged.
-    fn play(&mut self, house: i64) -> PyResult<()> {
+    /// Sows `house` (1..H) for the player to move: an int, or a float that is a whole
+    /// number. Raises ValueError, with the rules' reason, if the move is illegal (or the
+    /// float has a fraction), TypeError for what is not a number; the game is then
+    /// unchanged.
+    fn play(&mut self, house: &Bound<'_, PyAny>) -> PyResult<()> {
+        let house = whole_number(house, "a house")?;
         let mv = move_of(house, self.inner.rules().houses())?;
         self.inner.play(mv).map_err(value_error)?;
         Ok(())
@@ -204,6 +210,40 @@ impl Game {
         other
             .cast::<Game>()
             .is_ok_and(|o| o.borrow().inner == self.inner)
+    }
+
+    /// Consistent with `==`: equal games have the same start and moves, and so the same
+    /// hash. A game is mutable: its hash changes with the moves played.
+    fn __hash__(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        self.inner.start().hash(&mut hasher);
+        self.inner.moves().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// Pickles by the game's record: its start position (rules included) and moves. The
+    /// game unpickled is equal to this one, repetition rule and all.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyType>, Bound<'py, PyTuple>, (String, Vec<u32>)) {
+        let game = slf.borrow();
+        let state = (game.inner.start().to_notation(), game.moves());
+        (slf.get_type(), PyTuple::empty(slf.py()), state)
+    }
+
+    /// Restores a pickled game (see `__reduce__`).
+    fn __setstate__(&mut self, state: (String, Vec<i64>)) -> PyResult<()> {
+        let (start, moves) = state;
+        let mut game = mancala_core::Game::from_position(
+            Position::from_notation(&start).map_err(value_error)?,
+        );
+        for house in moves {
+            game.play(move_of(house, game.rules().houses())?)
+                .map_err(value_error)?;
+        }
+        self.inner = game;
+        Ok(())
     }
 
     /// The game as a record (docs/records.md), with the players' names when given.

@@ -9,6 +9,7 @@
 //!
 //! ```text
 //! lib.rs     the module, rule options as Python gives them, house numbers
+//! args.rs    numbers as Python gives them (houses, seeds, counts, seconds), checked
 //! game.rs    Game: one game, its notation and records
 //! players.rs Player, best_move (a player spec or ext:COMMAND), solve (the GIL
 //!            released while they think)
@@ -21,6 +22,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod actions;
+mod args;
 mod game;
 mod players;
 mod vector;
@@ -41,9 +44,10 @@ pub(crate) fn rules_of(
     let seeds = seeds.unwrap_or(info.default_seeds.into());
     let end_rule: Option<EndRule> = end_rule.map(str::parse).transpose().map_err(value_error)?;
     // Out of u8's range the board is out of range anyway: say so in the rules' words.
-    let houses =
-        u8::try_from(houses).map_err(|_| value_error(RulesError::Houses(saturate(houses))))?;
-    let seeds = u8::try_from(seeds).map_err(|_| value_error(RulesError::Seeds(saturate(seeds))))?;
+    let houses = u8::try_from(houses)
+        .map_err(|_| out_of_range(RulesError::Houses(saturate(houses)), houses))?;
+    let seeds =
+        u8::try_from(seeds).map_err(|_| out_of_range(RulesError::Seeds(saturate(seeds)), seeds))?;
     RuleChoice::new(variant, houses, seeds)
         .empty_capture(empty_capture)
         .end_rule(end_rule)
@@ -53,6 +57,16 @@ pub(crate) fn rules_of(
 
 fn saturate(n: i64) -> u32 {
     u32::try_from(n.max(0)).unwrap_or(u32::MAX)
+}
+
+/// The rules' message for a number out of range, naming the number as given: the
+/// rules hold it as a u32, so -1 would read "not 0".
+fn out_of_range(e: RulesError, given: i64) -> PyErr {
+    let msg = e.to_string();
+    match msg.rsplit_once("not ") {
+        Some((head, _)) => PyValueError::new_err(format!("{head}not {given}")),
+        None => PyValueError::new_err(msg),
+    }
 }
 
 /// The move sowing `house` (1..H) on a board of `houses` houses a side. A number that
@@ -117,6 +131,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::read_records, m)?)?;
     m.add_function(wrap_pyfunction!(game::write_records, m)?)?;
     m.add_function(wrap_pyfunction!(variant_info, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
     Ok(())
 }

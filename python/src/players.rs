@@ -1,7 +1,6 @@
 //! Computer players and the exact solver, thinking with the GIL released.
 
 use std::sync::Mutex;
-use std::time::Duration;
 
 use mancala_core::Rules;
 use mancala_engine::PlayerSpec;
@@ -9,10 +8,10 @@ use mancala_match::{Contestant, Seated};
 use mancala_solver::{SolveConfig, SolveError, Solver};
 use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyType};
 
 use crate::game::Game;
-use crate::value_error;
+use crate::{args, value_error};
 
 /// The player a person wrote, as `mancala match` reads it (one of the suite's
 /// players, or `ext:COMMAND`), refused with the engine's message when it names no
@@ -89,10 +88,10 @@ impl Player {
     /// ValueError for a spec the engine does not know.
     #[new]
     #[pyo3(signature = (spec = "expert", seed = 0))]
-    fn new(spec: &str, seed: u64) -> PyResult<Player> {
+    fn new(spec: &str, seed: i128) -> PyResult<Player> {
         Ok(Player {
             contestant: contestant_of(spec)?,
-            seed,
+            seed: args::seed(seed)?,
             seated: Mutex::new(None),
         })
     }
@@ -116,8 +115,15 @@ impl Player {
     #[pyo3(signature = (game, seconds = 60.0))]
     fn prepare(&self, py: Python<'_>, game: PyRef<'_, Game>, seconds: f64) -> PyResult<bool> {
         let rules = game.inner.rules();
-        let within = Duration::try_from_secs_f64(seconds).map_err(value_error)?;
+        let within = args::duration(seconds, "seconds")?;
         py.detach(|| self.with_seated(rules, |p| Ok(p.prepare(within))))
+    }
+
+    /// Pickles by the spec and seed: the player unpickled starts afresh (no tables
+    /// built, no engine process, its random choices from the seed again).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, u64)) {
+        let player = slf.borrow();
+        (slf.get_type(), (player.spec(), player.seed))
     }
 
     fn __repr__(&self) -> String {
@@ -139,8 +145,9 @@ pub(crate) fn best_move(
     py: Python<'_>,
     game: PyRef<'_, Game>,
     player: &str,
-    seed: u64,
+    seed: i128,
 ) -> PyResult<u8> {
+    let seed = args::seed(seed)?;
     let contestant = contestant_of(player)?;
     let game = game_in_progress(&game)?;
     py.detach(|| {
@@ -167,14 +174,15 @@ pub(crate) fn solve<'py>(
     py: Python<'py>,
     game: PyRef<'_, Game>,
     seconds: Option<f64>,
-    table_mb: usize,
+    table_mb: i64,
     force: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let table_mb = args::count(table_mb, 1, "table_mb")?;
     let game = game_in_progress(&game)?;
     let mut config = SolveConfig::default().with_table_mb(table_mb);
     config.force = force;
     if let Some(s) = seconds {
-        config = config.with_time_limit(Duration::try_from_secs_f64(s).map_err(value_error)?);
+        config = config.with_time_limit(args::duration(s, "seconds")?);
     }
     let solution = py
         .detach(|| Solver::new(config).solve(&game))

@@ -2,15 +2,17 @@
 //! for reinforcement learning.
 
 use mancala_core::{Game as CoreGame, LeanGame, Move, Position, Side};
-use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyTuple};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rayon::prelude::*;
 
+use crate::actions::actions_of;
 use crate::game::Game;
-use crate::{move_of, rules_of};
+use crate::{args, move_of, rules_of, value_error};
 
 /// How one game ended in the last step: the winner (0 for a draw) and the scores.
 #[derive(Clone, Copy, Default)]
@@ -37,6 +39,16 @@ pub struct VectorGame {
 impl VectorGame {
     fn houses(&self) -> usize {
         self.start.houses_per_side()
+    }
+
+    /// Columns of an observation: 2H+2, and the two tuzdyks in Togyz Kumalak.
+    fn observation_width(&self) -> usize {
+        let extra = if self.start.variant().info().tuzdyks {
+            2
+        } else {
+            0
+        };
+        2 * self.houses() + 2 + extra
     }
 
     /// Checks `actions` (houses 1..H), every one before any is played: an illegal one
@@ -158,6 +170,33 @@ fn illegal_action(i: usize, action: i64, game: &LeanGame, houses: usize) -> PyEr
     PyValueError::new_err(format!("game {i}: {why}"))
 }
 
+/// A pickled batch: the rules' start, each game's run start and moves (houses as
+/// bytes), the seed of the random actions, the last results (winner, scores).
+type PickledBatch = (
+    String,
+    Vec<(String, Vec<u8>)>,
+    u64,
+    Vec<Option<(i8, i32, i32)>>,
+);
+
+/// A game of a pickled batch: its run's start played on by its moves.
+fn restore_game(start: &Position, from: &str, moves: &[u8]) -> PyResult<LeanGame> {
+    let from = Position::from_notation(from).map_err(value_error)?;
+    if from.rules() != start.rules() {
+        return Err(PyValueError::new_err(format!(
+            "not a pickled VectorGame: a game of {} in a batch of {}",
+            from.rules(),
+            start.rules()
+        )));
+    }
+    let mut game = LeanGame::new(from);
+    for &house in moves {
+        game.play(move_of(house.into(), from.houses_per_side())?)
+            .map_err(value_error)?;
+    }
+    Ok(game)
+}
+
 /// The bits of a legal-move mask (at most 8 houses) spread to one byte per house, 1
 /// for a legal house, house 1 in the lowest byte: a multiplication puts bit `k` in
 /// byte `k`, an addition makes any non-zero byte's top bit set.
@@ -175,19 +214,16 @@ impl VectorGame {
     #[new]
     #[pyo3(signature = (n, variant = "kalah", houses = None, seeds = None, empty_capture = None, end_rule = None, seed = 0))]
     fn new(
-        n: usize,
+        n: i64,
         variant: &str,
         houses: Option<i64>,
         seeds: Option<i64>,
         empty_capture: Option<bool>,
         end_rule: Option<&str>,
-        seed: u64,
+        seed: i128,
     ) -> PyResult<VectorGame> {
-        if n == 0 {
-            return Err(PyValueError::new_err(
-                "a VectorGame needs at least one game",
-            ));
-        }
+        let n = args::count(n, 1, "the number of games")?;
+        let seed = args::seed(seed)?;
         let start = Position::new(rules_of(variant, houses, seeds, empty_capture, end_rule)?);
         Ok(VectorGame {
             start,
@@ -215,10 +251,14 @@ impl VectorGame {
     }
 
     /// An (n, 2H+2) int32 array, each row from the player to move's side: its houses in
-    /// sowing order, the opponent's houses, its store, the opponent's store.
+    /// sowing order, the opponent's houses, its store, the opponent's store; in a variant
+    /// with tuzdyks (Togyz Kumalak) two more columns, (n, 2H+4): the house of the
+    /// opponent's row the mover owns, then the opponent's of the mover's row, each as
+    /// that row's owner numbers it, 0 for none. The layout of the environments'.
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
-        let h = self.houses();
-        let mut out = Vec::with_capacity(self.games.len() * (2 * h + 2));
+        let width = self.observation_width();
+        let tuzdyks = self.start.variant().info().tuzdyks;
+        let mut out = Vec::with_capacity(self.games.len() * width);
         for game in &self.games {
             let p = game.position();
             let me = p.to_move();
@@ -227,8 +267,12 @@ impl VectorGame {
             out.extend(p.houses(them).iter().map(|&s| i32::from(s)));
             out.push(i32::from(p.store(me)));
             out.push(i32::from(p.store(them)));
+            if tuzdyks {
+                let house = |side| p.tuzdyk(side).map_or(0, |m: Move| i32::from(m.house()));
+                out.extend([house(me), house(them)]);
+            }
         }
-        PyArray1::from_vec(py, out).reshape([self.games.len(), 2 * h + 2])
+        PyArray1::from_vec(py, out).reshape([self.games.len(), width])
     }
 
     /// The player to move in each game, 1 or 2 (int8).
@@ -303,11 +347,11 @@ impl VectorGame {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyArrayLike1<'py, i64, AllowTypeChange>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<bool>>)> {
-        let actions = actions.as_slice()?;
-        self.check(actions)?;
-        let (rewards, done) = py.detach(|| self.play(actions));
+        let actions = actions_of(actions, self.games.len())?;
+        self.check(&actions)?;
+        let (rewards, done) = py.detach(|| self.play(&actions));
         Ok((
             PyArray1::from_vec(py, rewards),
             PyArray1::from_vec(py, done),
@@ -334,12 +378,74 @@ impl VectorGame {
         ))
     }
 
+    /// Pickles by the settings and each game's record: its rules' start, for each game
+    /// the position its repetition run starts from and the moves since (so Oware's
+    /// repetition rule carries over), the last step's results, and the seed of the
+    /// random actions. The generator's state cannot be read, so pickling draws that seed
+    /// and reseeds this batch with it as well: from then on the two draw the same
+    /// actions.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let mut vec = slf.borrow_mut();
+        let seed = vec.rng.next_u64();
+        vec.rng = SmallRng::seed_from_u64(seed);
+        let games = vec
+            .games
+            .iter()
+            .map(|g| {
+                let (from, moves) = g.since_capture();
+                let houses: Vec<u8> = moves.iter().map(|m| m.house()).collect();
+                (from.to_notation(), PyBytes::new(py, &houses))
+            })
+            .collect::<Vec<_>>();
+        let last: Vec<Option<(i8, i32, i32)>> = vec
+            .last
+            .iter()
+            .map(|f| f.map(|f| (f.winner, f.scores[0], f.scores[1])))
+            .collect();
+        let state = (vec.start.to_notation(), games, seed, last);
+        (slf.get_type(), (1,), state).into_pyobject(py)
+    }
+
+    /// Restores a pickled batch (see `__reduce__`).
+    fn __setstate__(&mut self, state: PickledBatch) -> PyResult<()> {
+        let (start, games, seed, last) = state;
+        let start = Position::from_notation(&start).map_err(value_error)?;
+        if games.is_empty() || games.len() != last.len() {
+            return Err(PyValueError::new_err(
+                "not a pickled VectorGame: the games and results do not match",
+            ));
+        }
+        let games = games
+            .iter()
+            .map(|(from, moves)| restore_game(&start, from, moves))
+            .collect::<PyResult<Vec<_>>>()?;
+        *self = VectorGame {
+            start,
+            games,
+            rng: SmallRng::seed_from_u64(seed),
+            last: last
+                .into_iter()
+                .map(|f| {
+                    f.map(|(winner, a, b)| Finished {
+                        winner,
+                        scores: [a, b],
+                    })
+                })
+                .collect(),
+        };
+        Ok(())
+    }
+
     /// Game `i` as a `Game` starting from its current position (a batch keeps no move
     /// list: the `Game` has no history, so Oware's repetition rule counts from there).
-    fn game(&self, i: usize) -> PyResult<Game> {
-        self.games
-            .get(i)
-            .map(|g| Game::wrap(CoreGame::from_position(*g.position())))
-            .ok_or_else(|| PyIndexError::new_err(format!("no game {i} of {}", self.games.len())))
+    /// Negative `i` counts from the end, as in a list.
+    fn game(&self, i: i64) -> PyResult<Game> {
+        let n = self.games.len();
+        args::index(i, n)
+            .map(|i| Game::wrap(CoreGame::from_position(*self.games[i].position())))
+            .ok_or_else(|| {
+                PyIndexError::new_err(format!("no game {i}: the batch has games 0 to {}", n - 1))
+            })
     }
 }

@@ -111,6 +111,18 @@ def test_best_move_and_player_take_an_external_engine(bot_dir, monkeypatch):
         mancala_rs.Player("ext:")
 
 
+def test_an_engine_that_cannot_start_is_a_value_error(bot_dir, monkeypatch):
+    # As docs/python.md says: failing to start is a ValueError, failing mid-game
+    # (above) a RuntimeError.
+    import mancala_rs
+    monkeypatch.chdir(bot_dir)
+    game = mancala_rs.Game()
+    with pytest.raises(ValueError, match="no_such_module"):
+        mancala_rs.Player(f"ext:{sys.executable} -m mancala_rs.engine no_such_module:f").choose(game)
+    with pytest.raises(ValueError, match="no-such-program"):
+        mancala_rs.best_move(game, "ext:no-such-program")
+
+
 WAITING_BOT = textwrap.dedent("""
     import time
     from pathlib import Path

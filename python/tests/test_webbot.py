@@ -1,47 +1,12 @@
 """`mancala_rs.webbot`: Python turn functions play seats of games on a real
 `mancala serve` on loopback."""
 
-import re
-import subprocess
 import threading
-import time
 
 import pytest
 
 import mancala_rs
-from conftest import mancala_binary
 from mancala_rs import webbot
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """A `mancala serve` on 127.0.0.1, port 0 (the server says which it took on
-    standard error), with an SQLite file of its own and room for a test's requests."""
-    db = tmp_path_factory.mktemp("serve") / "games.sqlite"
-    process = subprocess.Popen(
-        [str(mancala_binary()), "serve", "--addr", "127.0.0.1:0", "--db", str(db),
-         "--rate-create", "1000/1m", "--rate-join", "1000/1m",
-         "--rate-move", "10000/1m", "--rate-read", "100000/1m"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )
-    base, seen = None, []
-    deadline = time.monotonic() + 60
-    while base is None and time.monotonic() < deadline:
-        line = process.stderr.readline()
-        if not line:
-            break
-        seen.append(line)
-        found = re.search(r"serving on (http://[^/\s]+)", line)
-        if found:
-            base = found.group(1)
-    if base is None:
-        process.kill()
-        pytest.fail("mancala serve did not start:\n" + "".join(seen))
-    # Keep reading its log so that the pipe never fills.
-    threading.Thread(target=process.stderr.read, daemon=True).start()
-    yield base
-    process.terminate()
-    process.wait(timeout=30)
 
 
 def recording(choose):

@@ -217,6 +217,16 @@ impl MoveRun {
         repeated
     }
 
+    /// Where the run starts (the start or the position after the last capture).
+    pub(crate) fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The moves played since the run started.
+    pub(crate) fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
     /// Whether `target` is one of the run's positions, by playing the run again.
     fn replay_finds(&self, target: &Position) -> bool {
         let mut p = self.start;

@@ -82,6 +82,34 @@ impl LeanGame {
         self.legal == 0
     }
 
+    /// The position this game's repetition run starts from (its start, or the position
+    /// after its last capture) and the moves played since: [`LeanGame::new`] of that
+    /// position with the moves played again plays on exactly as this game, its
+    /// repetition run included (no position before a capture can come round again),
+    /// and with the repetition rule is equal to it. What a batch saves to rebuild a
+    /// game; for a variant without the repetition rule, the current position and no
+    /// moves.
+    ///
+    /// ```
+    /// use mancala_core::{LeanGame, Move, Position, Rules};
+    /// let mut game = LeanGame::new(Position::new(Rules::oware(6, 4)));
+    /// game.play(Move::new(1).unwrap()).unwrap();
+    /// let (start, moves) = game.since_capture();
+    /// let mut again = LeanGame::new(start);
+    /// for &mv in moves {
+    ///     again.play(mv).unwrap();
+    /// }
+    /// assert_eq!(again, game);
+    /// ```
+    #[must_use]
+    pub fn since_capture(&self) -> (Position, &[Move]) {
+        if self.repetition_rule {
+            (*self.run.start(), self.run.moves())
+        } else {
+            (self.position, &[])
+        }
+    }
+
     /// Whether `mv` is a legal move now.
     #[inline]
     #[must_use]

@@ -223,6 +223,17 @@ proptest! {
             let ended = lean.play(mv).unwrap();
             prop_assert_eq!(ended, game.outcome());
         }
+        // What a pickled batch saves rebuilds the game exactly, repetition run and all.
+        let (from, moves) = lean.since_capture();
+        let mut rebuilt = LeanGame::new(from);
+        for &mv in moves {
+            rebuilt.play(mv).unwrap();
+        }
+        prop_assert_eq!(rebuilt.position(), lean.position());
+        prop_assert_eq!(rebuilt.legal_bits(), lean.legal_bits());
+        if rules.variant().has_repetition_rule() {
+            prop_assert_eq!(&rebuilt, &lean);
+        }
         let start = Position::new(rules);
         lean.restart(&start);
         prop_assert_eq!(lean, LeanGame::new(start));
