@@ -28,10 +28,11 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::accounts_api::{Caller, SeatHolder, account_routes, same_origin_with_cookie, sign_up};
+use crate::accounts_api::{Caller, SeatHolder, account_routes, sign_up};
 use crate::actions::OfferRequest;
 use crate::analysis::{AnalysisAnswer, AnalysisQuery, RETRY_AFTER_SECS};
 use crate::body::parse_body;
+use crate::body_deadline::body_deadline;
 use crate::catalogue::{Fixed, players_json, variants_json};
 use crate::client::ClientKeyExtractor;
 use crate::games::Games;
@@ -39,12 +40,14 @@ pub use crate::http::ApiError;
 use crate::http::{Client, bearer};
 use crate::lifecycle::{JoinRequest, NewGame};
 use crate::limits::Rate;
+use crate::listener::serve_connections;
 use crate::moves::MoveRequest;
 use crate::ops::Operations;
 use crate::records::{
     ImportRequest, RECORD_LIMIT, RecordQuery, positions_of, record_of, write_record,
 };
 use crate::row::GameError;
+use crate::same_origin::same_origin_with_cookie;
 use crate::store::Listing;
 use crate::streams::{SentView, StreamSlot};
 use crate::view::GameView;
@@ -97,6 +100,7 @@ pub fn app_with(games: Games, ops: &Operations) -> Router {
     };
     let read = limiters.read.clone();
     let delay = rates.refusal_delay;
+    let body_timeout = limits.connections.body_timeout;
     let router = api_routes(&limiters)
         .layer(axum::middleware::from_fn_with_state(
             games.clone(),
@@ -105,6 +109,9 @@ pub fn app_with(games: Games, ops: &Operations) -> Router {
         .merge(page_routes(read.clone()))
         .fallback_service(any(page_not_found).layer(read))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            body_deadline(request, next, body_timeout)
+        }))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(axum::middleware::map_response(move |r: Response| {
             hold_back_refusal(r, delay)
@@ -383,12 +390,16 @@ async fn positions(
 /// started: 204 when there is neither a document nor a job.
 async fn analysis(
     State(games): State<Games>,
+    Client(client): Client,
     Path(id): Path<String>,
     query: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
     Ok(
-        match games.analysis(&id, query.start.unwrap_or(true)).await? {
+        match games
+            .analysis(&id, query.start.unwrap_or(true), client)
+            .await?
+        {
             AnalysisAnswer::Ready(document) => {
                 ([(header::CONTENT_TYPE, "application/json")], document).into_response()
             }
@@ -929,10 +940,6 @@ pub async fn serve_with(
     ops: &Operations,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        app_with(games, ops).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
+    let limits = games.limits().connections;
+    serve_connections(listener, app_with(games, ops), limits, shutdown).await
 }

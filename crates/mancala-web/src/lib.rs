@@ -69,25 +69,32 @@ mod analysis_jobs;
 mod api;
 mod background;
 mod body;
+mod body_deadline;
 mod catalogue;
 mod client;
 mod clock;
 mod computer_meter;
+mod credentials;
 mod games;
 mod health;
 mod http;
 mod kept;
 mod lifecycle;
 mod limits;
+mod listener;
 mod live;
 mod lobby;
+mod login_throttle;
+mod me_api;
 mod metrics;
 mod moves;
 mod ops;
+mod passwords;
 mod ratings;
 mod records;
 mod request_id;
 mod row;
+mod same_origin;
 mod state;
 mod store;
 mod streams;
@@ -96,8 +103,8 @@ mod tokens;
 mod view;
 
 pub use accounts::{
-    AccountGame, AccountGames, AccountView, LeaderView, PAGE_LIMIT, PASSWORD_MIN_CHARS, RatingView,
-    SESSION_LIFETIME, Username,
+    AccountGame, AccountGames, AccountView, LeaderView, PAGE_LIMIT, RatingView, SESSION_LIFETIME,
+    Username,
 };
 pub use accounts_api::SESSION_COOKIE;
 pub use actions::OfferRequest;
@@ -107,14 +114,19 @@ pub use background::Background;
 pub use catalogue::{ComputerView, OptionView, PlayerList, VariantList, VariantView};
 pub use client::ClientKey;
 pub use clock::{CLAIM_AFTER, Clock, ManualClock, SystemClock, TimeControlRequest};
+pub use credentials::{CredentialView, credential_id};
 pub use games::{DEFAULT_COMPUTER_LEASE, Games};
 pub use kept::KeptStats;
 pub use lifecycle::{FirstMover, JoinRequest, NewGame, RandomWord, SeatGrant};
-pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
+pub use limits::{
+    AccountLimits, ConnectionLimits, Limits, Rate, RateLimits, StreamLimits, format_duration,
+    parse_duration,
+};
 pub use lobby::{GameList, LIST_LIMIT, ListedGame};
 pub use metrics::{Metrics, serve_metrics};
 pub use moves::MoveRequest;
 pub use ops::{MIN_TOKEN_LEN, Operations};
+pub use passwords::PASSWORD_MIN_CHARS;
 pub use ratings::{
     PROVISIONAL_DEVIATION, Rating, RatingChange, RatingChanges, Score, pool_of, rate_game,
 };
@@ -122,10 +134,10 @@ pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, Reco
 pub use row::GameError;
 pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeControl};
 pub use store::{
-    Account, AccountStore, Change, ComputerCommit, CredentialKind, DbLocation, Expiry, GameRow,
-    GameStore, Listing, NewMove, Next, Page, PoolUse, PostgresStore, Probe, Progress, Ranked,
-    RematchSeat, RematchToken, Schema, SqliteStore, StateChange, StateUpdate, Store, StoreError,
-    StoreOptions, StoredAnalysis, now_ms,
+    Account, AccountStore, Change, ComputerCommit, CredentialInfo, CredentialKind, DbLocation,
+    Expiry, GameRow, GameStore, Listing, NewMove, Next, Page, PairCap, PoolUse, PostgresStore,
+    Probe, Progress, Ranked, RematchSeat, RematchToken, Schema, SqliteStore, StateChange,
+    StateUpdate, Store, StoreError, StoreOptions, StoredAnalysis, now_ms,
 };
 pub use streams::{SentView, StreamSlot};
 pub use think::{ThinkLimits, ThinkStats};

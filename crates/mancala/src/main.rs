@@ -16,10 +16,12 @@
 //! mancala solve           the exact value of a position under perfect play
 //! mancala analyse         every move of a game against the best, labels, accuracy
 //! mancala record          check game records, convert them between notations
+//! mancala account         the web game's accounts: reset-password NAME
 //! ```
 
 #![forbid(unsafe_code)]
 
+mod account_cmd;
 mod analyse_cmd;
 mod args;
 mod bench;
@@ -89,6 +91,9 @@ enum Command {
     /// in seeds under best play: exact where the solver proves them (Kalah and Oware
     /// near the end), else the search's estimate. See docs/analysis.md.
     Analyse(analyse_cmd::AnalyseArgs),
+    /// The web game's accounts: `reset-password NAME` sets a new password (the
+    /// server sends no e-mail, so a forgotten password is reset by the operator)
+    Account(account_cmd::AccountArgs),
 }
 
 fn main() -> ExitCode {
@@ -115,6 +120,9 @@ fn main() -> ExitCode {
         Some(Command::Record(args)) => record_cmd::run(args, &mut out),
         Some(Command::Analyse(args)) => {
             analyse_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Account(args)) => {
+            account_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS)
         }
         None | Some(Command::Tui(_)) => unreachable!("the terminal game ran above"),
     };

@@ -218,15 +218,20 @@ impl LimitArgs {
             },
             trust_forwarded_for: self.trust_forwarded_for,
             secure_cookies: self.secure_cookies,
+            ..Limits::default()
         }
     }
 }
 
 /// The database `--db`, `DATABASE_URL` or the default names.
 fn location(args: &ServeArgs) -> anyhow::Result<DbLocation> {
-    let named = args
-        .db
-        .clone()
+    db_location(args.db.as_deref())
+}
+
+/// The database `db` names, or `DATABASE_URL`, or the default one.
+pub(crate) fn db_location(db: Option<&str>) -> anyhow::Result<DbLocation> {
+    let named = db
+        .map(str::to_owned)
         .or_else(|| std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty()));
     match named {
         Some(db) => Ok(db.parse()?),
