@@ -917,6 +917,8 @@ async fn favicon_ico() -> Response {
 
 /// Serves the application on `listener` until `shutdown` completes, then finishes the
 /// requests in flight. Each request knows its peer's address (for per-client limits).
+/// Connections are bounded as [`crate::ConnectionLimits`] says (read timeouts, and
+/// connections per client unless `trust_forwarded_for`, where the proxy holds them).
 /// The background work (computer turns taken over, expiry, changes from other
 /// instances) is [`Games::start_background`]'s, which `mancala serve` runs beside this.
 ///
@@ -940,6 +942,11 @@ pub async fn serve_with(
     ops: &Operations,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let limits = games.limits().connections;
+    let mut limits = games.limits().connections;
+    if games.limits().trust_forwarded_for {
+        // Behind a proxy every connection is the proxy's: the cap per client is the
+        // proxy's to keep.
+        limits.per_client = usize::MAX;
+    }
     serve_connections(listener, app_with(games, ops), limits, shutdown).await
 }

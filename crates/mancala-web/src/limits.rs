@@ -67,8 +67,8 @@ pub struct ConnectionLimits {
     /// How long a request's body may take to arrive in full: past it, 408.
     pub body_timeout: Duration,
     /// Connections open at once from one client (an IPv4 address or an IPv6 /64, as
-    /// the peer is; not `X-Forwarded-For`, since behind a proxy all come from it);
-    /// more are closed as they are accepted.
+    /// the peer is); more are closed as they are accepted. Not applied with
+    /// `trust_forwarded_for`: behind a proxy every connection is the proxy's.
     pub per_client: usize,
 }
 
