@@ -1,16 +1,16 @@
 //! The account routes of the API (sign up, log in and out, the player's own account
-//! and games, bot tokens, profiles, the leaderboard), the session cookie, the log-in
-//! throttle, and the refusal of cross-site requests made with the cookie.
+//! and games, bot tokens, profiles, the leaderboard; `me_api` adds the owner's hold on
+//! password, sessions and tokens) and the session cookie. The log-in throttle is
+//! `login_throttle`'s, the refusal of cross-site requests `same_origin`'s.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{FromRequestParts, Path, Query, Request, State};
+use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, StatusCode, header};
-use axum::middleware::Next;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};

@@ -3,7 +3,6 @@
 
 use std::any::Any;
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -109,9 +108,11 @@ pub fn app_with(games: Games, ops: &Operations) -> Router {
         .merge(page_routes(read.clone()))
         .fallback_service(any(page_not_found).layer(read))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(axum::middleware::from_fn(move |request, next| {
-            body_deadline(request, next, body_timeout)
-        }))
+        .layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                body_deadline(request, next, body_timeout)
+            },
+        ))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(axum::middleware::map_response(move |r: Response| {
             hold_back_refusal(r, delay)

@@ -24,6 +24,8 @@
 //! limits.rs     every limit of the server and its default
 //! client.rs     who a client is (peer address, or a trusted proxy's X-Forwarded-For)
 //! body.rs       request bodies: JSON only, errors that name the field
+//! body_deadline.rs  a request body must arrive within the body timeout (408)
+//! listener.rs   the accept loop: header read timeout, connections per client
 //! ops.rs        the operator's side around the application: health.rs (/healthz,
 //!               /readyz), metrics.rs (Prometheus /metrics: requests by route,
 //!               streams, computer moves, games, the database), request_id.rs
@@ -37,8 +39,12 @@
 //! accounts.rs   player accounts: sign-up and log-in (argon2id), sessions and bot
 //!               tokens, an account's games, profiles, the leaderboard, rating a
 //!               finished rated game
-//! accounts_api.rs  the account routes, the session cookie, the log-in throttle, the
-//!               refusal of cross-site requests made with the cookie
+//! accounts_api.rs  the account routes, the session cookie
+//! me_api.rs     an owner's routes: password change, sessions and tokens listed, ended
+//! credentials.rs  password change and operator reset, sessions and tokens as listed
+//! passwords.rs  what a password must be (common_passwords.txt: the common ones)
+//! login_throttle.rs  log-in attempts per (username, client), per username, per client
+//! same_origin.rs  the refusal of cross-site requests made with the cookie
 //! ratings.rs    Glicko-2 (skillratings): a rating per pool, each game its own period
 //! http.rs       what every handler shares: errors as answers, bearer tokens, clients
 //! lobby.rs      the public games: waiting for an opponent (the lobby), being played

@@ -169,7 +169,13 @@ async fn view(r: &Router, id: &str) -> Value {
 }
 
 async fn act(r: &Router, id: &str, action: &str, token: &str) -> Answer {
-    call(r, "POST", &format!("/api/games/{id}/{action}"), bearing(token)).await
+    call(
+        r,
+        "POST",
+        &format!("/api/games/{id}/{action}"),
+        bearing(token),
+    )
+    .await
 }
 
 /// A rated Kalah(3,2) game between the holders of `cookies`: its id and seat tokens.
@@ -252,7 +258,11 @@ async fn a_rated_game_is_aborted_not_resigned_before_both_have_moved(db: TestDb)
     for token in &tokens {
         let a = act(r, &id, "resign", token).await;
         assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.json);
-        assert!(a.json["error"].as_str().unwrap().contains("abort"), "{}", a.json);
+        assert!(
+            a.json["error"].as_str().unwrap().contains("abort"),
+            "{}",
+            a.json
+        );
     }
     // One side has moved: still not.
     let mover = play_one(r, &id, &tokens).await;
@@ -270,7 +280,10 @@ async fn a_rated_game_is_aborted_not_resigned_before_both_have_moved(db: TestDb)
     open_both(r, &id, &tokens).await;
     let a = act(r, &id, "resign", &tokens[1]).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.json);
-    assert_eq!(rated_view(r, &id).await["players"][0]["rating"]["counted"], true);
+    assert_eq!(
+        rated_view(r, &id).await["players"][0]["rating"]["counted"],
+        true
+    );
     assert_eq!(rated_games(r, "ann").await, 1);
 }
 
@@ -298,7 +311,10 @@ async fn rated_games_between_two_accounts_stop_counting_after_the_daily_cap(db: 
     let seat = &third["players"][0]["rating"];
     assert_eq!(seat["counted"], false, "{third}");
     assert_eq!(seat["change"], 0, "{third}");
-    assert_eq!((rated_games(r, "ann").await, rated_games(r, "bob").await), (2, 2));
+    assert_eq!(
+        (rated_games(r, "ann").await, rated_games(r, "bob").await),
+        (2, 2)
+    );
     // Another pair still counts.
     let v = play_rated([ann.clone(), cy.clone()]).await;
     assert_eq!(v["players"][0]["rating"]["counted"], true, "{v}");
@@ -332,7 +348,10 @@ async fn guesses_from_many_addresses_meet_the_per_name_limit(db: TestDb) {
     sign_up(r, "target").await;
     // The owner has logged in from home before.
     let home = "198.51.100.20";
-    assert_eq!(log_in(r, "target", PASSWORD, home).await.status, StatusCode::OK);
+    assert_eq!(
+        log_in(r, "target", PASSWORD, home).await.status,
+        StatusCode::OK
+    );
     // Guesses from many addresses, five each, spend the name's fifty (the owner's
     // first log-in took one; one more may come back while the test runs)...
     let mut checked = 0;
@@ -351,7 +370,10 @@ async fn guesses_from_many_addresses_meet_the_per_name_limit(db: TestDb) {
     let a = log_in(r, "target", PASSWORD, "203.0.113.99").await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.json);
     // ...but not the owner's from an address it has logged in from.
-    assert_eq!(log_in(r, "target", PASSWORD, home).await.status, StatusCode::OK);
+    assert_eq!(
+        log_in(r, "target", PASSWORD, home).await.status,
+        StatusCode::OK
+    );
 }
 
 async fn account_names_are_their_owners_alone(db: TestDb) {
@@ -366,7 +388,12 @@ async fn account_names_are_their_owners_alone(db: TestDb) {
             body(json!({"variant": "kalah", "name": name})),
         )
         .await;
-        assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{name}: {}", a.json);
+        assert_eq!(
+            a.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{name}: {}",
+            a.json
+        );
         assert!(
             a.json["error"].as_str().unwrap().contains("account"),
             "{}",
@@ -433,24 +460,48 @@ async fn the_cross_site_check_compares_scheme_host_and_port(db: TestDb) {
     };
     let refused = StatusCode::FORBIDDEN;
     // The server is served over http on the default port.
-    assert_eq!(post(vec![("origin", "https://mancala.test")]).await, refused);
-    assert_eq!(post(vec![("origin", "http://mancala.test:8080")]).await, refused);
-    assert_eq!(post(vec![("origin", "http://mancala.test")]).await, StatusCode::CREATED);
-    assert_eq!(post(vec![("origin", "http://mancala.test:80")]).await, StatusCode::CREATED);
+    assert_eq!(
+        post(vec![("origin", "https://mancala.test")]).await,
+        refused
+    );
+    assert_eq!(
+        post(vec![("origin", "http://mancala.test:8080")]).await,
+        refused
+    );
+    assert_eq!(
+        post(vec![("origin", "http://mancala.test")]).await,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        post(vec![("origin", "http://mancala.test:80")]).await,
+        StatusCode::CREATED
+    );
     // Without an Origin, a hostile Referer is refused; our own passes.
-    assert_eq!(post(vec![("referer", "https://evil.example/x")]).await, refused);
+    assert_eq!(
+        post(vec![("referer", "https://evil.example/x")]).await,
+        refused
+    );
     let ours = post(vec![("referer", "http://mancala.test/g/abc")]).await;
     assert_eq!(ours, StatusCode::CREATED);
     // The browser's Sec-Fetch-Site is believed.
-    let cross = vec![("sec-fetch-site", "cross-site"), ("origin", "http://mancala.test")];
+    let cross = vec![
+        ("sec-fetch-site", "cross-site"),
+        ("origin", "http://mancala.test"),
+    ];
     assert_eq!(post(cross).await, refused);
     assert_eq!(post(vec![("sec-fetch-site", "same-site")]).await, refused);
     let same = post(vec![("sec-fetch-site", "same-origin")]).await;
     assert_eq!(same, StatusCode::CREATED);
     // Over TLS (a trusted proxy says so), https is ours and http is not.
-    let tls = vec![("x-forwarded-proto", "https"), ("origin", "https://mancala.test")];
+    let tls = vec![
+        ("x-forwarded-proto", "https"),
+        ("origin", "https://mancala.test"),
+    ];
     assert_eq!(post(tls).await, StatusCode::CREATED);
-    let downgraded = vec![("x-forwarded-proto", "https"), ("origin", "http://mancala.test")];
+    let downgraded = vec![
+        ("x-forwarded-proto", "https"),
+        ("origin", "http://mancala.test"),
+    ];
     assert_eq!(post(downgraded).await, refused);
 }
 
@@ -472,17 +523,35 @@ async fn a_password_change_ends_the_other_sessions(db: TestDb) {
     let wrong = change("not it at all", "a brand new one").await;
     assert_eq!(wrong.status, StatusCode::FORBIDDEN, "{}", wrong.json);
     let weak = change(PASSWORD, "password1").await;
-    assert_eq!(weak.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", weak.json);
+    assert_eq!(
+        weak.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        weak.json
+    );
     assert!(weak.json["error"].as_str().unwrap().contains("common"));
     let done = change(PASSWORD, "a brand new one").await;
     assert_eq!(done.status, StatusCode::OK, "{}", done.json);
     assert_eq!(done.json["ended_sessions"], 1, "{}", done.json);
-    assert!(done.json["message"].as_str().unwrap().contains("1 other session was logged out"));
+    assert!(
+        done.json["message"]
+            .as_str()
+            .unwrap()
+            .contains("1 other session was logged out")
+    );
     let me = |cookie: String| async move {
         call(r, "GET", "/api/me", with_cookie(&cookie)).await.status
     };
-    assert_eq!(me(here.clone()).await, StatusCode::OK, "the asking session stays");
-    assert_eq!(me(there).await, StatusCode::UNAUTHORIZED, "the other one ended");
+    assert_eq!(
+        me(here.clone()).await,
+        StatusCode::OK,
+        "the asking session stays"
+    );
+    assert_eq!(
+        me(there).await,
+        StatusCode::UNAUTHORIZED,
+        "the other one ended"
+    );
     let old = log_in(r, "ann", PASSWORD, "192.0.2.2").await;
     assert_eq!(old.status, StatusCode::UNAUTHORIZED);
     let new = log_in(r, "ann", "a brand new one", "192.0.2.2").await;
@@ -563,17 +632,35 @@ async fn tokens_are_listed_without_their_secret_and_revoked(db: TestDb) {
     assert_eq!(by_token.status, StatusCode::UNAUTHORIZED);
     // Revoking the older one: it no longer acts; the newer one does.
     let id = tokens[1]["id"].as_str().unwrap();
-    let gone = call(r, "DELETE", &format!("/api/me/tokens/{id}"), with_cookie(&cookie)).await;
+    let gone = call(
+        r,
+        "DELETE",
+        &format!("/api/me/tokens/{id}"),
+        with_cookie(&cookie),
+    )
+    .await;
     assert_eq!(gone.status, StatusCode::NO_CONTENT);
     let me = |t: String| async move { call(r, "GET", "/api/me", bearing(&t)).await.status };
     assert_eq!(me(secrets[0].clone()).await, StatusCode::UNAUTHORIZED);
     assert_eq!(me(secrets[1].clone()).await, StatusCode::OK);
-    let again = call(r, "DELETE", &format!("/api/me/tokens/{id}"), with_cookie(&cookie)).await;
+    let again = call(
+        r,
+        "DELETE",
+        &format!("/api/me/tokens/{id}"),
+        with_cookie(&cookie),
+    )
+    .await;
     assert_eq!(again.status, StatusCode::NOT_FOUND, "{}", again.json);
     // Another account cannot revoke it.
     let other = sign_up(r, "Other").await;
     let newer = tokens[0]["id"].as_str().unwrap();
-    let theft = call(r, "DELETE", &format!("/api/me/tokens/{newer}"), with_cookie(&other)).await;
+    let theft = call(
+        r,
+        "DELETE",
+        &format!("/api/me/tokens/{newer}"),
+        with_cookie(&other),
+    )
+    .await;
     assert_eq!(theft.status, StatusCode::NOT_FOUND);
     assert_eq!(me(secrets[1].clone()).await, StatusCode::OK);
 }
@@ -589,7 +676,13 @@ async fn the_operator_resets_a_password(db: TestDb) {
     let missing = s.games.reset_password("nobody", "a fresh start").await;
     assert!(format!("{missing:?}").contains("no account"), "{missing:?}");
     assert!(s.games.reset_password("robo", "robo-2000").await.is_err());
-    assert_eq!(s.games.reset_password("ROBO", "a fresh start").await.unwrap(), 1);
+    assert_eq!(
+        s.games
+            .reset_password("ROBO", "a fresh start")
+            .await
+            .unwrap(),
+        1
+    );
     let session = call(r, "GET", "/api/me", with_cookie(&cookie)).await;
     assert_eq!(session.status, StatusCode::UNAUTHORIZED, "sessions end");
     let bot = call(r, "GET", "/api/me", bearing(&token)).await;

@@ -117,7 +117,10 @@ async fn a_client_holds_at_most_its_share_of_connections() {
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(again.is_some(), "a connection freed is one more for the client");
+    assert!(
+        again.is_some(),
+        "a connection freed is one more for the client"
+    );
     assert!(ask(&mut second).await.contains("200"), "the others go on");
 }
 

@@ -28,7 +28,11 @@ fn run(args: &[&str], input: &str) -> (Option<i32>, String, String) {
 
 async fn games_on(path: &Path) -> Games {
     let location = DbLocation::Sqlite(path.to_owned());
-    Games::new(Store::open(&location, &StoreOptions::default()).await.unwrap())
+    Games::new(
+        Store::open(&location, &StoreOptions::default())
+            .await
+            .unwrap(),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -83,9 +83,9 @@ async fn counted_between(
     since_ms: i64,
 ) -> Result<i64, StoreError> {
     let pair = if one <= two {
-        format!("{one}\0{two}")
+        format!("{one} {two}")
     } else {
-        format!("{two}\0{one}")
+        format!("{two} {one}")
     };
     tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&pair])
         .await?;
