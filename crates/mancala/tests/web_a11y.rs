@@ -254,11 +254,23 @@ fn rated_game(server: &Server, names: [&str; 2]) -> String {
         json!({"variant": "kalah", "houses": 4, "seeds": 3, "rated": true}),
     );
     let id = g["id"].as_str().unwrap().to_owned();
-    call(
+    let j = call(
         &cookies[1],
         &format!("/api/games/{id}/join"),
         json!({"invite": g["invite"]}),
     );
+    // A move each: a rated game cannot be resigned before.
+    let token = |v: &Value| v["token"].as_str().unwrap().to_owned();
+    let both_moved = |v: &Value| {
+        let seats: Vec<u64> = v["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|h| h["seat"].as_u64())
+            .collect();
+        seats.contains(&1) && seats.contains(&2)
+    };
+    play_on(server, &id, &[token(&g), token(&j)], both_moved);
     call(&cookies[1], &format!("/api/games/{id}/resign"), json!({}));
     id
 }

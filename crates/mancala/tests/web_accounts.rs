@@ -277,6 +277,55 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
     )
     .await;
     assert_eq!(games, 1);
+    let others = js(
+        &ann,
+        "return document.getElementById('settings-card').hidden;",
+    )
+    .await;
+    assert_eq!(others, true, "another's profile shows no account settings");
+
+    // Bob, on his own profile: where he is logged in, and a password change.
+    bob.goto(&format!("{}/@/bob", server.base)).await.unwrap();
+    let sessions = wait_for(
+        &bob,
+        "!document.getElementById('settings-card').hidden && document.querySelector('#sessions-list li')?.textContent",
+        "Bob's sessions",
+    )
+    .await;
+    assert!(
+        sessions.as_str().unwrap().contains("this browser"),
+        "{sessions}"
+    );
+    for (field, text) in [
+        ("password-current", "sowing seeds 4 ever"),
+        ("password-new", "a new one for him"),
+    ] {
+        bob.find(Locator::Id(field))
+            .await
+            .unwrap()
+            .send_keys(text)
+            .await
+            .unwrap();
+    }
+    bob.find(Locator::Css("#password-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let status = wait_for(
+        &bob,
+        "document.getElementById('password-status').textContent",
+        "the password change's answer",
+    )
+    .await;
+    assert!(
+        status.as_str().unwrap().starts_with("Password changed."),
+        "{status}"
+    );
+    let me = js(&bob, "return fetch('/api/me').then(r => r.status);").await;
+    assert_eq!(me, 200, "this browser stays logged in");
+
     // The leaderboard lists established players only: nobody yet.
     ann.goto(&format!("{}/leaderboard?variant=kalah", server.base))
         .await
