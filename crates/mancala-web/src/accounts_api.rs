@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{FromRequestParts, Path, Query, State};
-use axum::http::request::Parts;
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -18,17 +17,14 @@ use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 
 use crate::accounts::{PAGE_LIMIT, SESSION_LIFETIME, UserView};
 use crate::body::parse_body;
+use crate::caller::{Caller, SESSION_COOKIE};
 use crate::games::Games;
 use crate::http::{ApiError, Client, bearer};
 use crate::login_throttle::LoginThrottle;
 use crate::me_api::{me_routes, tokens};
 use crate::row::GameError;
 use crate::same_origin::served_over_tls;
-use crate::store::{Account, CredentialKind, Page};
-use crate::tokens::SeatKey;
-
-/// The session cookie's name.
-pub const SESSION_COOKIE: &str = "mancala_session";
+use crate::store::{CredentialKind, Page};
 
 /// The account routes but sign-up (see docs/api.md, "Accounts"), which `api` puts
 /// behind the new-games rate limit.
@@ -63,43 +59,6 @@ fn throttle() -> Arc<LoginThrottle> {
         });
     }
     throttle
-}
-
-/// The account acting in a request: the session cookie's, or a bot's personal API
-/// token's (`Authorization: Bearer`). A bearer token that is not an account's (a seat
-/// token of another game, a revoked token) leaves the request anonymous, as it was
-/// before accounts: the routes that need an account say 401, and creating or joining
-/// a game takes an anonymous seat (a rated game then asks for an account).
-pub(crate) struct Caller(pub(crate) Option<(Account, CredentialKind)>);
-
-impl FromRequestParts<Games> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, ApiError> {
-        let jar = CookieJar::from_headers(&parts.headers);
-        let secret = match jar.get(SESSION_COOKIE) {
-            Some(cookie) => Some(cookie.value().to_owned()),
-            None => bearer(&parts.headers).map(str::to_owned),
-        };
-        match secret {
-            Some(secret) => Ok(Caller(games.account_of(&secret).await?)),
-            None => Ok(Caller(None)),
-        }
-    }
-}
-
-impl Caller {
-    /// The account, if one acts.
-    pub(crate) fn account_if_any(&self) -> Option<&Account> {
-        self.0.as_ref().map(|(account, _)| account)
-    }
-
-    /// The account, or 401.
-    fn account(self) -> Result<Account, ApiError> {
-        self.0
-            .map(|(account, _)| account)
-            .ok_or(ApiError(GameError::Unauthorized))
-    }
 }
 
 /// The session cookie for `secret`: HttpOnly, SameSite=Lax, for the whole site, for
@@ -276,45 +235,4 @@ async fn leaderboard(
     let Query(q) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
     let players = games.leaderboard(&q.variant).await?;
     Ok(Json(serde_json::json!({ "variant": q.variant, "players": players })).into_response())
-}
-
-/// Who acts at a seat in a request: the holder of its bearer token (a seat token), or
-/// else, with a session cookie, the account, which plays the seat it holds from any
-/// device (the browser that played it keeps the seat token; another device has only the
-/// cookie).
-pub(crate) struct SeatHolder {
-    bearer: Option<String>,
-    account: Option<String>,
-}
-
-impl FromRequestParts<Games> for SeatHolder {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, ApiError> {
-        if let Some(token) = bearer(&parts.headers) {
-            return Ok(SeatHolder {
-                bearer: Some(token.to_owned()),
-                account: None,
-            });
-        }
-        let jar = CookieJar::from_headers(&parts.headers);
-        let account = match jar.get(SESSION_COOKIE) {
-            Some(cookie) => games.account_of(cookie.value()).await?.map(|(a, _)| a.key),
-            None => None,
-        };
-        Ok(SeatHolder {
-            bearer: None,
-            account,
-        })
-    }
-}
-
-impl SeatHolder {
-    /// The key the game service checks against the seats.
-    pub(crate) fn key(&self) -> SeatKey<'_> {
-        match (&self.bearer, &self.account) {
-            (None, Some(account)) => SeatKey::Account(account),
-            (token, _) => SeatKey::Token(token.as_deref()),
-        }
-    }
 }

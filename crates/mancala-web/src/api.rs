@@ -27,11 +27,12 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::accounts_api::{Caller, SeatHolder, account_routes, sign_up};
+use crate::accounts_api::{account_routes, sign_up};
 use crate::actions::OfferRequest;
 use crate::analysis::{AnalysisAnswer, AnalysisQuery, RETRY_AFTER_SECS};
 use crate::body::parse_body;
 use crate::body_deadline::body_deadline;
+use crate::caller::{Caller, SeatHolder};
 use crate::catalogue::{Fixed, players_json, variants_json};
 use crate::client::ClientKeyExtractor;
 use crate::games::Games;
@@ -110,7 +111,7 @@ pub fn app_with(games: Games, ops: &Operations) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn(
             move |request: axum::extract::Request, next: axum::middleware::Next| {
-                body_deadline(request, next, body_timeout)
+                body_deadline(request, next, body_timeout, RECORD_LIMIT.max(BODY_LIMIT))
             },
         ))
         .layer(CatchPanicLayer::custom(panic_response))

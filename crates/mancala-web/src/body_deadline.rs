@@ -11,14 +11,15 @@ use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::api::BODY_LIMIT;
-use crate::records::RECORD_LIMIT;
-
 /// Reads the request's body in full within `timeout` (the API's bodies are small: at
-/// most a record's [`RECORD_LIMIT`]), then passes the request on with it.
-pub(crate) async fn body_deadline(request: Request, next: Next, timeout: Duration) -> Response {
+/// most `most` bytes, a record's), then passes the request on with it.
+pub(crate) async fn body_deadline(
+    request: Request,
+    next: Next,
+    timeout: Duration,
+    most: usize,
+) -> Response {
     let (parts, body) = request.into_parts();
-    let most = RECORD_LIMIT.max(BODY_LIMIT);
     match tokio::time::timeout(timeout, axum::body::to_bytes(body, most)).await {
         Ok(Ok(bytes)) => {
             next.run(Request::from_parts(parts, Body::from(bytes)))

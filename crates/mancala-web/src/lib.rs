@@ -40,6 +40,7 @@
 //!               tokens, an account's games, profiles, the leaderboard, rating a
 //!               finished rated game
 //! accounts_api.rs  the account routes, the session cookie
+//! caller.rs     who acts in a request: the account (Caller), a seat's holder
 //! me_api.rs     an owner's routes: password change, sessions and tokens listed, ended
 //! credentials.rs  password change and operator reset, sessions and tokens as listed
 //! passwords.rs  what a password must be (common_passwords.txt: the common ones)
@@ -76,6 +77,7 @@ mod api;
 mod background;
 mod body;
 mod body_deadline;
+mod caller;
 mod catalogue;
 mod client;
 mod clock;
@@ -112,11 +114,11 @@ pub use accounts::{
     AccountGame, AccountGames, AccountView, LeaderView, PAGE_LIMIT, RatingView, SESSION_LIFETIME,
     Username,
 };
-pub use accounts_api::SESSION_COOKIE;
 pub use actions::OfferRequest;
 pub use analysis_jobs::PendingView;
 pub use api::{ApiError, BODY_LIMIT, app, app_with, serve, serve_with};
 pub use background::Background;
+pub use caller::SESSION_COOKIE;
 pub use catalogue::{ComputerView, OptionView, PlayerList, VariantList, VariantView};
 pub use client::ClientKey;
 pub use clock::{CLAIM_AFTER, Clock, ManualClock, SystemClock, TimeControlRequest};

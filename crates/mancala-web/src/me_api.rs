@@ -14,8 +14,8 @@ use axum::routing::{delete, get, post};
 use axum::{Extension, Json, Router};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
 
-use crate::accounts_api::{Caller, SESSION_COOKIE};
 use crate::body::parse_body;
+use crate::caller::{Caller, SESSION_COOKIE};
 use crate::games::Games;
 use crate::http::{ApiError, Client};
 use crate::login_throttle::LoginThrottle;

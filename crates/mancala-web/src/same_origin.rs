@@ -16,7 +16,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::CookieJar;
 
-use crate::accounts_api::SESSION_COOKIE;
+use crate::caller::SESSION_COOKIE;
 use crate::games::Games;
 use crate::http::ApiError;
 use crate::row::GameError;
