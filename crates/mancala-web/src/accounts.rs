@@ -15,21 +15,16 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 
 use crate::games::Games;
+use crate::passwords::check_password;
 use crate::ratings::{Rating, Score, is_pool, pool_of, round};
 use crate::row::GameError;
 use crate::row::session_of;
-use crate::store::{Account, AccountStore, CredentialKind, Page, Ranked, StoreError};
+use crate::store::{Account, AccountStore, CredentialKind, Page, PairCap, Ranked, StoreError};
 use crate::tokens::{hash_token, new_token};
 use crate::view::{GameView, PlayerView, RulesView};
 
 /// How long a log-in lasts: the session cookie's lifetime.
 pub const SESSION_LIFETIME: Duration = Duration::from_secs(30 * 24 * 3600);
-
-/// The fewest characters of a password.
-pub const PASSWORD_MIN_CHARS: usize = 8;
-
-/// The most characters of a password (hashing is the cost; this bounds it).
-const PASSWORD_MAX_CHARS: usize = 256;
 
 /// The most games of an account a page lists, and the most leaderboard rows.
 pub const PAGE_LIMIT: usize = 50;
@@ -206,7 +201,7 @@ pub struct LeaderView {
 }
 
 /// `argon2id` of `password` with a fresh salt, on this thread.
-fn hash_password_now(password: &str) -> Result<String, GameError> {
+pub(crate) fn hash_password_now(password: &str) -> Result<String, GameError> {
     let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
     Argon2::default()
         .hash_password(password.as_bytes(), &salt)
@@ -215,7 +210,7 @@ fn hash_password_now(password: &str) -> Result<String, GameError> {
 }
 
 /// Runs `work` (hashing) on the blocking pool, at most [`HASHING`] at once.
-async fn hashing<T: Send + 'static>(
+pub(crate) async fn hashing<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, GameError> {
     let _permit = HASHING
@@ -228,7 +223,7 @@ async fn hashing<T: Send + 'static>(
 }
 
 /// Whether `password` is the one `hash` was made from.
-fn password_matches(hash: &str, password: &str) -> bool {
+pub(crate) fn password_matches(hash: &str, password: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|h| {
         Argon2::default()
             .verify_password(password.as_bytes(), &h)
@@ -236,36 +231,30 @@ fn password_matches(hash: &str, password: &str) -> bool {
     })
 }
 
-fn check_password(password: &str) -> Result<(), GameError> {
-    let chars = password.chars().count();
-    if chars < PASSWORD_MIN_CHARS {
-        return Err(GameError::Unprocessable(format!(
-            "password: at least {PASSWORD_MIN_CHARS} characters"
-        )));
-    }
-    if chars > PASSWORD_MAX_CHARS {
-        return Err(GameError::Unprocessable(format!(
-            "password: at most {PASSWORD_MAX_CHARS} characters"
-        )));
-    }
-    Ok(())
-}
-
 /// A fresh credential's secret, stored (hashed) for `account`.
 async fn grant(games: &Games, account: &str, kind: CredentialKind) -> Result<String, StoreError> {
     let (secret, hash) = new_token();
+    let now = games.now_ms();
     let expires = match kind {
         CredentialKind::Session => {
             let lifetime = i64::try_from(SESSION_LIFETIME.as_millis()).unwrap_or(i64::MAX);
-            Some(games.now_ms().saturating_add(lifetime))
+            Some(now.saturating_add(lifetime))
         }
         CredentialKind::Api => None,
     };
     games
         .store()
-        .add_credential(hash, account, kind, expires)
+        .add_credential(hash, account, kind, now, expires)
         .await?;
     Ok(secret)
+}
+
+/// Whether each side of the game has moved: until then a game can be aborted and
+/// cannot be resigned, and it is never rated.
+pub(crate) fn both_have_moved(session: &mancala_session::Session) -> bool {
+    Side::BOTH
+        .into_iter()
+        .all(|side| session.records().iter().any(|r| r.side == side))
 }
 
 impl Games {
@@ -280,7 +269,7 @@ impl Games {
         password: &str,
     ) -> Result<(AccountView, String), GameError> {
         let name = Username::parse(username)?;
-        check_password(password)?;
+        check_password(password, &name.0)?;
         let password = password.to_owned();
         let password_hash = hashing(move || hash_password_now(&password)).await??;
         let account = Account {
@@ -471,13 +460,22 @@ impl Games {
             // Not over, or aborted: no result, no rating.
             return Ok(());
         };
+        if !both_have_moved(&session) {
+            // A game ended before each side has moved (on time, by a claim) is not
+            // rated: a rating is not won without playing.
+            return Ok(());
+        }
         let score = match outcome.winner {
             Some(Side::South) => Score::Win,
             Some(Side::North) => Score::Loss,
             None => Score::Draw,
         };
         let pool = pool_of(&session.rules());
-        if self.store().rate(id, &pool, score).await?.is_some() {
+        let cap = PairCap {
+            now_ms: self.now_ms(),
+            per_day: self.limits().accounts.rated_per_pair_per_day,
+        };
+        if self.store().rate(id, &pool, score, cap).await?.is_some() {
             self.publish_id(id).await;
         }
         Ok(())
@@ -535,12 +533,5 @@ mod tests {
         assert!(password_matches(&hash, "correct horse"));
         assert!(!password_matches(&hash, "correct horsf"));
         assert!(!password_matches("not a hash", "correct horse"));
-    }
-
-    #[test]
-    fn passwords_have_at_least_eight_characters() {
-        assert!(check_password("1234567").is_err());
-        assert!(check_password("12345678").is_ok());
-        assert!(check_password(&"x".repeat(257)).is_err());
     }
 }

@@ -1,76 +1,30 @@
 //! The account routes of the API (sign up, log in and out, the player's own account
-//! and games, bot tokens, profiles, the leaderboard), the session cookie, the log-in
-//! throttle, and the refusal of cross-site requests made with the cookie.
+//! and games, bot tokens, profiles, the leaderboard; `me_api` adds the owner's hold on
+//! password, sessions and tokens) and the session cookie. The log-in throttle is
+//! `login_throttle`'s, the refusal of cross-site requests `same_origin`'s.
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{FromRequestParts, Path, Query, Request, State};
-use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, StatusCode, header};
-use axum::middleware::Next;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::accounts::{PAGE_LIMIT, SESSION_LIFETIME, UserView};
 use crate::body::parse_body;
-use crate::client::ClientKey;
+use crate::caller::{Caller, SESSION_COOKIE};
 use crate::games::Games;
 use crate::http::{ApiError, Client, bearer};
+use crate::login_throttle::LoginThrottle;
+use crate::me_api::{me_routes, tokens};
 use crate::row::GameError;
-use crate::store::{Account, CredentialKind, Page};
-use crate::tokens::SeatKey;
-
-/// The session cookie's name.
-pub const SESSION_COOKIE: &str = "mancala_session";
-
-/// Log-in attempts per username: a burst of five, then one a minute.
-const PER_NAME: (u32, Duration) = (5, Duration::from_secs(60));
-
-/// Log-in attempts per client: a burst of twenty, then one every fifteen seconds.
-const PER_CLIENT: (u32, Duration) = (20, Duration::from_secs(15));
-
-/// The log-in throttle: attempts per username and per client, each attempt counted
-/// before the password is checked, so that a throttled guess is never checked.
-pub(crate) struct LoginThrottle {
-    by_name: DefaultKeyedRateLimiter<String>,
-    by_client: DefaultKeyedRateLimiter<ClientKey>,
-}
-
-fn quota((burst, every): (u32, Duration)) -> Quota {
-    Quota::with_period(every)
-        .expect("a period above zero")
-        .allow_burst(NonZeroU32::new(burst).expect("a burst above zero"))
-}
-
-impl LoginThrottle {
-    pub(crate) fn new() -> LoginThrottle {
-        LoginThrottle {
-            by_name: RateLimiter::keyed(quota(PER_NAME)),
-            by_client: RateLimiter::keyed(quota(PER_CLIENT)),
-        }
-    }
-
-    /// Counts an attempt; past either limit, the wait in whole seconds.
-    fn attempt(&self, name: &str, client: &ClientKey) -> Result<(), u64> {
-        let clock = governor::clock::DefaultClock::default();
-        let wait = |n: governor::NotUntil<_>| {
-            use governor::clock::Clock;
-            n.wait_time_from(clock.now()).as_secs() + 1
-        };
-        self.by_name
-            .check_key(&name.to_ascii_lowercase())
-            .map_err(wait)?;
-        self.by_client.check_key(client).map_err(wait)?;
-        Ok(())
-    }
-}
+use crate::same_origin::served_over_tls;
+use crate::store::{CredentialKind, Page};
 
 /// The account routes but sign-up (see docs/api.md, "Accounts"), which `api` puts
 /// behind the new-games rate limit.
@@ -80,96 +34,31 @@ pub(crate) fn account_routes() -> Router<Games> {
         .route("/api/me", get(me))
         .route("/api/me/games", get(my_games))
         .route("/api/me/games/claim", post(claim_games))
-        .route("/api/me/tokens", post(new_token))
+        .route("/api/me/tokens", get(tokens).post(new_token))
+        .merge(me_routes())
         .route("/api/users/{name}", get(user))
         .route("/api/leaderboard", get(leaderboard))
-        .layer(Extension(Arc::new(LoginThrottle::new())))
+        .layer(Extension(throttle()))
 }
 
-/// The account acting in a request: the session cookie's, or a bot's personal API
-/// token's (`Authorization: Bearer`). A bearer token that is not an account's (a seat
-/// token of another game, a revoked token) leaves the request anonymous, as it was
-/// before accounts: the routes that need an account say 401, and creating or joining
-/// a game takes an anonymous seat (a rated game then asks for an account).
-pub(crate) struct Caller(pub(crate) Option<(Account, CredentialKind)>);
-
-impl FromRequestParts<Games> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, ApiError> {
-        let jar = CookieJar::from_headers(&parts.headers);
-        let secret = match jar.get(SESSION_COOKIE) {
-            Some(cookie) => Some(cookie.value().to_owned()),
-            None => bearer(&parts.headers).map(str::to_owned),
-        };
-        match secret {
-            Some(secret) => Ok(Caller(games.account_of(&secret).await?)),
-            None => Ok(Caller(None)),
-        }
+/// The log-in throttle, forgetting quiet names and clients every minute while it is
+/// in use.
+fn throttle() -> Arc<LoginThrottle> {
+    let throttle = Arc::new(LoginThrottle::new());
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        let weak = Arc::downgrade(&throttle);
+        runtime.spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                let Some(throttle) = weak.upgrade() else {
+                    return;
+                };
+                throttle.forget_idle();
+            }
+        });
     }
-}
-
-impl Caller {
-    /// The account, if one acts.
-    pub(crate) fn account_if_any(&self) -> Option<&Account> {
-        self.0.as_ref().map(|(account, _)| account)
-    }
-
-    /// The account, or 401.
-    fn account(self) -> Result<Account, ApiError> {
-        self.0
-            .map(|(account, _)| account)
-            .ok_or(ApiError(GameError::Unauthorized))
-    }
-}
-
-/// Refuses a request that changes state, carries the session cookie, and comes from
-/// another site's page (its `Origin` is not this site's): 403. Requests without an
-/// `Origin` (not from a browser's page) and with only bearer tokens pass: a bearer
-/// token is never sent by a browser on its own.
-pub(crate) async fn same_origin_with_cookie(
-    State(games): State<Games>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let safe = matches!(
-        *request.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS
-    );
-    let has_cookie = CookieJar::from_headers(request.headers())
-        .get(SESSION_COOKIE)
-        .is_some();
-    let trust_proxy = games.limits().trust_forwarded_for;
-    if !safe && has_cookie && cross_site(request.headers(), trust_proxy) {
-        return ApiError(GameError::Forbidden(
-            "a request from another site's page with this site's session cookie".into(),
-        ))
-        .into_response();
-    }
-    next.run(request).await
-}
-
-/// Whether the request's `Origin` names another site than the one it was sent to: its
-/// `Host`, or behind a trusted proxy the `X-Forwarded-Host` the proxy set (a proxy
-/// that rewrites `Host` to its upstream's address would otherwise make every request
-/// look cross-site).
-fn cross_site(headers: &HeaderMap, trust_proxy: bool) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
-        return false;
-    };
-    let text = |name: &str| headers.get(name).and_then(|h| h.to_str().ok());
-    let forwarded = trust_proxy
-        .then(|| text("x-forwarded-host"))
-        .flatten()
-        .and_then(|h| h.split(',').next_back())
-        .map(str::trim);
-    let host = forwarded.or_else(|| text(header::HOST.as_str()));
-    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
-    match (origin_host, host) {
-        (Some(o), Some(h)) => !o.eq_ignore_ascii_case(h),
-        // `Origin: null` (a sandboxed page, a redirect) or no `Host`: not ours.
-        _ => true,
-    }
+    throttle
 }
 
 /// The session cookie for `secret`: HttpOnly, SameSite=Lax, for the whole site, for
@@ -183,18 +72,6 @@ fn session_cookie(secret: String, secure: bool) -> Cookie<'static> {
         .secure(secure)
         .max_age(cookie::time::Duration::seconds(lifetime))
         .build()
-}
-
-/// Whether the site is served over TLS: the server says so (`--secure-cookies`), or a
-/// trusted proxy in front of it does (`X-Forwarded-Proto: https`).
-fn served_over_tls(games: &Games, headers: &HeaderMap) -> bool {
-    let limits = games.limits();
-    limits.secure_cookies
-        || (limits.trust_forwarded_for
-            && headers
-                .get("x-forwarded-proto")
-                .and_then(|p| p.to_str().ok())
-                .is_some_and(|p| p.trim().eq_ignore_ascii_case("https")))
 }
 
 /// `POST /api/accounts` and `POST /api/session` take a username and a password.
@@ -233,6 +110,7 @@ async fn log_in(
         }));
     }
     let (view, secret) = games.log_in(&username, &password).await?;
+    throttle.logged_in(&username, &client);
     let jar = jar.add(session_cookie(secret, served_over_tls(&games, &headers)));
     Ok((jar, Json(view)).into_response())
 }
@@ -357,45 +235,4 @@ async fn leaderboard(
     let Query(q) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
     let players = games.leaderboard(&q.variant).await?;
     Ok(Json(serde_json::json!({ "variant": q.variant, "players": players })).into_response())
-}
-
-/// Who acts at a seat in a request: the holder of its bearer token (a seat token), or
-/// else, with a session cookie, the account, which plays the seat it holds from any
-/// device (the browser that played it keeps the seat token; another device has only the
-/// cookie).
-pub(crate) struct SeatHolder {
-    bearer: Option<String>,
-    account: Option<String>,
-}
-
-impl FromRequestParts<Games> for SeatHolder {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, ApiError> {
-        if let Some(token) = bearer(&parts.headers) {
-            return Ok(SeatHolder {
-                bearer: Some(token.to_owned()),
-                account: None,
-            });
-        }
-        let jar = CookieJar::from_headers(&parts.headers);
-        let account = match jar.get(SESSION_COOKIE) {
-            Some(cookie) => games.account_of(cookie.value()).await?.map(|(a, _)| a.key),
-            None => None,
-        };
-        Ok(SeatHolder {
-            bearer: None,
-            account,
-        })
-    }
-}
-
-impl SeatHolder {
-    /// The key the game service checks against the seats.
-    pub(crate) fn key(&self) -> SeatKey<'_> {
-        match (&self.bearer, &self.account) {
-            (None, Some(account)) => SeatKey::Account(account),
-            (token, _) => SeatKey::Token(token.as_deref()),
-        }
-    }
 }

@@ -9,6 +9,7 @@
 use mancala_core::Side;
 use mancala_session::{Session, Stop};
 
+use crate::accounts::both_have_moved;
 use crate::clock::{FLAG_EVERY, claim_at, deadline, running, stop_clock};
 use crate::games::Games;
 use crate::row::{GameError, started};
@@ -69,13 +70,21 @@ impl Games {
         Ok(Seated { row, side, session })
     }
 
-    /// Resigns for the holder of `key`: the opponent wins.
+    /// Resigns for the holder of `key`: the opponent wins. A rated game cannot be
+    /// resigned until each side has moved, only aborted (as on lichess): a rating is
+    /// not given away, or farmed, without a game.
     ///
     /// # Errors
-    /// 404, 401; [`GameError::Conflict`] when the game is over or has not started.
+    /// 404, 401; [`GameError::Conflict`] when the game is over or has not started, or
+    /// is rated and a side has not moved yet.
     pub async fn resign(&self, id: &str, key: SeatKey<'_>) -> Result<GameView, GameError> {
         let s = self.seated(id, key).await?;
         s.check_started()?;
+        if s.row.rated && !both_have_moved(&s.session) {
+            return Err(conflict(
+                "a rated game cannot be resigned before each player has moved: abort it instead",
+            ));
+        }
         self.stop_game(&s, Stop::Resigned(s.side)).await
     }
 
@@ -86,8 +95,7 @@ impl Games {
     pub async fn abort(&self, id: &str, key: SeatKey<'_>) -> Result<GameView, GameError> {
         let s = self.seated(id, key).await?;
         s.check_on()?;
-        let moved = |side: Side| s.session.records().iter().any(|r| r.side == side);
-        if Side::BOTH.into_iter().all(moved) {
+        if both_have_moved(&s.session) {
             return Err(conflict(
                 "both players have moved: too late to abort (resign or offer a draw)",
             ));

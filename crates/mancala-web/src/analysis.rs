@@ -21,7 +21,8 @@ use std::time::Duration;
 use mancala_core::Game;
 use mancala_engine::{AnalysisSettings, analyse};
 
-use crate::analysis_jobs::{JobProgress, PendingView};
+use crate::analysis_jobs::{AnalysisJobs, JobProgress, PendingView};
+use crate::client::ClientKey;
 use crate::games::Games;
 use crate::row::{GameError, session_of};
 use crate::store::{GameStore, StoredAnalysis};
@@ -50,6 +51,10 @@ const SEARCH_MB: usize = 64;
 /// them a new one is refused (503), so that requests for many games cannot queue
 /// work without end.
 const MAX_JOBS_PER_THINKER: usize = 4;
+
+/// The most analysis jobs one client may have waiting or running on an instance: the
+/// thinkers are shared fairly, and one client cannot fill the queue.
+pub(crate) const JOBS_PER_CLIENT: usize = 2;
 
 /// How long a refused request should wait, in seconds.
 const BUSY_RETRY_AFTER_SECS: u64 = 30;
@@ -97,15 +102,17 @@ pub(crate) fn settings_for(positions: usize, limits: &ThinkLimits) -> AnalysisSe
 
 impl Games {
     /// Game `id`'s analysis: the stored document, or how far its job has come (starting
-    /// the job if nobody runs it and `start`).
+    /// the job for `client` if nobody runs it and `start`).
     ///
     /// # Errors
     /// [`GameError::NotFound`] for no such game, [`GameError::Conflict`] for a game that
-    /// is not over.
+    /// is not over, [`GameError::TooMany`] when `client` has [`JOBS_PER_CLIENT`] jobs
+    /// here already, [`GameError::Busy`] when the queue is full.
     pub(crate) async fn analysis(
         &self,
         id: &str,
         start: bool,
+        client: ClientKey,
     ) -> Result<AnalysisAnswer, GameError> {
         let row = self.row(id).await?;
         let session = session_of(&row)?;
@@ -129,6 +136,16 @@ impl Games {
             if !start {
                 return Ok(AnalysisAnswer::NotStarted);
             }
+            let mine = AnalysisJobs::of_client(&running, client);
+            if mine >= JOBS_PER_CLIENT {
+                return Err(GameError::TooMany {
+                    message: format!(
+                        "you have {mine} analyses waiting or running already: \
+                         ask again once one is done"
+                    ),
+                    retry_after: BUSY_RETRY_AFTER_SECS,
+                });
+            }
             let queue = MAX_JOBS_PER_THINKER * self.thinkers().limits().thinkers.max(1);
             if running.len() >= queue {
                 return Err(GameError::Busy {
@@ -138,7 +155,10 @@ impl Games {
                     retry_after: BUSY_RETRY_AFTER_SECS,
                 });
             }
-            let progress = Arc::new(JobProgress::default());
+            let progress = Arc::new(JobProgress {
+                client: Some(client),
+                ..JobProgress::default()
+            });
             progress.of.store(plies + 1, Ordering::Relaxed);
             running.insert(id.to_owned(), Arc::clone(&progress));
             progress
@@ -312,6 +332,44 @@ mod tests {
         }
     }
 
+    fn client(last: u8) -> ClientKey {
+        ClientKey::of_ip([10, 0, 0, last].into())
+    }
+
+    #[tokio::test]
+    async fn a_client_has_at_most_two_jobs_and_others_are_still_served() {
+        let games = Games::new(Store::in_memory().unwrap());
+        for id in ["g1", "g2", "g3"] {
+            finished(&games, id).await;
+        }
+        // The first client's two jobs wait (nothing runs them in this test).
+        for id in ["g1", "g2"] {
+            let job = JobProgress {
+                client: Some(client(1)),
+                ..JobProgress::default()
+            };
+            games
+                .analysis_jobs()
+                .lock()
+                .insert(id.into(), Arc::new(job));
+        }
+        let refused = games.analysis("g3", true, client(1)).await.unwrap_err();
+        assert!(
+            matches!(&refused, GameError::TooMany { message, .. } if message.contains("2 analyses")),
+            "{refused:?}"
+        );
+        // Asking about one's own job still answers.
+        assert!(matches!(
+            games.analysis("g1", true, client(1)).await.unwrap(),
+            AnalysisAnswer::Pending(_)
+        ));
+        // Another client is served.
+        assert!(matches!(
+            games.analysis("g3", true, client(2)).await.unwrap(),
+            AnalysisAnswer::Pending(_)
+        ));
+    }
+
     #[tokio::test]
     async fn jobs_past_the_queue_are_refused_not_queued() {
         let mut limits = crate::Limits::default();
@@ -325,7 +383,7 @@ mod tests {
                 .lock()
                 .insert(format!("other{i}"), Arc::default());
         }
-        let refused = games.analysis("g1", true).await.unwrap_err();
+        let refused = games.analysis("g1", true, client(1)).await.unwrap_err();
         assert!(
             matches!(
                 refused,
@@ -339,12 +397,12 @@ mod tests {
         assert_eq!(games.analyses_started(), 0);
         // A look that would start nothing is answered as ever.
         assert!(matches!(
-            games.analysis("g1", false).await.unwrap(),
+            games.analysis("g1", false, client(1)).await.unwrap(),
             AnalysisAnswer::NotStarted
         ));
         games.analysis_jobs().lock().remove("other0");
         assert!(matches!(
-            games.analysis("g1", true).await.unwrap(),
+            games.analysis("g1", true, client(1)).await.unwrap(),
             AnalysisAnswer::Pending(_)
         ));
         assert_eq!(games.analyses_started(), 1);

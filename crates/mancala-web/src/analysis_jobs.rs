@@ -9,6 +9,8 @@ use std::sync::{Arc, Mutex};
 use mancala_engine::AnalysisProgress;
 use serde::Serialize;
 
+use crate::client::ClientKey;
+
 /// The body of a `202 Accepted`: how far the job has come.
 ///
 /// ```text
@@ -36,6 +38,8 @@ pub(crate) struct AnalysisJobs {
 /// How far one job has come.
 #[derive(Default)]
 pub(crate) struct JobProgress {
+    /// The client whose request started it (for the per-client cap).
+    pub(crate) client: Option<ClientKey>,
     /// 0 queued, 1 table, 2 analysing.
     pub(crate) stage: AtomicUsize,
     pub(crate) done: AtomicUsize,
@@ -68,6 +72,17 @@ impl JobProgress {
 }
 
 impl AnalysisJobs {
+    /// How many of the jobs here `client` started (waiting or running).
+    pub(crate) fn of_client(
+        running: &HashMap<String, Arc<JobProgress>>,
+        client: ClientKey,
+    ) -> usize {
+        running
+            .values()
+            .filter(|j| j.client == Some(client))
+            .count()
+    }
+
     pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<JobProgress>>> {
         // Every critical section leaves the map consistent.
         self.running

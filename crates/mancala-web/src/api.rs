@@ -3,7 +3,6 @@
 
 use std::any::Any;
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -28,10 +27,12 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::accounts_api::{Caller, SeatHolder, account_routes, same_origin_with_cookie, sign_up};
+use crate::accounts_api::{account_routes, sign_up};
 use crate::actions::OfferRequest;
 use crate::analysis::{AnalysisAnswer, AnalysisQuery, RETRY_AFTER_SECS};
 use crate::body::parse_body;
+use crate::body_deadline::body_deadline;
+use crate::caller::{Caller, SeatHolder};
 use crate::catalogue::{Fixed, players_json, variants_json};
 use crate::client::ClientKeyExtractor;
 use crate::games::Games;
@@ -39,12 +40,14 @@ pub use crate::http::ApiError;
 use crate::http::{Client, bearer};
 use crate::lifecycle::{JoinRequest, NewGame};
 use crate::limits::Rate;
+use crate::listener::serve_connections;
 use crate::moves::MoveRequest;
 use crate::ops::Operations;
 use crate::records::{
     ImportRequest, RECORD_LIMIT, RecordQuery, positions_of, record_of, write_record,
 };
 use crate::row::GameError;
+use crate::same_origin::same_origin_with_cookie;
 use crate::store::Listing;
 use crate::streams::{SentView, StreamSlot};
 use crate::view::GameView;
@@ -97,6 +100,7 @@ pub fn app_with(games: Games, ops: &Operations) -> Router {
     };
     let read = limiters.read.clone();
     let delay = rates.refusal_delay;
+    let body_timeout = limits.connections.body_timeout;
     let router = api_routes(&limiters)
         .layer(axum::middleware::from_fn_with_state(
             games.clone(),
@@ -105,6 +109,11 @@ pub fn app_with(games: Games, ops: &Operations) -> Router {
         .merge(page_routes(read.clone()))
         .fallback_service(any(page_not_found).layer(read))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                body_deadline(request, next, body_timeout, RECORD_LIMIT.max(BODY_LIMIT))
+            },
+        ))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(axum::middleware::map_response(move |r: Response| {
             hold_back_refusal(r, delay)
@@ -383,12 +392,16 @@ async fn positions(
 /// started: 204 when there is neither a document nor a job.
 async fn analysis(
     State(games): State<Games>,
+    Client(client): Client,
     Path(id): Path<String>,
     query: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
     Ok(
-        match games.analysis(&id, query.start.unwrap_or(true)).await? {
+        match games
+            .analysis(&id, query.start.unwrap_or(true), client)
+            .await?
+        {
             AnalysisAnswer::Ready(document) => {
                 ([(header::CONTENT_TYPE, "application/json")], document).into_response()
             }
@@ -906,6 +919,8 @@ async fn favicon_ico() -> Response {
 
 /// Serves the application on `listener` until `shutdown` completes, then finishes the
 /// requests in flight. Each request knows its peer's address (for per-client limits).
+/// Connections are bounded as [`crate::ConnectionLimits`] says (read timeouts, and
+/// connections per client unless `trust_forwarded_for`, where the proxy holds them).
 /// The background work (computer turns taken over, expiry, changes from other
 /// instances) is [`Games::start_background`]'s, which `mancala serve` runs beside this.
 ///
@@ -929,10 +944,11 @@ pub async fn serve_with(
     ops: &Operations,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        app_with(games, ops).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
+    let mut limits = games.limits().connections;
+    if games.limits().trust_forwarded_for {
+        // Behind a proxy every connection is the proxy's: the cap per client is the
+        // proxy's to keep.
+        limits.per_client = usize::MAX;
+    }
+    serve_connections(listener, app_with(games, ops), limits, shutdown).await
 }

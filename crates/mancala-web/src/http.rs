@@ -26,7 +26,9 @@ impl From<GameError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, retry_after) = match &self.0 {
-            GameError::NotFound | GameError::NoEndpoint => (StatusCode::NOT_FOUND, None),
+            GameError::NotFound | GameError::NoEndpoint | GameError::Missing(_) => {
+                (StatusCode::NOT_FOUND, None)
+            }
             GameError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, None),
             GameError::Unauthorized => (StatusCode::UNAUTHORIZED, None),
             GameError::NotYourTurn | GameError::Forbidden(_) => (StatusCode::FORBIDDEN, None),

@@ -24,6 +24,8 @@
 //! limits.rs     every limit of the server and its default
 //! client.rs     who a client is (peer address, or a trusted proxy's X-Forwarded-For)
 //! body.rs       request bodies: JSON only, errors that name the field
+//! body_deadline.rs  a request body must arrive within the body timeout (408)
+//! listener.rs   the accept loop: header read timeout, connections per client
 //! ops.rs        the operator's side around the application: health.rs (/healthz,
 //!               /readyz), metrics.rs (Prometheus /metrics: requests by route,
 //!               streams, computer moves, games, the database), request_id.rs
@@ -37,8 +39,13 @@
 //! accounts.rs   player accounts: sign-up and log-in (argon2id), sessions and bot
 //!               tokens, an account's games, profiles, the leaderboard, rating a
 //!               finished rated game
-//! accounts_api.rs  the account routes, the session cookie, the log-in throttle, the
-//!               refusal of cross-site requests made with the cookie
+//! accounts_api.rs  the account routes, the session cookie
+//! caller.rs     who acts in a request: the account (Caller), a seat's holder
+//! me_api.rs     an owner's routes: password change, sessions and tokens listed, ended
+//! credentials.rs  password change and operator reset, sessions and tokens as listed
+//! passwords.rs  what a password must be (common_passwords.txt: the common ones)
+//! login_throttle.rs  log-in attempts per (username, client), per username, per client
+//! same_origin.rs  the refusal of cross-site requests made with the cookie
 //! ratings.rs    Glicko-2 (skillratings): a rating per pool, each game its own period
 //! http.rs       what every handler shares: errors as answers, bearer tokens, clients
 //! lobby.rs      the public games: waiting for an opponent (the lobby), being played
@@ -69,25 +76,33 @@ mod analysis_jobs;
 mod api;
 mod background;
 mod body;
+mod body_deadline;
+mod caller;
 mod catalogue;
 mod client;
 mod clock;
 mod computer_meter;
+mod credentials;
 mod games;
 mod health;
 mod http;
 mod kept;
 mod lifecycle;
 mod limits;
+mod listener;
 mod live;
 mod lobby;
+mod login_throttle;
+mod me_api;
 mod metrics;
 mod moves;
 mod ops;
+mod passwords;
 mod ratings;
 mod records;
 mod request_id;
 mod row;
+mod same_origin;
 mod state;
 mod store;
 mod streams;
@@ -96,25 +111,30 @@ mod tokens;
 mod view;
 
 pub use accounts::{
-    AccountGame, AccountGames, AccountView, LeaderView, PAGE_LIMIT, PASSWORD_MIN_CHARS, RatingView,
-    SESSION_LIFETIME, Username,
+    AccountGame, AccountGames, AccountView, LeaderView, PAGE_LIMIT, RatingView, SESSION_LIFETIME,
+    Username,
 };
-pub use accounts_api::SESSION_COOKIE;
 pub use actions::OfferRequest;
 pub use analysis_jobs::PendingView;
 pub use api::{ApiError, BODY_LIMIT, app, app_with, serve, serve_with};
 pub use background::Background;
+pub use caller::SESSION_COOKIE;
 pub use catalogue::{ComputerView, OptionView, PlayerList, VariantList, VariantView};
 pub use client::ClientKey;
 pub use clock::{CLAIM_AFTER, Clock, ManualClock, SystemClock, TimeControlRequest};
+pub use credentials::{CredentialView, credential_id};
 pub use games::{DEFAULT_COMPUTER_LEASE, Games};
 pub use kept::KeptStats;
 pub use lifecycle::{FirstMover, JoinRequest, NewGame, RandomWord, SeatGrant};
-pub use limits::{Limits, Rate, RateLimits, StreamLimits, format_duration, parse_duration};
+pub use limits::{
+    AccountLimits, ConnectionLimits, Limits, Rate, RateLimits, StreamLimits, format_duration,
+    parse_duration,
+};
 pub use lobby::{GameList, LIST_LIMIT, ListedGame};
 pub use metrics::{Metrics, serve_metrics};
 pub use moves::MoveRequest;
 pub use ops::{MIN_TOKEN_LEN, Operations};
+pub use passwords::PASSWORD_MIN_CHARS;
 pub use ratings::{
     PROVISIONAL_DEVIATION, Rating, RatingChange, RatingChanges, Score, pool_of, rate_game,
 };
@@ -122,10 +142,10 @@ pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, Reco
 pub use row::GameError;
 pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeControl};
 pub use store::{
-    Account, AccountStore, Change, ComputerCommit, CredentialKind, DbLocation, Expiry, GameRow,
-    GameStore, Listing, NewMove, Next, Page, PoolUse, PostgresStore, Probe, Progress, Ranked,
-    RematchSeat, RematchToken, Schema, SqliteStore, StateChange, StateUpdate, Store, StoreError,
-    StoreOptions, StoredAnalysis, now_ms,
+    Account, AccountStore, Change, ComputerCommit, CredentialInfo, CredentialKind, DbLocation,
+    Expiry, GameRow, GameStore, Listing, NewMove, Next, Page, PairCap, PoolUse, PostgresStore,
+    Probe, Progress, Ranked, RematchSeat, RematchToken, Schema, SqliteStore, StateChange,
+    StateUpdate, Store, StoreError, StoreOptions, StoredAnalysis, now_ms,
 };
 pub use streams::{SentView, StreamSlot};
 pub use think::{ThinkLimits, ThinkStats};

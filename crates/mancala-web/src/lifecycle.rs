@@ -11,12 +11,13 @@ use mancala_core::{EndRule, Rules, Side, Variant};
 use mancala_session::{RuleChoice, Seat};
 use rand::TryRngCore;
 
+use crate::accounts::Username;
 use crate::background::resumed;
 use crate::clock::TimeControlRequest;
 use crate::games::Games;
 use crate::row::{GameError, session_of};
 use crate::state::{PlayState, check_name};
-use crate::store::Account;
+use crate::store::{Account, AccountStore};
 use crate::store::{GameRow, GameStore, Next, RematchToken, StateChange, StateUpdate, now_ms};
 use crate::tokens::{hash_token, matches, new_token, random_hex, rematch_token, seat_of};
 
@@ -116,10 +117,25 @@ pub struct SeatGrant {
     pub invite: Option<String>,
 }
 
-/// A player's name as given, checked (422 otherwise).
-fn given_name(name: Option<&str>) -> Result<Option<String>, GameError> {
-    name.map(|n| check_name(n).map_err(|e| GameError::Unprocessable(e.to_string())))
-        .transpose()
+impl Games {
+    /// A name an anonymous player gave, checked (422 otherwise): an account's name, in
+    /// any case, is its owner's alone, so that "Alice" in a list is Alice's account.
+    async fn given_name(&self, name: Option<&str>) -> Result<Option<String>, GameError> {
+        let Some(name) = name else {
+            return Ok(None);
+        };
+        let name = check_name(name).map_err(|e| GameError::Unprocessable(e.to_string()))?;
+        let taken = match Username::parse(&name) {
+            Ok(username) => self.store().account(&username.key()).await?.is_some(),
+            Err(_) => false,
+        };
+        if taken {
+            return Err(GameError::Unprocessable(format!(
+                "name: {name:?} is an account's name: log in to play as it, or choose another"
+            )));
+        }
+        Ok(Some(name))
+    }
 }
 
 /// A new game's row: no seats taken, no moves; `opponent` sits in seat 2.
@@ -195,7 +211,7 @@ impl Games {
                 match account {
                     // An account's seat carries its name, whatever the form said.
                     Some(a) => Some(a.name.clone()),
-                    None => given_name(req.name.as_deref())?,
+                    None => self.given_name(req.name.as_deref()).await?,
                 },
                 friend.filter(|_| seat.is_human()),
             ],
@@ -322,7 +338,7 @@ impl Games {
         let account = account.filter(|_| !own || row.rated);
         let name = match account {
             Some(a) => Some(a.name.clone()),
-            None => given_name(name.as_deref())?,
+            None => self.given_name(name.as_deref()).await?,
         };
         if row.rated {
             let Some(account) = account else {

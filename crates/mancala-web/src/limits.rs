@@ -34,6 +34,52 @@ pub struct Limits {
     /// TLS, by a proxy in front of it. A trusted proxy's `X-Forwarded-Proto: https`
     /// does the same per request.
     pub secure_cookies: bool,
+    /// Accounts: how rated games between the same two count.
+    pub accounts: AccountLimits,
+    /// Connections: read timeouts and how many one client may hold open.
+    pub connections: ConnectionLimits,
+}
+
+/// What keeps ratings honest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccountLimits {
+    /// The most rated games between the same two accounts that change their ratings
+    /// in any 24 hours; later ones are kept as rated but count for nothing (farming a
+    /// rating off a second account of one's own gets nowhere). Counted by accounts,
+    /// not addresses: many honest players share one address.
+    pub rated_per_pair_per_day: u32,
+}
+
+impl Default for AccountLimits {
+    fn default() -> Self {
+        AccountLimits {
+            rated_per_pair_per_day: 5,
+        }
+    }
+}
+
+/// Slow or many connections: what one client can hold of the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    /// How long a connection may take to send a request's headers (and how long it
+    /// may sit idle between requests) before it is closed.
+    pub header_timeout: Duration,
+    /// How long a request's body may take to arrive in full: past it, 408.
+    pub body_timeout: Duration,
+    /// Connections open at once from one client (an IPv4 address or an IPv6 /64, as
+    /// the peer is); more are closed as they are accepted. Not applied with
+    /// `trust_forwarded_for`: behind a proxy every connection is the proxy's.
+    pub per_client: usize,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            per_client: 256,
+        }
+    }
 }
 
 /// Requests per client, by kind: each a [`Rate`].

@@ -164,6 +164,21 @@ pub struct RatingChanges {
     pub pool: String,
     /// Each seat's change, player 1 first.
     pub seats: [RatingChange; 2],
+    /// Whether the game counted: `false` past the daily number of rated games
+    /// between the same two accounts (the ratings stayed as they were).
+    #[serde(default = "counted_by_default", skip_serializing_if = "is_counted")]
+    pub counted: bool,
+}
+
+/// Games rated before the daily cap counted.
+fn counted_by_default() -> bool {
+    true
+}
+
+/// A counted game's changes are kept as before the daily cap (no `counted` field).
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` signature
+fn is_counted(counted: &bool) -> bool {
+    *counted
 }
 
 impl RatingChanges {
@@ -176,6 +191,16 @@ impl RatingChanges {
                 before: before[i],
                 after: after[i],
             }),
+            counted: true,
+        }
+    }
+
+    /// The changes of a game in `pool` past the daily cap: none.
+    #[must_use]
+    pub fn uncounted(pool: &str, before: [Rating; 2]) -> RatingChanges {
+        RatingChanges {
+            counted: false,
+            ..RatingChanges::new(pool, before, before)
         }
     }
 }

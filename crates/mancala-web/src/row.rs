@@ -17,6 +17,9 @@ pub enum GameError {
     /// 404: no such path under `/api`.
     #[error("no such endpoint")]
     NoEndpoint,
+    /// 404: no such thing of the caller's (a token, an account), saying which.
+    #[error("{0}")]
+    Missing(String),
     /// 405: the path exists, the method does not.
     #[error("method not allowed here")]
     MethodNotAllowed,

@@ -192,15 +192,19 @@ pub struct SeatRatingView {
     pub change: i64,
     /// Whether the rating after the game is provisional (shown `1662?`).
     pub provisional: bool,
+    /// Whether the game counted: `false` past the day's number of rated games between
+    /// the same two accounts (then `change` is 0).
+    pub counted: bool,
 }
 
 impl SeatRatingView {
-    fn of(change: &RatingChange) -> SeatRatingView {
+    fn of(change: &RatingChange, counted: bool) -> SeatRatingView {
         SeatRatingView {
             before: change.before.rounded(),
             after: change.after.rounded(),
             change: change.difference(),
             provisional: change.after.provisional(),
+            counted,
         }
     }
 }
@@ -412,7 +416,7 @@ fn players(row: &GameRow, session: &Session) -> [PlayerView; 2] {
             account: row.accounts[side.index()].clone(),
             rating: rated
                 .as_ref()
-                .map(|r| SeatRatingView::of(&r.seats[side.index()])),
+                .map(|r| SeatRatingView::of(&r.seats[side.index()], r.counted)),
         }
     })
 }

@@ -121,12 +121,26 @@ const Account = (() => {
     }).join(" · ");
   }
 
-  // A seat's name, linked to the profile when an account holds it.
+  // A seat's name as text inside a link or a line: an account's marked (see the
+  // style's .account-name), anyone else's plain.
+  function markedName(player, fallback = player.name) {
+    if (!player.account) return document.createTextNode(fallback);
+    const span = document.createElement("span");
+    span.className = "account-name";
+    span.title = `${player.name} plays with an account`;
+    span.textContent = player.name;
+    return span;
+  }
+
+  // A seat's name, linked to the profile and marked when an account holds it (an
+  // account's name is its owner's alone: nobody else can play under it).
   function nameNode(player) {
     if (!player.account) return document.createTextNode(player.name);
     const a = document.createElement("a");
     a.href = profileHref(player.name);
     a.textContent = player.name;
+    a.className = "account-name";
+    a.title = `${player.name} plays with an account`;
     return a;
   }
 
@@ -143,7 +157,7 @@ const Account = (() => {
     const a = document.createElement("a");
     a.href = `/g/${g.id}`;
     const rated = g.rated ? ", rated" : "";
-    a.textContent = `${describeRules(g)}${rated} against ${other.name}: ${who(g)}`;
+    a.append(`${describeRules(g)}${rated} against `, markedName(other), `: ${who(g)}`);
     li.append(a);
     return li;
   }
@@ -183,6 +197,64 @@ const Account = (() => {
     const outcome = (g) => (stateFor(g) === "your turn" ? `${user.name} to move` : stateFor(g));
     $("profile-games").replaceChildren(...user.games.map((g) => gameItem(g, outcome)));
     $("profile-games-empty").hidden = user.games.length > 0;
+    if (me && me.name === user.name) showSettings();
+  }
+
+  // ------------------------------------------------------- one's own account's safety
+
+  const when = (s) => (s === null ? "unknown" : new Date(s * 1000).toLocaleString());
+
+  // A session or token as a list item: when made and last used, and a button.
+  function credentialItem(c, what, button) {
+    const li = document.createElement("li");
+    const here = c.current ? " (this browser)" : "";
+    li.append(`${what}${here}: since ${when(c.created_at)}, last used ${when(c.last_used_at)} `);
+    if (button) li.append(button);
+    return li;
+  }
+
+  async function fillCredentials() {
+    const [{ sessions }, { tokens }] = await Promise.all([
+      api("GET", "/api/me/sessions"),
+      api("GET", "/api/me/tokens"),
+    ]);
+    $("sessions-list").replaceChildren(...sessions.map((c) => credentialItem(c, "Session")));
+    $("tokens-list").replaceChildren(...tokens.map((t) => {
+      const revoke = document.createElement("button");
+      revoke.type = "button";
+      revoke.textContent = "Revoke";
+      revoke.addEventListener("click", async () => {
+        revoke.disabled = true;
+        await api("DELETE", `/api/me/tokens/${encodeURIComponent(t.id)}`).catch(() => null);
+        await fillCredentials();
+      });
+      return credentialItem(t, `Token ${t.id}`, revoke);
+    }));
+    $("tokens-empty").hidden = tokens.length > 0;
+  }
+
+  function showSettings() {
+    $("settings-card").hidden = false;
+    fillCredentials().catch(() => null);
+    $("password-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const status = $("password-status");
+      try {
+        const done = await api("POST", "/api/me/password", {
+          current: $("password-current").value,
+          new: $("password-new").value,
+        });
+        status.textContent = done.message;
+        $("password-form").reset();
+      } catch (err) {
+        status.textContent = err.message;
+      }
+      await fillCredentials().catch(() => null);
+    });
+    $("sessions-end").addEventListener("click", async () => {
+      await api("DELETE", "/api/me/sessions").catch(() => null);
+      location.href = "/";
+    });
   }
 
   async function showLeaders() {
@@ -226,6 +298,7 @@ const Account = (() => {
     setupNav,
     ratingLine,
     nameNode,
+    markedName,
     stateFor,
     gameItem,
     showProfile,

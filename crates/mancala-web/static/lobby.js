@@ -28,17 +28,19 @@ function describeRules(game) {
   return text;
 }
 
-// Who plays a seat, as a list shows it (names are text, never markup).
+// Who plays a seat, as a list shows it (names are text, never markup; an account's
+// marked as one).
 function seatName(game, seat) {
   const p = game.players[seat - 1];
-  return p.name || `Player ${seat}`;
+  return Account.markedName(p, p.name || `Player ${seat}`);
 }
 
-function listItem(text, href, action) {
+// A list item linking to `href`: `parts` are text and nodes (marked names).
+function listItem(parts, href, action) {
   const li = document.createElement("li");
   const a = document.createElement("a");
   a.href = href;
-  a.textContent = text;
+  a.append(...[parts].flat());
   li.append(a);
   if (action) li.append(action);
   return li;
@@ -59,7 +61,7 @@ async function refreshLobby() {
     join.textContent = "Join";
     join.dataset.game = g.id;
     join.addEventListener("click", () => joinListed(g, join));
-    return listItem(`${describeRules(g)} against ${seatName(g, 1)}`, `/g/${g.id}`, join);
+    return listItem([`${describeRules(g)} against `, seatName(g, 1)], `/g/${g.id}`, join);
   }));
 }
 
@@ -81,7 +83,7 @@ async function refreshWatch() {
   const { games } = await api("GET", "/api/watch");
   fill("watch-list", "watch-empty", games.map((g) => {
     const score = `${g.stores[0]}–${g.stores[1]}`;
-    return listItem(`${seatName(g, 1)} vs ${seatName(g, 2)}, ${describeRules(g)}, move ${g.ply}, ${score}`, `/g/${g.id}`);
+    return listItem([seatName(g, 1), " vs ", seatName(g, 2), `, ${describeRules(g)}, move ${g.ply}, ${score}`], `/g/${g.id}`);
   }));
 }
 
@@ -153,7 +155,7 @@ async function refreshMyGames() {
   games.sort((a, b) => a.rank - b.rank);
   const items = games.map(({ seat, view, mine, state }) => {
     const other = seatName(view, 3 - seat.seat);
-    const li = listItem(`${describeRules(view)} against ${other}: ${state}`, `/g/${view.id}`);
+    const li = listItem([`${describeRules(view)} against `, other, `: ${state}`], `/g/${view.id}`);
     li.classList.toggle("my-turn", mine);
     li.classList.toggle("finished", view.over);
     return li;

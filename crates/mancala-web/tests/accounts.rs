@@ -42,6 +42,9 @@ async fn service(db: &TestDb) -> Games {
     limits.rates.join = roomy;
     limits.rates.moves = roomy;
     limits.rates.read = roomy;
+    // And room for many rated games between the same two accounts (the daily cap is
+    // account_trust.rs's to test).
+    limits.accounts.rated_per_pair_per_day = 10_000;
     let games = Games::with_limits(db.store().await, limits);
     std::mem::forget(games.start_background());
     games
@@ -140,13 +143,17 @@ async fn act(r: &Router, id: &str, action: &str, c: Call<'_>) -> Answer {
     call(r, "POST", &format!("/api/games/{id}/{action}"), c).await
 }
 
-/// Signs `name` up (password `name` + "-secret"); the session cookie's secret.
+/// The password of every account `sign_up` makes (a password may not contain the
+/// username, nor be a common one).
+const PASSWORD: &str = "sowing seeds 4 ever";
+
+/// Signs `name` up (password [`PASSWORD`]); the session cookie's secret.
 async fn sign_up(r: &Router, name: &str) -> String {
     let a = call(
         r,
         "POST",
         "/api/accounts",
-        body(json!({"username": name, "password": format!("{name}-secret")})),
+        body(json!({"username": name, "password": PASSWORD})),
     )
     .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.json);
@@ -242,6 +249,13 @@ async fn usernames_and_passwords_are_checked(db: TestDb) {
         ("Expert", "long enough", "computer player"),
         ("human", "long enough", "computer player"),
         ("Ann", "1234567", "at least 8"),
+        // The findings: common passwords, blanks, the username itself.
+        ("Ann", "password", "most common"),
+        ("Ann", "12345678", "most common"),
+        ("Ann", "Qwertyuiop", "most common"),
+        ("Ann", "        ", "one character"),
+        ("Annabel", "annabel1", "username"),
+        ("Annabel", "my name is ANNABEL", "username"),
     ] {
         let a = call(
             &r,
@@ -353,7 +367,7 @@ async fn log_ins_are_throttled_per_username(db: TestDb) {
         &r,
         "POST",
         "/api/session",
-        body(json!({"username": "TARGET", "password": "target-secret"})),
+        body(json!({"username": "TARGET", "password": PASSWORD})),
     )
     .await;
     assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.json);
@@ -369,7 +383,7 @@ async fn log_ins_are_throttled_per_username(db: TestDb) {
         &r,
         "POST",
         "/api/session",
-        body(json!({"username": "other", "password": "other-secret"})),
+        body(json!({"username": "other", "password": PASSWORD})),
     )
     .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.json);
@@ -428,7 +442,11 @@ async fn a_cross_site_request_with_the_cookie_is_refused(db: TestDb) {
     let cookie = sign_up(&proxied, "behind").await;
     let via = |origin: &'static str| Call {
         cookie: Some(&cookie),
-        headers: vec![("origin", origin), ("x-forwarded-host", "mancala.example")],
+        headers: vec![
+            ("origin", origin),
+            ("x-forwarded-host", "mancala.example"),
+            ("x-forwarded-proto", "https"),
+        ],
         body: new_game.clone(),
         ..Call::default()
     };
@@ -742,6 +760,33 @@ async fn play_out(r: &Router, id: &str, tokens: &[String; 2]) -> Value {
     view
 }
 
+/// Plays game `id` until each seat has moved (a rated game may be resigned from
+/// then on), each seat sowing its first legal house.
+async fn open_both(r: &Router, id: &str, tokens: &[String; 2]) {
+    let mut moved = [false, false];
+    let mut view = call(r, "GET", &format!("/api/games/{id}"), Call::default())
+        .await
+        .json;
+    while moved != [true, true] {
+        assert_eq!(view["over"], false, "the game ended in its opening: {view}");
+        let seat = view["to_move"].as_u64().unwrap() as usize - 1;
+        let a = call(
+            r,
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Call {
+                bearer: Some(&tokens[seat]),
+                body: json!({"house": view["legal_moves"][0], "ply": view["ply"]}),
+                ..Call::default()
+            },
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.json);
+        moved[seat] = true;
+        view = a.json;
+    }
+}
+
 /// The view of game `id` once its ratings are in (the rating follows the last move).
 async fn rated_view(r: &Router, id: &str) -> Value {
     for _ in 0..200 {
@@ -831,6 +876,7 @@ async fn rated_games_move_ratings_by_glicko_2(db: TestDb) {
 
     // Resigning, and an agreed draw, count; an aborted game does not.
     let (id, tokens) = rated_game(&r, [&ann, &bob]).await;
+    open_both(&r, &id, &tokens).await;
     let a = act(&r, &id, "resign", bearing(&tokens[1])).await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.json);
     assert_eq!(
@@ -843,6 +889,7 @@ async fn rated_games_move_ratings_by_glicko_2(db: TestDb) {
     );
     expected = rate_game(expected, Score::Win);
     let (id2, tokens2) = rated_game(&r, [&ann, &bob]).await;
+    open_both(&r, &id2, &tokens2).await;
     let offer = act(
         &r,
         &id2,
@@ -963,6 +1010,7 @@ async fn established_players_make_the_leaderboard(db: TestDb) {
     let mut games = 0;
     loop {
         let (id, tokens) = rated_game(&r, [&ann, &bob]).await;
+        open_both(&r, &id, &tokens).await;
         let loser = if games % 3 == 2 { 0 } else { 1 };
         let a = act(&r, &id, "resign", bearing(&tokens[loser])).await;
         assert_eq!(a.status, StatusCode::OK, "{}", a.json);

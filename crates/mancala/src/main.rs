@@ -17,10 +17,12 @@
 //! mancala analyse         every move of a game against the best, labels, accuracy
 //! mancala record          check game records, convert them between notations
 //! mancala variants        the games, from their descriptions (docs/rules-format.md)
+//! mancala account         the web game's accounts: reset-password NAME
 //! ```
 
 #![forbid(unsafe_code)]
 
+mod account_cmd;
 mod analyse_cmd;
 mod console_cmd;
 mod engine_cmd;
@@ -86,6 +88,9 @@ enum Command {
     Analyse(analyse_cmd::AnalyseArgs),
     /// List the games the program plays, or print one's description file
     Variants(variants_cmd::VariantsArgs),
+    /// The web game's accounts: `reset-password NAME` sets a new password (the
+    /// server sends no e-mail, so a forgotten password is reset by the operator)
+    Account(account_cmd::AccountArgs),
 }
 
 fn main() -> ExitCode {
@@ -117,6 +122,9 @@ fn main() -> ExitCode {
         }
         Some(Command::Variants(args)) => {
             variants_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Account(args)) => {
+            account_cmd::run(args, &mut out).map(|()| ExitCode::SUCCESS)
         }
         None | Some(Command::Tui(_)) => unreachable!("the terminal game ran above"),
     };

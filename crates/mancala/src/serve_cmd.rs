@@ -8,9 +8,9 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use mancala_web::{
-    DEFAULT_COMPUTER_LEASE, DbLocation, Expiry, Games, Limits, Metrics, Operations, Rate,
-    RateLimits, Store, StoreOptions, StreamLimits, ThinkLimits, parse_duration, serve_metrics,
-    serve_with,
+    ConnectionLimits, DEFAULT_COMPUTER_LEASE, DbLocation, Expiry, Games, Limits, Metrics,
+    Operations, Rate, RateLimits, Store, StoreOptions, StreamLimits, ThinkLimits, parse_duration,
+    serve_metrics, serve_with,
 };
 
 /// The environment variable that may hold `--metrics-token` (kept out of `ps`).
@@ -144,6 +144,11 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N", default_value_t = StreamLimits::default().per_client)]
     max_streams_per_client: usize,
 
+    /// Connections open at once from one address (not applied with
+    /// --trust-forwarded-for, where the proxy holds them all)
+    #[arg(long, value_name = "N", default_value_t = ConnectionLimits::default().per_client)]
+    max_connections_per_client: usize,
+
     /// Live streams open at once in all
     #[arg(long, value_name = "N", default_value_t = StreamLimits::default().total)]
     max_streams: usize,
@@ -218,15 +223,24 @@ impl LimitArgs {
             },
             trust_forwarded_for: self.trust_forwarded_for,
             secure_cookies: self.secure_cookies,
+            connections: ConnectionLimits {
+                per_client: self.max_connections_per_client,
+                ..ConnectionLimits::default()
+            },
+            ..Limits::default()
         }
     }
 }
 
 /// The database `--db`, `DATABASE_URL` or the default names.
 fn location(args: &ServeArgs) -> anyhow::Result<DbLocation> {
-    let named = args
-        .db
-        .clone()
+    db_location(args.db.as_deref())
+}
+
+/// The database `db` names, or `DATABASE_URL`, or the default one.
+pub(crate) fn db_location(db: Option<&str>) -> anyhow::Result<DbLocation> {
+    let named = db
+        .map(str::to_owned)
         .or_else(|| std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty()));
     match named {
         Some(db) => Ok(db.parse()?),

@@ -230,7 +230,7 @@ fn play_on(
 /// Signs `name` up through the API; the session cookie's `name=value`.
 fn account(server: &Server, name: &str) -> String {
     let answer = ureq::post(&format!("{}/api/accounts", server.base))
-        .send_json(json!({"username": name, "password": format!("{name}-secret")}))
+        .send_json(json!({"username": name, "password": "sowing seeds 4 ever"}))
         .unwrap_or_else(|e| panic!("signing {name} up: {e}"));
     let cookie = answer.header("set-cookie").expect("a session cookie");
     cookie.split(';').next().unwrap().to_owned()
@@ -254,11 +254,23 @@ fn rated_game(server: &Server, names: [&str; 2]) -> String {
         json!({"variant": "kalah", "houses": 4, "seeds": 3, "rated": true}),
     );
     let id = g["id"].as_str().unwrap().to_owned();
-    call(
+    let j = call(
         &cookies[1],
         &format!("/api/games/{id}/join"),
         json!({"invite": g["invite"]}),
     );
+    // A move each: a rated game cannot be resigned before.
+    let token = |v: &Value| v["token"].as_str().unwrap().to_owned();
+    let both_moved = |v: &Value| {
+        let seats: Vec<u64> = v["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|h| h["seat"].as_u64())
+            .collect();
+        seats.contains(&1) && seats.contains(&2)
+    };
+    play_on(server, &id, &[token(&g), token(&j)], both_moved);
     call(&cookies[1], &format!("/api/games/{id}/resign"), json!({}));
     id
 }

@@ -9,7 +9,7 @@ mod server;
 
 use browser::{Look, chromedriver, click, form_ready, js, session, start_driver, wait_for};
 use fantoccini::{Client, Locator};
-use serde_json::json;
+use serde_json::{Value, json};
 use server::{Server, TestDb};
 
 on_both_backends_async!(
@@ -54,8 +54,8 @@ async fn neither_a_password_nor_its_hash_is_logged(db: TestDb) {
     }
 }
 
-/// Signs `name` up in the page's dialog (password `name` + "-secret"), and waits for the
-/// page to come back logged in.
+/// Signs `name` up in the page's dialog (password "sowing seeds 4 ever": a password may
+/// not contain the username), and waits for the page to come back logged in.
 async fn sign_up_in_dialog(c: &Client, name: &str) {
     click(c, "login-open").await;
     wait_for(
@@ -73,7 +73,7 @@ async fn sign_up_in_dialog(c: &Client, name: &str) {
     c.find(Locator::Id("account-password"))
         .await
         .unwrap()
-        .send_keys(&format!("{name}-secret"))
+        .send_keys("sowing seeds 4 ever")
         .await
         .unwrap();
     c.find(Locator::Css("#account-form button[value=signup]"))
@@ -202,6 +202,34 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
         "{players}"
     );
 
+    // A move each (a rated game cannot be resigned before), each from its own browser.
+    for _ in 0..8 {
+        let moved = js(
+            &ann,
+            &format!("return api('GET', '/api/games/{id}').then(v => v.history.map(h => h.seat));"),
+        )
+        .await;
+        let seats: Vec<u64> = moved
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_u64)
+            .collect();
+        if seats.contains(&1) && seats.contains(&2) {
+            break;
+        }
+        for c in [&ann, &bob] {
+            js(
+                c,
+                &format!(
+                    "const s = loadSeat('{id}'); return api('GET', '/api/games/{id}').then(v => \
+                     v.to_move === s.seat ? api('POST', '/api/games/{id}/moves', \
+                     {{house: v.legal_moves[0], ply: v.ply}}, s.token) : null).then(() => true);"
+                ),
+            )
+            .await;
+        }
+    }
     // Bob resigns; both browsers show the rating changes as soon as the game is rated.
     let resigned = js(
         &bob,
@@ -249,6 +277,55 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
     )
     .await;
     assert_eq!(games, 1);
+    let others = js(
+        &ann,
+        "return document.getElementById('settings-card').hidden;",
+    )
+    .await;
+    assert_eq!(others, true, "another's profile shows no account settings");
+
+    // Bob, on his own profile: where he is logged in, and a password change.
+    bob.goto(&format!("{}/@/bob", server.base)).await.unwrap();
+    let sessions = wait_for(
+        &bob,
+        "!document.getElementById('settings-card').hidden && document.querySelector('#sessions-list li')?.textContent",
+        "Bob's sessions",
+    )
+    .await;
+    assert!(
+        sessions.as_str().unwrap().contains("this browser"),
+        "{sessions}"
+    );
+    for (field, text) in [
+        ("password-current", "sowing seeds 4 ever"),
+        ("password-new", "a new one for him"),
+    ] {
+        bob.find(Locator::Id(field))
+            .await
+            .unwrap()
+            .send_keys(text)
+            .await
+            .unwrap();
+    }
+    bob.find(Locator::Css("#password-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let status = wait_for(
+        &bob,
+        "document.getElementById('password-status').textContent",
+        "the password change's answer",
+    )
+    .await;
+    assert!(
+        status.as_str().unwrap().starts_with("Password changed."),
+        "{status}"
+    );
+    let me = js(&bob, "return fetch('/api/me').then(r => r.status);").await;
+    assert_eq!(me, 200, "this browser stays logged in");
+
     // The leaderboard lists established players only: nobody yet.
     ann.goto(&format!("{}/leaderboard?variant=kalah", server.base))
         .await

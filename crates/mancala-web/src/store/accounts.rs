@@ -55,6 +55,39 @@ pub(crate) fn changes_json(changes: &RatingChanges) -> Result<String, StoreError
     serde_json::to_string(changes).map_err(|e| StoreError::Corrupt(format!("rating changes: {e}")))
 }
 
+/// The daily cap of rated games between the same two accounts, as the store applies
+/// it when it rates a game: past `per_day` counted games between them in the day
+/// before `now_ms`, a game is kept as rated but changes no rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairCap {
+    /// Now, in milliseconds since the Unix epoch.
+    pub now_ms: i64,
+    /// The most rated games between two accounts that count in any 24 hours.
+    pub per_day: u32,
+}
+
+/// The length of the cap's day, in milliseconds.
+pub(crate) const DAY_MS: i64 = 86_400_000;
+
+/// One of an account's credentials as its owner may see it: never its secret.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CredentialInfo {
+    /// The SHA-256 of the secret (its first bytes make the credential's public id).
+    pub token_hash: [u8; 32],
+    /// A session or a personal API token.
+    pub kind: CredentialKind,
+    /// When it was made (`None` for credentials from before this was kept).
+    pub created_ms: Option<i64>,
+    /// When it last acted (to the minute; `None` if never since this was kept).
+    pub last_used_ms: Option<i64>,
+    /// When it expires (sessions), if ever.
+    pub expires_ms: Option<i64>,
+}
+
+/// How often a credential's `last_used` moves at most, in milliseconds: a request
+/// reads its credential, and writing each time would make every read a write.
+pub(crate) const LAST_USED_GRAIN_MS: i64 = 60_000;
+
 /// A page of an account's games, the latest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Page {
@@ -92,18 +125,26 @@ pub trait AccountStore: Send + Sync {
     /// Marks the account a bot's; `false` if there is no such account.
     fn make_bot(&self, key: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
-    /// Stores a credential (the SHA-256 of its secret) acting for `account`, until
-    /// `expires_ms` if given.
+    /// Replaces the account's password hash; `false` if there is no such account.
+    fn set_password(
+        &self,
+        key: &str,
+        password_hash: &str,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
+
+    /// Stores a credential (the SHA-256 of its secret) acting for `account`, made at
+    /// `now_ms`, until `expires_ms` if given.
     fn add_credential(
         &self,
         token_hash: [u8; 32],
         account: &str,
         kind: CredentialKind,
+        now_ms: i64,
         expires_ms: Option<i64>,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// The account a credential acts for, and what the credential is, unless it is
-    /// unknown or expired at `now_ms`.
+    /// unknown or expired at `now_ms`; notes it used at `now_ms` (to the minute).
     fn credential(
         &self,
         token_hash: [u8; 32],
@@ -115,6 +156,23 @@ pub trait AccountStore: Send + Sync {
         &self,
         token_hash: [u8; 32],
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
+
+    /// The account's current credentials of `kind` at `now_ms`, the newest first.
+    fn credentials_of(
+        &self,
+        account: &str,
+        kind: CredentialKind,
+        now_ms: i64,
+    ) -> impl Future<Output = Result<Vec<CredentialInfo>, StoreError>> + Send;
+
+    /// Forgets every credential of `kind` of `account` but `keep` (if given); how
+    /// many went.
+    fn remove_credentials(
+        &self,
+        account: &str,
+        kind: CredentialKind,
+        keep: Option<[u8; 32]>,
+    ) -> impl Future<Output = Result<u64, StoreError>> + Send;
 
     /// Gives seat `seat` (1 or 2) of game `id` to `account` if no account holds it;
     /// `false` otherwise. A change of the game (its version moves on).
@@ -147,12 +205,15 @@ pub trait AccountStore: Send + Sync {
 
     /// Rates the finished rated game `id` in `pool` as `score` (for player 1), once:
     /// in one transaction, both players' ratings before it are read, both after it
-    /// written, and the changes kept with the game (a change of the game). `None` if
-    /// it was rated already, or is not a rated game between two accounts.
+    /// written, and the changes kept with the game (a change of the game). Past the
+    /// pair's daily `cap` the game is kept as rated without changing the ratings
+    /// ([`RatingChanges::counted`] false). `None` if it was rated already, or is not
+    /// a rated game between two accounts.
     fn rate(
         &self,
         id: &str,
         pool: &str,
         score: Score,
+        cap: PairCap,
     ) -> impl Future<Output = Result<Option<RatingChanges>, StoreError>> + Send;
 }

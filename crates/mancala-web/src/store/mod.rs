@@ -54,7 +54,7 @@ use std::time::Duration;
 use rand::TryRngCore;
 use tokio::sync::mpsc;
 
-pub use accounts::{Account, AccountStore, CredentialKind, Page, Ranked};
+pub use accounts::{Account, AccountStore, CredentialInfo, CredentialKind, Page, PairCap, Ranked};
 pub use postgres::PostgresStore;
 pub use probe::{PoolUse, Probe, Schema};
 pub use sqlite::SqliteStore;
@@ -840,14 +840,37 @@ impl AccountStore for Store {
         both!(self, s => s.make_bot(key).await)
     }
 
+    async fn set_password(&self, key: &str, password_hash: &str) -> Result<bool, StoreError> {
+        both!(self, s => s.set_password(key, password_hash).await)
+    }
+
     async fn add_credential(
         &self,
         token_hash: [u8; 32],
         account: &str,
         kind: CredentialKind,
+        now_ms: i64,
         expires_ms: Option<i64>,
     ) -> Result<(), StoreError> {
-        both!(self, s => s.add_credential(token_hash, account, kind, expires_ms).await)
+        both!(self, s => s.add_credential(token_hash, account, kind, now_ms, expires_ms).await)
+    }
+
+    async fn credentials_of(
+        &self,
+        account: &str,
+        kind: CredentialKind,
+        now_ms: i64,
+    ) -> Result<Vec<CredentialInfo>, StoreError> {
+        both!(self, s => s.credentials_of(account, kind, now_ms).await)
+    }
+
+    async fn remove_credentials(
+        &self,
+        account: &str,
+        kind: CredentialKind,
+        keep: Option<[u8; 32]>,
+    ) -> Result<u64, StoreError> {
+        both!(self, s => s.remove_credentials(account, kind, keep).await)
     }
 
     async fn credential(
@@ -883,7 +906,8 @@ impl AccountStore for Store {
         id: &str,
         pool: &str,
         score: Score,
+        cap: PairCap,
     ) -> Result<Option<RatingChanges>, StoreError> {
-        both!(self, s => s.rate(id, pool, score).await)
+        both!(self, s => s.rate(id, pool, score, cap).await)
     }
 }

@@ -32,7 +32,7 @@ use super::{
 use crate::state::PlayState;
 
 /// The migrations, in order (`migrations/postgres`).
-const MIGRATIONS: [(&str, &str); 7] = [
+const MIGRATIONS: [(&str, &str); 8] = [
     (
         "V1__initial",
         include_str!("../../migrations/postgres/V1__initial.sql"),
@@ -60,6 +60,10 @@ const MIGRATIONS: [(&str, &str); 7] = [
     (
         "V7__accounts",
         include_str!("../../migrations/postgres/V7__accounts.sql"),
+    ),
+    (
+        "V8__account_trust",
+        include_str!("../../migrations/postgres/V8__account_trust.sql"),
     ),
 ];
 

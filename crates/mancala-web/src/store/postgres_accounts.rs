@@ -3,7 +3,10 @@
 
 use deadpool_postgres::GenericClient;
 
-use super::accounts::{Account, AccountStore, CredentialKind, Page, Ranked, changes_json};
+use super::accounts::{
+    Account, AccountStore, CredentialInfo, CredentialKind, DAY_MS, LAST_USED_GRAIN_MS, Page,
+    PairCap, Ranked, changes_json,
+};
 use super::{PostgresStore, StoreError};
 use crate::ratings::{PROVISIONAL_DEVIATION, Rating, RatingChanges, Score, rate_game};
 
@@ -70,12 +73,53 @@ async fn put_rating(
     Ok(())
 }
 
+/// How many rated games between `one` and `two` counted after `since_ms`. The pair is
+/// locked until the transaction ends first, so that two of its games ending at once
+/// are counted one after the other.
+async fn counted_between(
+    tx: &impl GenericClient,
+    one: &str,
+    two: &str,
+    since_ms: i64,
+) -> Result<i64, StoreError> {
+    let pair = if one <= two {
+        format!("{one} {two}")
+    } else {
+        format!("{two} {one}")
+    };
+    tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&pair])
+        .await?;
+    let row = tx
+        .query_one(
+            "SELECT count(*) FROM games WHERE rated_at > $3
+             AND ((account1 = $1 AND account2 = $2) OR (account1 = $2 AND account2 = $1))",
+            &[&one, &two, &since_ms],
+        )
+        .await?;
+    Ok(row.try_get(0)?)
+}
+
+fn credential_info(r: &tokio_postgres::Row) -> Result<CredentialInfo, StoreError> {
+    let token: Vec<u8> = r.try_get(0)?;
+    let kind: String = r.try_get(1)?;
+    Ok(CredentialInfo {
+        token_hash: token
+            .try_into()
+            .map_err(|_| StoreError::Corrupt("a credential's hash".into()))?,
+        kind: CredentialKind::from_name(&kind)?,
+        created_ms: r.try_get(2)?,
+        last_used_ms: r.try_get(3)?,
+        expires_ms: r.try_get(4)?,
+    })
+}
+
 /// [`AccountStore::rate`], inside the caller's transaction.
 async fn rate(
     tx: &impl GenericClient,
     id: &str,
     pool: &str,
     score: Score,
+    cap: PairCap,
 ) -> Result<Option<RatingChanges>, StoreError> {
     let Some(row) = tx
         .query_opt(
@@ -109,14 +153,20 @@ async fn rate(
         locked.swap(0, 1);
     }
     let before = locked;
-    let after = rate_game(before, score);
-    put_rating(tx, &one, pool, &after[0]).await?;
-    put_rating(tx, &two, pool, &after[1]).await?;
-    let changes = RatingChanges::new(pool, before, after);
+    let counted = counted_between(tx, &one, &two, cap.now_ms - DAY_MS).await?;
+    let changes = if counted < i64::from(cap.per_day) {
+        let after = rate_game(before, score);
+        put_rating(tx, &one, pool, &after[0]).await?;
+        put_rating(tx, &two, pool, &after[1]).await?;
+        RatingChanges::new(pool, before, after)
+    } else {
+        RatingChanges::uncounted(pool, before)
+    };
     let json = changes_json(&changes)?;
+    let rated_at = changes.counted.then_some(cap.now_ms);
     tx.execute(
-        "UPDATE games SET rating = $2, version = version + 1 WHERE id = $1",
-        &[&id, &json],
+        "UPDATE games SET rating = $2, rated_at = $3, version = version + 1 WHERE id = $1",
+        &[&id, &json, &rated_at],
     )
     .await?;
     Ok(Some(changes))
@@ -157,26 +207,74 @@ impl AccountStore for PostgresStore {
         Ok(n == 1)
     }
 
+    async fn set_password(&self, key: &str, password_hash: &str) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let n = client
+            .execute(
+                "UPDATE accounts SET password = $2 WHERE key = $1",
+                &[&key, &password_hash],
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
     async fn add_credential(
         &self,
         token_hash: [u8; 32],
         account: &str,
         kind: CredentialKind,
+        now_ms: i64,
         expires_ms: Option<i64>,
     ) -> Result<(), StoreError> {
         let client = self.client().await?;
         client
             .execute(
-                "INSERT INTO credentials (token, account, kind, expires) VALUES ($1, $2, $3, $4)",
+                "INSERT INTO credentials (token, account, kind, expires, created, last_used)
+                 VALUES ($1, $2, $3, $4, $5, $5)",
                 &[
                     &token_hash.as_slice(),
                     &account,
                     &kind.as_str(),
                     &expires_ms,
+                    &now_ms,
                 ],
             )
             .await?;
         Ok(())
+    }
+
+    async fn credentials_of(
+        &self,
+        account: &str,
+        kind: CredentialKind,
+        now_ms: i64,
+    ) -> Result<Vec<CredentialInfo>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "SELECT token, kind, created, last_used, expires FROM credentials
+                 WHERE account = $1 AND kind = $2 AND (expires IS NULL OR expires > $3)
+                 ORDER BY created DESC NULLS LAST, token",
+                &[&account, &kind.as_str(), &now_ms],
+            )
+            .await?;
+        rows.iter().map(credential_info).collect()
+    }
+
+    async fn remove_credentials(
+        &self,
+        account: &str,
+        kind: CredentialKind,
+        keep: Option<[u8; 32]>,
+    ) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        let keep = keep.map(|k| k.to_vec()).unwrap_or_default();
+        Ok(client
+            .execute(
+                "DELETE FROM credentials WHERE account = $1 AND kind = $2 AND token <> $3",
+                &[&account, &kind.as_str(), &keep],
+            )
+            .await?)
     }
 
     async fn credential(
@@ -199,6 +297,17 @@ impl AccountStore for PostgresStore {
             return Ok(None);
         };
         let kind: String = row.try_get(5)?;
+        client
+            .execute(
+                "UPDATE credentials SET last_used = $2
+                 WHERE token = $1 AND (last_used IS NULL OR last_used < $3)",
+                &[
+                    &token_hash.as_slice(),
+                    &now_ms,
+                    &(now_ms - LAST_USED_GRAIN_MS),
+                ],
+            )
+            .await?;
         Ok(Some((account_of(&row)?, CredentialKind::from_name(&kind)?)))
     }
 
@@ -287,10 +396,11 @@ impl AccountStore for PostgresStore {
         id: &str,
         pool: &str,
         score: Score,
+        cap: PairCap,
     ) -> Result<Option<RatingChanges>, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
-        let changes = rate(&tx, id, pool, score).await?;
+        let changes = rate(&tx, id, pool, score, cap).await?;
         tx.commit().await?;
         if changes.is_some() {
             self.announce(&client, id).await;

@@ -3,7 +3,10 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::accounts::{Account, AccountStore, CredentialKind, Page, Ranked, changes_json};
+use super::accounts::{
+    Account, AccountStore, CredentialInfo, CredentialKind, DAY_MS, LAST_USED_GRAIN_MS, Page,
+    PairCap, Ranked, changes_json,
+};
 use super::{SqliteStore, StoreError};
 use crate::ratings::{PROVISIONAL_DEVIATION, Rating, RatingChanges, Score, rate_game};
 
@@ -63,12 +66,42 @@ fn put_rating(conn: &Connection, account: &str, pool: &str, r: &Rating) -> Resul
     Ok(())
 }
 
+/// How many rated games between `one` and `two` counted after `since_ms`.
+fn counted_between(
+    conn: &Connection,
+    one: &str,
+    two: &str,
+    since_ms: i64,
+) -> Result<i64, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT count(*) FROM games WHERE rated_at > ?3
+             AND ((account1 = ?1 AND account2 = ?2) OR (account1 = ?2 AND account2 = ?1))",
+        )?
+        .query_row(params![one, two, since_ms], |r| r.get(0))?)
+}
+
+fn credential_info(r: &rusqlite::Row<'_>) -> Result<CredentialInfo, StoreError> {
+    let token: Vec<u8> = r.get(0)?;
+    let kind: String = r.get(1)?;
+    Ok(CredentialInfo {
+        token_hash: token
+            .try_into()
+            .map_err(|_| StoreError::Corrupt("a credential's hash".into()))?,
+        kind: CredentialKind::from_name(&kind)?,
+        created_ms: r.get(2)?,
+        last_used_ms: r.get(3)?,
+        expires_ms: r.get(4)?,
+    })
+}
+
 /// [`AccountStore::rate`], inside the caller's transaction.
 fn rate(
     conn: &Connection,
     id: &str,
     pool: &str,
     score: Score,
+    cap: PairCap,
 ) -> Result<Option<RatingChanges>, StoreError> {
     type Seats = (Option<String>, Option<String>, bool, Option<String>);
     let found: Option<Seats> = conn
@@ -79,15 +112,22 @@ fn rate(
         return Ok(None);
     };
     let before = [rating_in(conn, &one, pool)?, rating_in(conn, &two, pool)?];
-    let after = rate_game(before, score);
-    put_rating(conn, &one, pool, &after[0])?;
-    put_rating(conn, &two, pool, &after[1])?;
-    let changes = RatingChanges::new(pool, before, after);
+    let counted = counted_between(conn, &one, &two, cap.now_ms - DAY_MS)?;
+    let changes = if counted < i64::from(cap.per_day) {
+        let after = rate_game(before, score);
+        put_rating(conn, &one, pool, &after[0])?;
+        put_rating(conn, &two, pool, &after[1])?;
+        RatingChanges::new(pool, before, after)
+    } else {
+        RatingChanges::uncounted(pool, before)
+    };
     let json = changes_json(&changes)?;
+    let rated_at = changes.counted.then_some(cap.now_ms);
     conn.prepare_cached(
-        "UPDATE games SET rating = ?2, version = version + 1 WHERE id = ?1 AND rating IS NULL",
+        "UPDATE games SET rating = ?2, rated_at = ?3, version = version + 1
+         WHERE id = ?1 AND rating IS NULL",
     )?
-    .execute(params![id, json])?;
+    .execute(params![id, json, rated_at])?;
     Ok(Some(changes))
 }
 
@@ -130,25 +170,81 @@ impl AccountStore for SqliteStore {
         .await
     }
 
+    async fn set_password(&self, key: &str, password_hash: &str) -> Result<bool, StoreError> {
+        let (key, hash) = (key.to_owned(), password_hash.to_owned());
+        self.blocking(move |conn, _| {
+            let n = conn
+                .prepare_cached("UPDATE accounts SET password = ?2 WHERE key = ?1")?
+                .execute([key, hash])?;
+            Ok(n == 1)
+        })
+        .await
+    }
+
     async fn add_credential(
         &self,
         token_hash: [u8; 32],
         account: &str,
         kind: CredentialKind,
+        now_ms: i64,
         expires_ms: Option<i64>,
     ) -> Result<(), StoreError> {
         let account = account.to_owned();
         self.blocking(move |conn, _| {
             conn.prepare_cached(
-                "INSERT INTO credentials (token, account, kind, expires) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO credentials (token, account, kind, expires, created, last_used)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
             )?
             .execute(params![
                 token_hash.to_vec(),
                 account,
                 kind.as_str(),
-                expires_ms
+                expires_ms,
+                now_ms
             ])?;
             Ok(())
+        })
+        .await
+    }
+
+    async fn credentials_of(
+        &self,
+        account: &str,
+        kind: CredentialKind,
+        now_ms: i64,
+    ) -> Result<Vec<CredentialInfo>, StoreError> {
+        let account = account.to_owned();
+        self.blocking(move |conn, _| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT token, kind, created, last_used, expires FROM credentials
+                 WHERE account = ?1 AND kind = ?2 AND (expires IS NULL OR expires > ?3)
+                 ORDER BY created DESC, token",
+            )?;
+            let mut rows = stmt.query(params![account, kind.as_str(), now_ms])?;
+            let mut found = Vec::new();
+            while let Some(r) = rows.next()? {
+                found.push(credential_info(r)?);
+            }
+            Ok(found)
+        })
+        .await
+    }
+
+    async fn remove_credentials(
+        &self,
+        account: &str,
+        kind: CredentialKind,
+        keep: Option<[u8; 32]>,
+    ) -> Result<u64, StoreError> {
+        let account = account.to_owned();
+        let keep = keep.map(|k| k.to_vec()).unwrap_or_default();
+        self.blocking(move |conn, _| {
+            let n = conn
+                .prepare_cached(
+                    "DELETE FROM credentials WHERE account = ?1 AND kind = ?2 AND token <> ?3",
+                )?
+                .execute(params![account, kind.as_str(), keep])?;
+            Ok(u64::try_from(n).unwrap_or(u64::MAX))
         })
         .await
     }
@@ -169,6 +265,17 @@ impl AccountStore for SqliteStore {
                     Ok((account_of(r)?, r.get::<_, String>(5)?))
                 })
                 .optional()?;
+            if found.is_some() {
+                conn.prepare_cached(
+                    "UPDATE credentials SET last_used = ?2
+                     WHERE token = ?1 AND (last_used IS NULL OR last_used < ?3)",
+                )?
+                .execute(params![
+                    token_hash.to_vec(),
+                    now_ms,
+                    now_ms - LAST_USED_GRAIN_MS
+                ])?;
+            }
             found
                 .map(|(account, kind)| Ok((account, CredentialKind::from_name(&kind)?)))
                 .transpose()
@@ -264,11 +371,12 @@ impl AccountStore for SqliteStore {
         id: &str,
         pool: &str,
         score: Score,
+        cap: PairCap,
     ) -> Result<Option<RatingChanges>, StoreError> {
         let (id, pool) = (id.to_owned(), pool.to_owned());
         self.blocking(move |conn, _| {
             let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let changes = rate(&tx, &id, &pool, score)?;
+            let changes = rate(&tx, &id, &pool, score, cap)?;
             tx.commit()?;
             Ok(changes)
         })

@@ -1,0 +1,94 @@
+//! Who acts in a request: the account of its session cookie or personal API token
+//! ([`Caller`]), and who acts at a game's seat ([`SeatHolder`]): a seat token, or the
+//! account holding the seat.
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum_extra::extract::cookie::CookieJar;
+
+use crate::games::Games;
+use crate::http::{ApiError, bearer};
+use crate::row::GameError;
+use crate::store::{Account, CredentialKind};
+use crate::tokens::SeatKey;
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "mancala_session";
+
+/// The account acting in a request: the session cookie's, or a bot's personal API
+/// token's (`Authorization: Bearer`). A bearer token that is not an account's (a seat
+/// token of another game, a revoked token) leaves the request anonymous, as it was
+/// before accounts: the routes that need an account say 401, and creating or joining
+/// a game takes an anonymous seat (a rated game then asks for an account).
+pub(crate) struct Caller(pub(crate) Option<(Account, CredentialKind)>);
+
+impl FromRequestParts<Games> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, ApiError> {
+        let jar = CookieJar::from_headers(&parts.headers);
+        let secret = match jar.get(SESSION_COOKIE) {
+            Some(cookie) => Some(cookie.value().to_owned()),
+            None => bearer(&parts.headers).map(str::to_owned),
+        };
+        match secret {
+            Some(secret) => Ok(Caller(games.account_of(&secret).await?)),
+            None => Ok(Caller(None)),
+        }
+    }
+}
+
+impl Caller {
+    /// The account, if one acts.
+    pub(crate) fn account_if_any(&self) -> Option<&Account> {
+        self.0.as_ref().map(|(account, _)| account)
+    }
+
+    /// The account, or 401.
+    pub(crate) fn account(self) -> Result<Account, ApiError> {
+        self.0
+            .map(|(account, _)| account)
+            .ok_or(ApiError(GameError::Unauthorized))
+    }
+}
+
+/// Who acts at a seat in a request: the holder of its bearer token (a seat token), or
+/// else, with a session cookie, the account, which plays the seat it holds from any
+/// device (the browser that played it keeps the seat token; another device has only the
+/// cookie).
+pub(crate) struct SeatHolder {
+    bearer: Option<String>,
+    account: Option<String>,
+}
+
+impl FromRequestParts<Games> for SeatHolder {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, ApiError> {
+        if let Some(token) = bearer(&parts.headers) {
+            return Ok(SeatHolder {
+                bearer: Some(token.to_owned()),
+                account: None,
+            });
+        }
+        let jar = CookieJar::from_headers(&parts.headers);
+        let account = match jar.get(SESSION_COOKIE) {
+            Some(cookie) => games.account_of(cookie.value()).await?.map(|(a, _)| a.key),
+            None => None,
+        };
+        Ok(SeatHolder {
+            bearer: None,
+            account,
+        })
+    }
+}
+
+impl SeatHolder {
+    /// The key the game service checks against the seats.
+    pub(crate) fn key(&self) -> SeatKey<'_> {
+        match (&self.bearer, &self.account) {
+            (None, Some(account)) => SeatKey::Account(account),
+            (token, _) => SeatKey::Token(token.as_deref()),
+        }
+    }
+}
