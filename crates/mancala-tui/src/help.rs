@@ -1,4 +1,5 @@
-//! The help screen's text (`?` or F1): the keys, the rules of the variant being played
+//! The help screen's text (`?` or F1): the keys (from the key table, `keymap`, which
+//! the app dispatches them by), the rules of the variant being played
 //! as its description words them (with its tip, what the boxes at the ends hold and,
 //! in Togyz Kumalak, what the `x` on the board is), and what each computer player that
 //! plays it is, from the engine's catalogue; where it goes on the screen and how far it
@@ -12,40 +13,11 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
 
 use crate::fit;
+use crate::keymap;
 use crate::style::{ACCENT, TUZDYK, key, text};
 
 /// The help's widest box: wider lines are harder to read.
 const MAX_WIDTH: u16 = 78;
-
-/// The keys in a game, each with what it does.
-const KEYS: [(&str, &str); 8] = [
-    (
-        "1-9 0, letters",
-        "choose a house (two digits on big boards)",
-    ),
-    ("←→ Enter, click", "choose a house"),
-    (
-        "u r h",
-        "undo, redo (by turns), a hint (the solver, else master)",
-    ),
-    (
-        "m  PgUp PgDn",
-        "the move list over the board; scroll it (or wheel)",
-    ),
-    ("+ -", "sowing speed; any other key skips a sowing"),
-    (
-        "w  v",
-        "save the game (tui --load FILE); at the end, the board",
-    ),
-    (
-        "a  ←→",
-        "at the end: review each move (its label, the best)",
-    ),
-    (
-        "q  Ctrl-C  Ctrl-Z",
-        "quit (asks), quit now, suspend (fg resumes)",
-    ),
-];
 
 /// What the board shows of `variant` beyond seeds: the boxes at its ends (by the
 /// variant's word for them) and a tuzdyk's mark.
@@ -78,8 +50,8 @@ fn lines(variant: Variant, width: usize) -> Vec<Line<'static>> {
     let title = Style::new().fg(ACCENT).bold();
     let key_w = KEY_W.min(width / 2);
     let mut lines = vec![Line::from(Span::styled("Keys", title))];
-    for (k, what) in KEYS {
-        lines.extend(pair(k, what, key_w, width));
+    for row in keymap::ROWS.iter().filter(|row| !row.help.is_empty()) {
+        lines.extend(pair(row.label, row.help, key_w, width));
     }
     lines.push(Line::from(""));
     let info = variant.info();

@@ -49,6 +49,7 @@
 mod app;
 mod fit;
 mod help;
+mod keymap;
 mod layout;
 mod setup;
 mod style;

@@ -61,9 +61,11 @@ fn modules_depend_one_way() {
     assert_eq!(deps["style"], set(&[]));
     assert_eq!(
         deps["help"],
-        set(&["fit", "style"]),
+        set(&["fit", "keymap", "style"]),
         "the help's text draws nothing"
     );
+    // The key table is data both the app and the help read: it depends on nothing.
+    assert_eq!(deps["keymap"], set(&[]));
     assert!(
         !deps["app"].contains("ui"),
         "the app does not draw: {:?}",

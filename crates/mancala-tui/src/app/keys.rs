@@ -13,6 +13,7 @@ use super::thinker::{self, Job};
 use super::view::Message;
 use super::{App, Review, SPEEDS_MS, Screen};
 use crate::help;
+use crate::keymap::{self, Action, Mode};
 use crate::layout::{BoardShape, GameLayout, SetupLayout};
 use crate::setup::{Field, SetupForm};
 use mancala_session::house_of_letter;
@@ -117,8 +118,10 @@ impl App {
         }
     }
 
-    /// A key in a game: the quit question and the end of the game take keys of their
-    /// own; speed and quit work during a sowing, any other key skips it.
+    /// A key in a game: the save prompt and the quit question take keys of their own;
+    /// the others are looked up in the key table (`keymap`) for the part of the game
+    /// it is in. During a sowing only the keys the table lets act then act; any other
+    /// key skips the sowing.
     fn game_key(&mut self, key: KeyEvent, now: Instant) {
         let step = self.step_time();
         let Screen::Game(g) = &mut self.screen else {
@@ -130,22 +133,123 @@ impl App {
         if g.confirm_quit {
             return self.quit_answer(key);
         }
-        if g.review.is_some() {
-            return self.review_key(key);
+        let mode = if g.review.is_some() {
+            Mode::Review
+        } else if g.finished() {
+            Mode::End
+        } else {
+            Mode::Play
+        };
+        let action = keymap::action(mode, key.code);
+        if mode == Mode::Play && g.anim.is_some() && !action.is_some_and(Action::during_sowing) {
+            return g.finish_animation(now, step);
         }
-        if g.finished() {
-            return self.end_key(key, now);
+        match action {
+            Some(action) => self.act(action, key, now),
+            None if mode == Mode::Play => self.unbound_key(key.code),
+            None => {}
         }
-        match key.code {
-            KeyCode::Char('+' | '=') => self.change_speed(1),
-            KeyCode::Char('-' | '_') => self.change_speed(-1),
-            KeyCode::Char('q') => g.confirm_quit = true,
-            KeyCode::Char('m') => self.toggle_moves(),
-            KeyCode::PageUp => g.scroll_moves(5),
-            KeyCode::PageDown => g.scroll_moves(-5),
-            _ if g.anim.is_some() => g.finish_animation(now, step),
-            _ => self.move_key(key, now),
+    }
+
+    /// A key that does nothing in play: said so, with the keys that do something.
+    fn unbound_key(&mut self, code: KeyCode) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        if let KeyCode::Char(c) = code {
+            let help = g.key_help();
+            g.message = Message::warning(format!("The key {c:?} does nothing here; {help}"));
         }
+    }
+
+    /// Does what the key table says `key` does.
+    fn act(&mut self, action: Action, key: KeyEvent, now: Instant) {
+        match action {
+            Action::Faster => self.change_speed(1),
+            Action::Slower => self.change_speed(-1),
+            Action::ToggleMoves => {
+                self.toggle_moves();
+                // At the end the list and the result box take turns over the board.
+                if let Screen::Game(g) = &mut self.screen
+                    && g.finished()
+                {
+                    g.result_hidden = g.moves_shown;
+                }
+            }
+            Action::Undo => self.undo(now),
+            Action::Redo => self.redo(now),
+            Action::Hint => self.hint(),
+            Action::Save => self.save_game(),
+            Action::House => self.house_key(key.code, now),
+            Action::NextGame => self.next_game(now),
+            Action::NewSetup => self.new_setup(),
+            Action::Quit => self.quit = true,
+            _ => self.act_on_game(action, key, now),
+        }
+    }
+
+    /// The actions that change only the game on screen.
+    fn act_on_game(&mut self, action: Action, key: KeyEvent, now: Instant) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        match action {
+            Action::AskQuit => g.confirm_quit = true,
+            Action::ScrollBack => g.scroll_moves(5),
+            Action::ScrollOn => g.scroll_moves(-5),
+            Action::Cursor => g.move_cursor(key.code),
+            Action::SowCursor => {
+                let house = g.cursor;
+                self.try_house(None, house, now);
+            }
+            Action::SpaceNote => {
+                let side = g.session.to_move().unwrap_or(Side::South);
+                let house = g.label(side, g.cursor);
+                g.message = Message::info(format!(
+                    "Space only skips a sowing: Enter sows the highlighted house {house}."
+                ));
+            }
+            Action::ForgetDigit => g.digit = None,
+            Action::SwapSeats => g.swap_next = !g.swap_next,
+            Action::ToggleResult => g.result_hidden = !g.result_hidden,
+            Action::EndHint => {
+                g.message = Message::info(
+                    "The game is over: a reviews it, with the best move of every turn.",
+                );
+            }
+            Action::StartReview => {
+                g.review = Some(Review::start(g.session.game()));
+                g.moves_shown = false;
+                g.show_review();
+            }
+            _ => self.review_action(action),
+        }
+    }
+
+    /// The actions of the review: stepping through the moves, and leaving it (which
+    /// stops its analysis if it is still computed).
+    fn review_action(&mut self, action: Action) {
+        let Screen::Game(g) = &mut self.screen else {
+            return;
+        };
+        let Some(review) = &mut g.review else {
+            return;
+        };
+        match action {
+            Action::ReviewNext => review.step(1),
+            Action::ReviewBack => review.step(-1),
+            Action::ReviewTenOn => review.step(10),
+            Action::ReviewTenBack => review.step(-10),
+            Action::ReviewFirst => review.jump(false),
+            Action::ReviewLast => review.jump(true),
+            Action::LeaveReview => {
+                g.review = None;
+                g.message = g.log.last().cloned().unwrap_or_else(|| Message::info(""));
+                return;
+            }
+            _ => return,
+        }
+        g.show_review();
     }
 
     /// The answer to "Quit the game? (y/n)".
@@ -163,112 +267,23 @@ impl App {
         }
     }
 
-    /// Keys once the game is over: another game, the start screen, quit, undo, or the
-    /// result box put away and back (`v`) to see the final board.
-    fn end_key(&mut self, key: KeyEvent, now: Instant) {
+    /// A digit or a letter in play: a house by its number, or by its letter.
+    fn house_key(&mut self, code: KeyCode, now: Instant) {
         let Screen::Game(g) = &mut self.screen else {
             return;
         };
-        match key.code {
-            KeyCode::Char('y' | 'Y') => self.next_game(now),
-            KeyCode::Char('f' | 'F') => g.swap_next = !g.swap_next,
-            KeyCode::Char('n' | 'N' | 'q' | 'Q') | KeyCode::Esc => self.quit = true,
-            KeyCode::Char('s' | 'S') => self.new_setup(),
-            KeyCode::Char('u') => self.undo(now),
-            KeyCode::Char('w') => self.save_game(),
-            KeyCode::Char('v' | 'V') | KeyCode::Tab => g.result_hidden = !g.result_hidden,
-            KeyCode::Char('h') => {
-                g.message = Message::info(
-                    "The game is over: a reviews it, with the best move of every turn.",
-                );
-            }
-            KeyCode::Char('a' | 'A') => {
-                g.review = Some(Review::start(g.session.game()));
-                g.moves_shown = false;
-                g.show_review();
-            }
-            KeyCode::Char('m') => {
-                self.toggle_moves();
-                if let Screen::Game(g) = &mut self.screen {
-                    g.result_hidden = g.moves_shown;
-                }
-            }
-            KeyCode::PageUp => g.scroll_moves(5),
-            KeyCode::PageDown => g.scroll_moves(-5),
-            _ => {}
+        let KeyCode::Char(c) = code else {
+            return;
+        };
+        if c.is_ascii_digit() {
+            return self.digit_key(c, now);
         }
-    }
-
-    /// Keys while a finished game is reviewed: the arrows (and Enter, Backspace)
-    /// step through the moves, PgUp/PgDn by ten, Home/End to the first and last; `a`,
-    /// Esc or `q` leave the review (stopping its analysis if it is still computed).
-    fn review_key(&mut self, key: KeyEvent) {
-        let Screen::Game(g) = &mut self.screen else {
-            return;
-        };
-        let Some(review) = &mut g.review else {
-            return;
-        };
-        match key.code {
-            KeyCode::Right | KeyCode::Down | KeyCode::Enter | KeyCode::Char(' ') => {
-                review.step(1);
-            }
-            KeyCode::Left | KeyCode::Up | KeyCode::Backspace => review.step(-1),
-            KeyCode::PageDown => review.step(10),
-            KeyCode::PageUp => review.step(-10),
-            KeyCode::Home => review.jump(false),
-            KeyCode::End => review.jump(true),
-            KeyCode::Char('a' | 'A' | 'q' | 'Q') | KeyCode::Esc => {
-                g.review = None;
-                g.message = g.log.last().cloned().unwrap_or_else(|| Message::info(""));
-                return;
-            }
-            _ => return,
-        }
-        g.show_review();
-    }
-
-    /// Keys while a game goes on and nothing is being sown.
-    fn move_key(&mut self, key: KeyEvent, now: Instant) {
-        let Screen::Game(g) = &mut self.screen else {
-            return;
-        };
-        match key.code {
-            KeyCode::Char('u') => self.undo(now),
-            KeyCode::Char('r') => self.redo(now),
-            KeyCode::Char('h') => self.hint(),
-            KeyCode::Char('w') => self.save_game(),
-            KeyCode::Left | KeyCode::Right | KeyCode::Home | KeyCode::End => {
-                g.move_cursor(key.code);
-            }
-            KeyCode::Enter => {
-                let house = g.cursor;
-                self.try_house(None, house, now);
-            }
-            // Space skips a sowing; pressed once too often, it must not play a move.
-            KeyCode::Char(' ') => {
-                let side = g.session.to_move().unwrap_or(Side::South);
-                let house = g.label(side, g.cursor);
-                g.message = Message::info(format!(
-                    "Space only skips a sowing: Enter sows the highlighted house {house}."
-                ));
-            }
-            KeyCode::Esc => g.digit = None,
-            KeyCode::Char(c) if c.is_ascii_digit() => self.digit_key(c, now),
-            KeyCode::Char(c) if c.is_ascii_alphabetic() => {
-                match house_of_letter(c, g.session.rules().houses()) {
-                    Some((side, house)) => self.try_house(Some(side), house, now),
-                    None => {
-                        let help = g.key_help();
-                        g.message = Message::warning(format!("No house is lettered {c:?}; {help}"));
-                    }
-                }
-            }
-            KeyCode::Char(c) => {
+        match house_of_letter(c, g.session.rules().houses()) {
+            Some((side, house)) => self.try_house(Some(side), house, now),
+            None => {
                 let help = g.key_help();
-                g.message = Message::warning(format!("The key {c:?} does nothing here; {help}"));
+                g.message = Message::warning(format!("No house is lettered {c:?}; {help}"));
             }
-            _ => {}
         }
     }
 
