@@ -103,3 +103,20 @@ impl FromRequestParts<Games> for Client {
         )))
     }
 }
+
+/// A rate limit on a group of routes (per client, see `api.rs`).
+pub(crate) type Limiter = tower_governor::GovernorLayer<
+    crate::client::ClientKeyExtractor,
+    governor::middleware::NoOpMiddleware,
+    axum::body::Body,
+>;
+
+/// Any path under `/api` with nothing there.
+pub(crate) async fn no_endpoint() -> ApiError {
+    ApiError(GameError::NoEndpoint)
+}
+
+/// A path that exists, asked with a method it does not take.
+pub(crate) async fn method_not_allowed() -> ApiError {
+    ApiError(GameError::MethodNotAllowed)
+}
