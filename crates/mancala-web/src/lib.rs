@@ -109,6 +109,7 @@ mod state;
 mod store;
 mod streams;
 mod think;
+mod thinkers;
 mod tokens;
 mod view;
 
@@ -150,7 +151,8 @@ pub use store::{
     StateUpdate, Store, StoreError, StoreOptions, StoredAnalysis, now_ms,
 };
 pub use streams::{SentView, StreamSlot};
-pub use think::{ThinkLimits, ThinkStats};
+pub use think::ThinkLimits;
+pub use thinkers::ThinkStats;
 pub use tokens::SeatKey;
 pub use view::{
     ClocksView, EndView, GameView, HistoryEntry, LastMove, OfferView, PlayerView, RulesView,
