@@ -9,7 +9,7 @@
 //! ([`GameStore::claim_analysis`]) for a lease that the job renews while it waits for
 //! a thinker and while it runs; a crashed instance's claim lapses with its lease, and
 //! the next request starts the job again. Jobs wait for a long thinker slot and their
-//! memory like a long computer move ([`crate::think::Thinkers::long_work`]), so they
+//! memory like a long computer move ([`crate::thinkers::Thinkers::long_work`]), so they
 //! queue behind each other, and run on one thread at a lower priority. The time per
 //! position is bounded ([`settings_for`]), so a long game holds its thinker for a
 //! bounded time.
@@ -26,7 +26,8 @@ use crate::client::ClientKey;
 use crate::games::Games;
 use crate::row::{GameError, session_of};
 use crate::store::{GameStore, StoredAnalysis};
-use crate::think::{ThinkLimits, lower_priority};
+use crate::think::ThinkLimits;
+use crate::thinkers::lower_priority;
 
 /// How long an instance holds an analysis job unless it renews the hold (every third
 /// of this while the job waits or runs).

@@ -3,23 +3,18 @@
 
 use std::any::Any;
 use std::convert::Infallible;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use governor::middleware::NoOpMiddleware;
-use sha2::{Digest, Sha256};
-use tokio::sync::broadcast;
-use tokio_stream::{Stream, StreamExt};
 use tower_governor::GovernorError;
 use tower_governor::governor::GovernorConfigBuilder;
 use tower_governor::{GovernorLayer, governor::GovernorConfig};
@@ -38,19 +33,20 @@ use crate::client::ClientKeyExtractor;
 use crate::games::Games;
 pub use crate::http::ApiError;
 use crate::http::{Client, bearer};
+use crate::http::{Limiter, method_not_allowed, no_endpoint};
 use crate::lifecycle::{JoinRequest, NewGame};
 use crate::limits::Rate;
 use crate::listener::serve_connections;
+use crate::live_api::{live_events, live_socket};
 use crate::moves::MoveRequest;
 use crate::ops::Operations;
+use crate::pages::{page_not_found, page_routes};
 use crate::records::{
     ImportRequest, RECORD_LIMIT, RecordQuery, positions_of, record_of, write_record,
 };
 use crate::row::GameError;
 use crate::same_origin::same_origin_with_cookie;
 use crate::store::Listing;
-use crate::streams::{SentView, StreamSlot};
-use crate::view::GameView;
 
 /// The largest request body accepted; larger ones get 413.
 pub const BODY_LIMIT: usize = 4 * 1024;
@@ -65,10 +61,6 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-
 /// players: they never change while the server runs, and an hour bounds how long a
 /// page keeps an old server's after an upgrade.
 const CATALOGUE_CACHE: &str = "public, max-age=3600";
-
-/// How long browsers may keep the static assets: their URLs carry a hash of their
-/// contents, so a new build is a new URL.
-const STATIC_CACHE: &str = "public, max-age=31536000, immutable";
 
 /// The application: API, live streams, UI, request logging, and the limits of
 /// `games` (rate limits per client, live stream caps, the body limit); the probes and
@@ -202,28 +194,6 @@ fn api_routes(l: &Limiters) -> Router<Games> {
         .layer(cors)
 }
 
-/// The browser pages and their assets, all counted as reads.
-fn page_routes(read: Limiter) -> Router<Games> {
-    Router::new()
-        .route("/", get(home))
-        .route("/g/{id}", get(game_page))
-        .route("/g/{id}/replay", get(game_page))
-        .route("/static/app.js", get(script))
-        .route("/static/lobby.js", get(lobby_script))
-        .route("/static/catalogue.js", get(catalogue_script))
-        .route("/static/replay.js", get(replay_script))
-        .route("/static/play.js", get(play_script))
-        .route("/static/account.js", get(account_script))
-        .route("/@/{name}", get(profile_page))
-        .route("/leaderboard", get(home))
-        .route("/static/style.css", get(style))
-        .route("/favicon.svg", get(favicon_svg))
-        .route("/favicon-turn.svg", get(favicon_turn_svg))
-        .route("/favicon.ico", get(favicon_ico))
-        .method_not_allowed_fallback(method_not_allowed)
-        .route_layer(read)
-}
-
 /// Every answer's security headers, unless a handler set its own.
 fn with_security_headers(mut router: Router<Games>) -> Router<Games> {
     let headers = [
@@ -241,8 +211,6 @@ fn with_security_headers(mut router: Router<Games>) -> Router<Games> {
     }
     router
 }
-
-type Limiter = GovernorLayer<ClientKeyExtractor, NoOpMiddleware, Body>;
 
 /// A per-client rate limit on a kind of request (`what`): past it, 429 with
 /// `Retry-After` and the JSON error.
@@ -525,396 +493,6 @@ async fn rematch(
         StatusCode::OK
     };
     Ok((status, Json(grant)).into_response())
-}
-
-/// The game `id` now, and for a finished game how much longer its streams wait for
-/// a rematch (zero once the wait is over: see [`crate::StreamLimits::rematch_wait`]).
-async fn followed(games: &Games, id: &str) -> Result<(GameView, Duration), GameError> {
-    let row = games.row(id).await?;
-    let view = games.view_of(&row)?;
-    let wait = games.limits().streams.rematch_wait;
-    // The store stamps the end with the wall clock. A game stored without its end
-    // counts from its last change.
-    let ended = row.finished_ms.unwrap_or(row.activity_ms);
-    let waited = u64::try_from(crate::store::now_ms().saturating_sub(ended)).unwrap_or(0);
-    Ok((view, wait.saturating_sub(Duration::from_millis(waited))))
-}
-
-/// A followed game's stream while it lasts: what it has sent, and when it stops
-/// waiting for a rematch once the game is over. Holds its place among the open streams.
-struct Following {
-    updates: broadcast::Receiver<Arc<SentView>>,
-    version: u64,
-    /// When the stream of the finished game ends if no rematch comes.
-    until: Option<tokio::time::Instant>,
-    /// How long a game that ends while followed then waits for a rematch.
-    wait: Duration,
-    _slot: StreamSlot,
-}
-
-impl Following {
-    /// Whether the stream goes on after sending `view`: until the game is over, and
-    /// then until a view names its rematch or the wait for one is over.
-    fn goes_on_after(&mut self, view: &GameView) -> bool {
-        self.version = view.version;
-        if !view.over {
-            return true;
-        }
-        if view.rematch.is_some() {
-            return false;
-        }
-        let wait = self.wait;
-        let until = *self
-            .until
-            .get_or_insert_with(|| tokio::time::Instant::now() + wait);
-        until > tokio::time::Instant::now()
-    }
-
-    /// The next view to send, or `None` when the stream ends: the game expired, or
-    /// the finished game's wait for a rematch is over.
-    async fn next(&mut self) -> Option<Arc<SentView>> {
-        loop {
-            let received = match self.until {
-                Some(until) => tokio::time::timeout_at(until, self.updates.recv())
-                    .await
-                    .ok()?,
-                None => self.updates.recv().await,
-            };
-            match received {
-                // A view older than one sent (a change published while the first
-                // view was read) is left out.
-                Ok(view) if view.version < self.version => {}
-                Ok(view) => return Some(view),
-                // A watcher that falls behind skips to the next full view.
-                Err(broadcast::error::RecvError::Lagged(_)) => {}
-                Err(broadcast::error::RecvError::Closed) => return None,
-            }
-        }
-    }
-}
-
-/// The views of a followed game: `first`, then each change, ending after the view
-/// naming the finished game's rematch, when the finished game has waited for one
-/// (`wait_left` from `first` on; `rematch_wait` for a game that ends while followed),
-/// or when the game expires. Holds `slot` while it lasts.
-fn follow(
-    (first, wait_left): (GameView, Duration),
-    rematch_wait: Duration,
-    updates: broadcast::Receiver<Arc<SentView>>,
-    slot: StreamSlot,
-) -> impl Stream<Item = Arc<SentView>> + Send {
-    let first = Arc::new(SentView::of(first));
-    let mut state = Following {
-        updates,
-        version: first.version,
-        until: first.over.then(|| tokio::time::Instant::now() + wait_left),
-        wait: rematch_wait,
-        _slot: slot,
-    };
-    let first_goes_on = state.goes_on_after(&first);
-    let rest = futures_util::stream::unfold(first_goes_on.then_some(state), |state| async move {
-        let mut state = state?;
-        let view = state.next().await?;
-        let goes_on = state.goes_on_after(&view);
-        Some((view, goes_on.then_some(state)))
-    });
-    tokio_stream::once(first).chain(rest)
-}
-
-/// Server-sent events: the full game view now and after every change; the stream ends
-/// after the game's last view (see [`follow`]). An `EventSource` reconnecting after
-/// that (it sends the id of the last event it saw) gets 204, which tells it to stop.
-async fn live_events(
-    State(games): State<Games>,
-    Path(id): Path<String>,
-    Client(client): Client,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let slot = games.open_stream(client)?;
-    // Subscribe before reading, so no change between the two is missed.
-    let updates = games.subscribe(&id);
-    let (now, wait_left) = followed(&games, &id).await?;
-    let seen = headers
-        .get("last-event-id")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    // Seen to its end: the finished game with its rematch, or the last view before the
-    // wait for one was over. (Within the wait, a reconnection waits on.)
-    let nothing_to_come = now.rematch.is_some() || wait_left.is_zero();
-    if now.over && seen == Some(now.version) && nothing_to_come {
-        return Ok(StatusCode::NO_CONTENT.into_response());
-    }
-    let wait = games.limits().streams.rematch_wait;
-    let events = follow((now, wait_left), wait, updates, slot).map(|view| {
-        Ok::<_, Infallible>(
-            Event::default()
-                .event("game")
-                .id(view.version.to_string())
-                .data(view.json().as_str()),
-        )
-    });
-    Ok(Sse::new(events)
-        .keep_alive(KeepAlive::default())
-        .into_response())
-}
-
-/// The same views over a WebSocket, one text message each; the server closes the
-/// socket after the game's last view (see [`follow`]). Browsers limit how many event streams a site may
-/// keep open (six over HTTP/1.1, shared by all its tabs), not WebSockets, so the page
-/// follows its game this way.
-async fn live_socket(
-    State(games): State<Games>,
-    Path(id): Path<String>,
-    Client(client): Client,
-    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
-) -> Result<Response, ApiError> {
-    let upgrade = upgrade.map_err(|r| {
-        GameError::BadRequest(format!("this endpoint speaks WebSocket: {}", r.body_text()))
-    })?;
-    let slot = games.open_stream(client)?;
-    let updates = games.subscribe(&id);
-    let wait = games.limits().streams.rematch_wait;
-    let views = follow(followed(&games, &id).await?, wait, updates, slot);
-    Ok(upgrade.on_upgrade(move |socket| send_views(socket, views)))
-}
-
-async fn send_views(mut socket: WebSocket, views: impl Stream<Item = Arc<SentView>> + Send) {
-    let mut views = std::pin::pin!(views);
-    // Pings keep proxies from closing a quiet socket, and find dead peers.
-    let mut ping = tokio::time::interval(Duration::from_secs(30));
-    ping.tick().await;
-    loop {
-        tokio::select! {
-            view = views.next() => {
-                let Some(view) = view else { break };
-                if socket.send(Message::Text(view.json().clone())).await.is_err() {
-                    return;
-                }
-            }
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_)) | Err(_)) | None => return,
-                // The client has nothing to say; whatever it sends is ignored.
-                Some(Ok(_)) => {}
-            },
-            _ = ping.tick() => {
-                if socket.send(Message::Ping(Bytes::new())).await.is_err() {
-                    return;
-                }
-            }
-        }
-    }
-    let _ = socket
-        .send(Message::Close(Some(CloseFrame {
-            code: axum::extract::ws::close_code::NORMAL,
-            reason: "the game is over".into(),
-        })))
-        .await;
-}
-
-async fn no_endpoint() -> ApiError {
-    ApiError(GameError::NoEndpoint)
-}
-
-async fn method_not_allowed() -> ApiError {
-    ApiError(GameError::MethodNotAllowed)
-}
-
-/// The hash that versions the static assets' URLs.
-fn asset_version() -> &'static str {
-    static VERSION: OnceLock<String> = OnceLock::new();
-    VERSION.get_or_init(|| {
-        let mut h = Sha256::new();
-        h.update(include_str!("../static/app.js"));
-        h.update(include_str!("../static/lobby.js"));
-        h.update(include_str!("../static/catalogue.js"));
-        h.update(include_str!("../static/replay.js"));
-        h.update(include_str!("../static/play.js"));
-        h.update(include_str!("../static/account.js"));
-        h.update(include_str!("../static/style.css"));
-        h.finalize()[..6]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    })
-}
-
-/// The HTML pages served.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Page {
-    /// The home page, a game and its replay (`index.html`; the scripts tell them apart
-    /// by the address).
-    Index,
-    /// `/g/<id>` of a game that does not exist (or has expired).
-    NoSuchGame,
-    /// Any other address with nothing there.
-    NotFound,
-}
-
-impl Page {
-    /// The words of a "not found" page: title, heading, text, link home.
-    fn not_found_words(self) -> [&'static str; 4] {
-        match self {
-            Page::NoSuchGame => [
-                "no such game",
-                "No such game",
-                "There is no game at this address: the link may be mistyped, or the game \
-                 has expired (games nobody plays are deleted after a while).",
-                "Start a new game",
-            ],
-            Page::Index | Page::NotFound => [
-                "page not found",
-                "Page not found",
-                "There is nothing at this address: the link may be mistyped.",
-                "Go to the home page to play or watch a game",
-            ],
-        }
-    }
-
-    /// The page's HTML, with the asset version (and its words) filled in.
-    fn text(self) -> String {
-        let template = if self == Page::Index {
-            include_str!("../static/index.html").to_owned()
-        } else {
-            let [title, heading, text, link] = self.not_found_words();
-            include_str!("../static/not_found.html")
-                .replace("NOT_FOUND_TITLE", title)
-                .replace("NOT_FOUND_HEADING", heading)
-                .replace("NOT_FOUND_TEXT", text)
-                .replace("NOT_FOUND_LINK", link)
-        };
-        template.replace("ASSET_VERSION", asset_version())
-    }
-}
-
-/// An HTML page, as `status`.
-fn html(status: StatusCode, page: Page) -> Response {
-    static PAGES: OnceLock<[String; 3]> = OnceLock::new();
-    let pages =
-        PAGES.get_or_init(|| [Page::Index, Page::NoSuchGame, Page::NotFound].map(Page::text));
-    (
-        status,
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        pages[page as usize].clone(),
-    )
-        .into_response()
-}
-
-async fn home() -> Response {
-    html(StatusCode::OK, Page::Index)
-}
-
-/// A game's page, or 404 with a way home when there is no such game.
-async fn game_page(
-    State(games): State<Games>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    Ok(if games.exists(&id).await? {
-        html(StatusCode::OK, Page::Index)
-    } else {
-        html(StatusCode::NOT_FOUND, Page::NoSuchGame)
-    })
-}
-
-/// Any other address: the API's JSON 404 under `/api/`, else a page with a way home.
-async fn page_not_found(uri: Uri) -> Response {
-    if uri.path().starts_with("/api/") {
-        return no_endpoint().await.into_response();
-    }
-    html(StatusCode::NOT_FOUND, Page::NotFound)
-}
-
-fn asset(content_type: &'static str, body: &'static [u8]) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, content_type),
-            (header::CACHE_CONTROL, STATIC_CACHE),
-        ],
-        body,
-    )
-        .into_response()
-}
-
-async fn script() -> Response {
-    asset(
-        "text/javascript; charset=utf-8",
-        include_bytes!("../static/app.js"),
-    )
-}
-
-async fn lobby_script() -> Response {
-    asset(
-        "text/javascript; charset=utf-8",
-        include_bytes!("../static/lobby.js"),
-    )
-}
-
-async fn account_script() -> Response {
-    asset(
-        "text/javascript; charset=utf-8",
-        include_bytes!("../static/account.js"),
-    )
-}
-
-/// A player's profile page, or 404 with a way home when there is no such account.
-async fn profile_page(
-    State(games): State<Games>,
-    Path(name): Path<String>,
-) -> Result<Response, ApiError> {
-    Ok(match games.user(&name).await {
-        Ok(_) => html(StatusCode::OK, Page::Index),
-        Err(GameError::NotFound) => html(StatusCode::NOT_FOUND, Page::NotFound),
-        Err(e) => return Err(ApiError(e)),
-    })
-}
-
-async fn catalogue_script() -> Response {
-    asset(
-        "text/javascript; charset=utf-8",
-        include_bytes!("../static/catalogue.js"),
-    )
-}
-
-async fn replay_script() -> Response {
-    asset(
-        "text/javascript; charset=utf-8",
-        include_bytes!("../static/replay.js"),
-    )
-}
-
-async fn play_script() -> Response {
-    asset(
-        "text/javascript; charset=utf-8",
-        include_bytes!("../static/play.js"),
-    )
-}
-
-async fn style() -> Response {
-    asset(
-        "text/css; charset=utf-8",
-        include_bytes!("../static/style.css"),
-    )
-}
-
-async fn favicon_svg() -> Response {
-    asset("image/svg+xml", include_bytes!("../static/favicon.svg"))
-}
-
-/// The icon of a tab whose player is to move.
-async fn favicon_turn_svg() -> Response {
-    asset(
-        "image/svg+xml",
-        include_bytes!("../static/favicon-turn.svg"),
-    )
-}
-
-async fn favicon_ico() -> Response {
-    let mut r = asset("image/x-icon", include_bytes!("../static/favicon.ico"));
-    // Its URL is fixed, so a day rather than a year.
-    r.headers_mut().insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=86400"),
-    );
-    r
 }
 
 /// Serves the application on `listener` until `shutdown` completes, then finishes the

@@ -23,7 +23,7 @@ use crate::live::{LIVE_SESSIONS, LiveSessions};
 use crate::row::GameError;
 use crate::store::{GameRow, GameStore, Store, now_ms};
 use crate::streams::{SentView, StreamSlot, Streams};
-use crate::think::{ThinkStats, Thinkers};
+use crate::thinkers::{ThinkStats, Thinkers};
 use crate::view::GameView;
 
 /// How long an instance holds a computer turn unless it renews the hold (it renews

@@ -23,6 +23,10 @@ impl From<GameError> for ApiError {
     }
 }
 
+/// The `Retry-After` of a request the database could not take: a restart or a
+/// failover takes seconds.
+const STORE_RETRY_SECONDS: u64 = 2;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, retry_after) = match &self.0 {
@@ -43,11 +47,20 @@ impl IntoResponse for ApiError {
             GameError::Busy { retry_after, .. } => {
                 (StatusCode::SERVICE_UNAVAILABLE, Some(*retry_after))
             }
+            GameError::Store(e) if e.is_unavailable() => {
+                (StatusCode::SERVICE_UNAVAILABLE, Some(STORE_RETRY_SECONDS))
+            }
             GameError::Store(_) | GameError::Internal(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, None)
             }
         };
-        let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
+        let message = if let GameError::Store(e) = &self.0
+            && status == StatusCode::SERVICE_UNAVAILABLE
+        {
+            // Nothing of the request was stored: the client asks again in a moment.
+            tracing::warn!(error = %e, "the database is unavailable");
+            "the database is unavailable for a moment: nothing was changed; try again".to_owned()
+        } else if status == StatusCode::INTERNAL_SERVER_ERROR {
             // The detail is for the log, not for whoever asked.
             tracing::error!(error = %self.0, "internal error");
             "internal server error".to_owned()
@@ -89,4 +102,21 @@ impl FromRequestParts<Games> for Client {
             games.limits().trust_forwarded_for,
         )))
     }
+}
+
+/// A rate limit on a group of routes (per client, see `api.rs`).
+pub(crate) type Limiter = tower_governor::GovernorLayer<
+    crate::client::ClientKeyExtractor,
+    governor::middleware::NoOpMiddleware,
+    axum::body::Body,
+>;
+
+/// Any path under `/api` with nothing there.
+pub(crate) async fn no_endpoint() -> ApiError {
+    ApiError(GameError::NoEndpoint)
+}
+
+/// A path that exists, asked with a method it does not take.
+pub(crate) async fn method_not_allowed() -> ApiError {
+    ApiError(GameError::MethodNotAllowed)
 }

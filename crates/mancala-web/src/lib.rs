@@ -91,12 +91,14 @@ mod lifecycle;
 mod limits;
 mod listener;
 mod live;
+mod live_api;
 mod lobby;
 mod login_throttle;
 mod me_api;
 mod metrics;
 mod moves;
 mod ops;
+mod pages;
 mod passwords;
 mod ratings;
 mod records;
@@ -107,6 +109,7 @@ mod state;
 mod store;
 mod streams;
 mod think;
+mod thinkers;
 mod tokens;
 mod view;
 
@@ -148,7 +151,8 @@ pub use store::{
     StateUpdate, Store, StoreError, StoreOptions, StoredAnalysis, now_ms,
 };
 pub use streams::{SentView, StreamSlot};
-pub use think::{ThinkLimits, ThinkStats};
+pub use think::ThinkLimits;
+pub use thinkers::ThinkStats;
 pub use tokens::SeatKey;
 pub use view::{
     ClocksView, EndView, GameView, HistoryEntry, LastMove, OfferView, PlayerView, RulesView,

@@ -414,3 +414,75 @@ async fn readiness_follows_the_postgres_server() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// A request the database cannot take while it is down is 503 with `Retry-After`,
+/// saying nothing was changed, not a 500; once the database is back every move
+/// acknowledged before the outage is there and play goes on. A cluster of its own,
+/// since it is stopped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_during_a_database_outage_are_503_and_acknowledged_moves_are_kept() {
+    let test = "requests_during_a_database_outage_are_503_and_acknowledged_moves_are_kept";
+    let Some(pg) = mancala_pgtest::require(test) else {
+        return;
+    };
+    let store = Store::open(&pg.url().parse().unwrap(), &StoreOptions::default())
+        .await
+        .unwrap();
+    let r = app(Games::new(store));
+    let new_game = json!({"variant": "kalah", "houses": 4, "seeds": 3, "opponent": "human"});
+    let grant = call(&r, "POST", "/api/games", None, new_game.clone()).await;
+    let (id, token) = (
+        grant["id"].as_str().unwrap().to_owned(),
+        grant["token"].as_str().unwrap().to_owned(),
+    );
+    let join = json!({"invite": grant["invite"]});
+    call(&r, "POST", &format!("/api/games/{id}/join"), None, join).await;
+    let moves = format!("/api/games/{id}/moves");
+    // House 1 of 3 seeds on 4 houses ends short of the store: the turn passes.
+    call(
+        &r,
+        "POST",
+        &moves,
+        Some(&token),
+        json!({"house": 1, "ply": 0}),
+    )
+    .await;
+
+    pg.stop().unwrap();
+    let during = |body: Value, uri: &str, token: Option<&str>| {
+        let mut req = Request::post(uri).header(header::CONTENT_TYPE, "application/json");
+        if let Some(t) = token {
+            req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+        }
+        req.body(Body::from(body.to_string())).unwrap()
+    };
+    for req in [
+        during(new_game.clone(), "/api/games", None),
+        during(json!({"house": 2, "ply": 1}), &moves, Some(&token)),
+    ] {
+        let (status, headers, bytes) = send(&r, req).await;
+        let body = String::from_utf8_lossy(&bytes);
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(headers[header::RETRY_AFTER], "2");
+        assert!(body.contains("nothing was changed"), "{body}");
+    }
+
+    pg.start_again().unwrap();
+    let started = Instant::now();
+    let view = loop {
+        let (status, headers, bytes) = send(&r, get(&format!("/api/games/{id}"))).await;
+        if status == StatusCode::OK {
+            break serde_json::from_slice::<Value>(&bytes).unwrap();
+        }
+        assert_eq!(
+            status,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "only 503 while it comes back"
+        );
+        assert_eq!(headers[header::RETRY_AFTER], "2");
+        assert!(started.elapsed() < Duration::from_secs(20), "never back");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(view["ply"], 1, "{view}");
+    assert_eq!(view["to_move"], 2, "{view}");
+}

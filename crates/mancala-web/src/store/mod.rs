@@ -88,6 +88,48 @@ pub enum StoreError {
     Task(String),
 }
 
+impl StoreError {
+    /// Whether the database cannot be reached at the moment (a connection refused,
+    /// lost or not to be had from the pool, a server shutting down or starting, a
+    /// database locked), as opposed to a request it refused or a fault: the request
+    /// may be made again in a moment, and nothing of it was stored.
+    ///
+    /// ```
+    /// use mancala_web::StoreError;
+    /// assert!(!StoreError::Corrupt("a bad row".into()).is_unavailable());
+    /// ```
+    #[must_use]
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Pool(deadpool_postgres::PoolError::Backend(e))
+            | StoreError::Postgres(e) => postgres_unavailable(e),
+            StoreError::Pool(_) => true,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+            ),
+            _ => false,
+        }
+    }
+}
+
+/// A PostgreSQL error that says the server is not there: the connection is closed or
+/// failed (no error from the server itself), or the server is shutting down or not
+/// yet accepting connections (SQLSTATE class 57P: operator intervention; 08:
+/// connection exception).
+fn postgres_unavailable(e: &tokio_postgres::Error) -> bool {
+    if e.is_closed() {
+        return true;
+    }
+    match e.code() {
+        Some(code) => {
+            let code = code.code();
+            code.starts_with("57P") || code.starts_with("08")
+        }
+        None => e.as_db_error().is_none(),
+    }
+}
+
 /// Everything stored about one game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameRow {
