@@ -14,10 +14,10 @@ use mancala_engine::PlayerInfo;
 use serde::Serialize;
 use tokio::sync::Semaphore;
 
+use crate::error::GameError;
 use crate::games::Games;
 use crate::passwords::check_password;
 use crate::ratings::{Rating, Score, is_pool, pool_of, round};
-use crate::row::GameError;
 use crate::row::session_of;
 use crate::store::{Account, AccountStore, CredentialKind, Page, PairCap, Ranked, StoreError};
 use crate::tokens::{hash_token, new_token};
