@@ -10,7 +10,6 @@ use std::time::Duration;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Argon2, PasswordHash};
 use mancala_core::Side;
-use mancala_engine::PlayerInfo;
 use serde::Serialize;
 use tokio::sync::Semaphore;
 
@@ -68,8 +67,7 @@ impl Username {
         {
             return bad("only letters, digits, - and _");
         }
-        let key = name.to_ascii_lowercase();
-        if key == "human" || PlayerInfo::ALL.iter().any(|p| p.name == key) {
+        if mancala_session::is_reserved_name(name) {
             return bad("the name of a computer player");
         }
         Ok(Username(name.to_owned()))
