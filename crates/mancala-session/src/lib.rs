@@ -49,7 +49,7 @@ pub use seat::{Seat, SeatError};
 pub use session::{MoveRecord, ReplayError, Session};
 pub use setup::{
     EMPTY_CAPTURE, END_RULE, RuleChoice, SetupError, default_name, is_computer_name,
-    name_or_default, option_value, with_option,
+    is_reserved_name, name_or_default, option_value, with_option,
 };
 
 /// The examples of `docs/records.md` (the position notation and game records), run as

@@ -88,6 +88,27 @@ pub fn is_computer_name(name: &str) -> bool {
             .any(|spec| plain(&default_name(Side::North, &Seat::Computer(spec))) == name)
 }
 
+/// Whether `name` is reserved for the program itself, whatever its case: a computer
+/// player's name ([`is_computer_name`]), or a word that names a seat on a command line
+/// or in a request (`human`, or a computer player of the engine's catalogue, such as
+/// `greedy` or `master`). Accounts may not be named so.
+///
+/// ```
+/// use mancala_session::is_reserved_name;
+/// assert!(is_reserved_name("Human") && is_reserved_name("MASTER"));
+/// assert!(is_reserved_name("Medium bot"));
+/// assert!(!is_reserved_name("Ann"));
+/// ```
+#[must_use]
+pub fn is_reserved_name(name: &str) -> bool {
+    let word = name.trim().to_lowercase();
+    is_computer_name(name)
+        || word == Seat::HUMAN
+        || mancala_engine::PlayerInfo::ALL
+            .iter()
+            .any(|p| p.name == word)
+}
+
 /// The name of a computer player whose spec has no name.
 const COMPUTER: &str = "Computer";
 

@@ -10,14 +10,13 @@ use std::time::Duration;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Argon2, PasswordHash};
 use mancala_core::Side;
-use mancala_engine::PlayerInfo;
 use serde::Serialize;
 use tokio::sync::Semaphore;
 
+use crate::error::GameError;
 use crate::games::Games;
 use crate::passwords::check_password;
 use crate::ratings::{Rating, Score, is_pool, pool_of, round};
-use crate::row::GameError;
 use crate::row::session_of;
 use crate::store::{Account, AccountStore, CredentialKind, Page, PairCap, Ranked, StoreError};
 use crate::tokens::{hash_token, new_token};
@@ -68,8 +67,7 @@ impl Username {
         {
             return bad("only letters, digits, - and _");
         }
-        let key = name.to_ascii_lowercase();
-        if key == "human" || PlayerInfo::ALL.iter().any(|p| p.name == key) {
+        if mancala_session::is_reserved_name(name) {
             return bad("the name of a computer player");
         }
         Ok(Username(name.to_owned()))

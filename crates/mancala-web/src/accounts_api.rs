@@ -18,11 +18,11 @@ use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use crate::accounts::{PAGE_LIMIT, SESSION_LIFETIME, UserView};
 use crate::body::parse_body;
 use crate::caller::{Caller, SESSION_COOKIE};
+use crate::error::GameError;
 use crate::games::Games;
 use crate::http::{ApiError, Client, bearer};
 use crate::login_throttle::LoginThrottle;
 use crate::me_api::{me_routes, tokens};
-use crate::row::GameError;
 use crate::same_origin::served_over_tls;
 use crate::store::{CredentialKind, Page};
 
@@ -104,7 +104,7 @@ async fn log_in(
 ) -> Result<Response, ApiError> {
     let Credentials { username, password } = parse_body(&headers, body)?;
     if let Err(retry_after) = throttle.attempt(&username, &client) {
-        return Err(ApiError(GameError::TooMany {
+        return Err(ApiError::Game(GameError::TooMany {
             message: "too many log-in attempts: wait, then try again".into(),
             retry_after,
         }));
@@ -184,7 +184,7 @@ async fn claim_games(
     let account = caller.account()?;
     let Claim { seats } = parse_body(&headers, body)?;
     if seats.len() > CLAIM_LIMIT {
-        return Err(ApiError(GameError::Unprocessable(format!(
+        return Err(ApiError::Game(GameError::Unprocessable(format!(
             "seats: at most {CLAIM_LIMIT} at once"
         ))));
     }
@@ -197,7 +197,7 @@ async fn claim_games(
 /// token, once. Only with the session cookie: a token cannot make more tokens.
 async fn new_token(State(games): State<Games>, caller: Caller) -> Result<Response, ApiError> {
     let Some((account, CredentialKind::Session)) = caller.0 else {
-        return Err(ApiError(GameError::Unauthorized));
+        return Err(ApiError::Game(GameError::Unauthorized));
     };
     let token = games.new_api_token(&account).await?;
     let body = serde_json::json!({ "token": token, "bot": true });

@@ -11,8 +11,9 @@ use mancala_session::{Session, Stop};
 
 use crate::accounts::both_have_moved;
 use crate::clock::{FLAG_EVERY, claim_at, deadline, running, stop_clock};
+use crate::error::GameError;
 use crate::games::Games;
-use crate::row::{GameError, started};
+use crate::row::started;
 use crate::state::{Offer, OfferKind, PlayState};
 use crate::store::{GameRow, GameStore, Next, StateChange, StateUpdate};
 use crate::tokens::{SeatKey, seat_of};

@@ -23,8 +23,9 @@ use mancala_engine::{AnalysisSettings, analyse};
 
 use crate::analysis_jobs::{AnalysisJobs, JobProgress, PendingView};
 use crate::client::ClientKey;
+use crate::error::GameError;
 use crate::games::Games;
-use crate::row::{GameError, session_of};
+use crate::row::session_of;
 use crate::store::{GameStore, StoredAnalysis};
 use crate::think::ThinkLimits;
 use crate::thinkers::lower_priority;

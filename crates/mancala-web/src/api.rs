@@ -30,6 +30,7 @@ use crate::body_deadline::body_deadline;
 use crate::caller::{Caller, SeatHolder};
 use crate::catalogue::{Fixed, players_json, variants_json};
 use crate::client::ClientKeyExtractor;
+use crate::error::GameError;
 use crate::games::Games;
 pub use crate::http::ApiError;
 use crate::http::{Client, bearer};
@@ -44,7 +45,6 @@ use crate::pages::{page_not_found, page_routes};
 use crate::records::{
     ImportRequest, RECORD_LIMIT, RecordQuery, positions_of, record_of, write_record,
 };
-use crate::row::GameError;
 use crate::same_origin::same_origin_with_cookie;
 use crate::store::Listing;
 
@@ -233,7 +233,7 @@ fn rate_limit(rate: Rate, keys: ClientKeyExtractor, what: &'static str) -> Limit
             },
             other => GameError::Internal(format!("rate limiter: {other}")),
         };
-        ApiError(error).into_response()
+        ApiError::Game(error).into_response()
     })
 }
 
@@ -273,7 +273,7 @@ fn panic_response(panic: Box<dyn Any + Send + 'static>) -> Response<Body> {
         .map(String::as_str)
         .or_else(|| panic.downcast_ref::<&str>().copied())
         .unwrap_or("a panic");
-    ApiError(GameError::Internal(format!("handler panicked: {detail}"))).into_response()
+    ApiError::Game(GameError::Internal(format!("handler panicked: {detail}"))).into_response()
 }
 
 async fn create_game(

@@ -15,8 +15,8 @@ use mancala_engine::PlayerSpec;
 use mancala_session::Session;
 
 use crate::clock::{charge_move, deadline};
+use crate::error::GameError;
 use crate::games::Games;
-use crate::row::GameError;
 use crate::store::{
     Change, ComputerCommit, GameRow, GameStore, NewMove, Next, StateUpdate, now_ms,
 };

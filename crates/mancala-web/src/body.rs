@@ -6,7 +6,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::DeserializeOwned;
 
-use crate::row::GameError;
+use crate::error::{BodyError, GameError};
 
 /// The JSON object of a request body, or the error to answer with: 413 past the limit,
 /// 415 when it is not sent as JSON, 400 when it is not the expected JSON object.
@@ -21,16 +21,17 @@ pub(crate) fn parse_body<T: DeserializeOwned>(
 ) -> Result<T, GameError> {
     let bytes = body.map_err(|r| {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            GameError::TooLarge
+            GameError::Body(BodyError::TooLarge)
         } else {
             GameError::BadRequest(r.body_text())
         }
     })?;
     let empty = bytes.iter().all(u8::is_ascii_whitespace);
     if !empty && !is_json(headers) {
-        return Err(GameError::UnsupportedMediaType(
+        return Err(BodyError::NotJson(
             "send the body as JSON, with the header Content-Type: application/json".into(),
-        ));
+        )
+        .into());
     }
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         return Err(GameError::BadRequest(
@@ -212,7 +213,7 @@ mod tests {
             Some("application/x-www-form-urlencoded"),
         ] {
             assert!(
-                matches!(error(t, body), GameError::UnsupportedMediaType(_)),
+                matches!(error(t, body), GameError::Body(BodyError::NotJson(_))),
                 "{t:?}"
             );
         }

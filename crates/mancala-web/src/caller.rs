@@ -6,9 +6,9 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum_extra::extract::cookie::CookieJar;
 
+use crate::error::GameError;
 use crate::games::Games;
 use crate::http::{ApiError, bearer};
-use crate::row::GameError;
 use crate::store::{Account, CredentialKind};
 use crate::tokens::SeatKey;
 
@@ -48,7 +48,7 @@ impl Caller {
     pub(crate) fn account(self) -> Result<Account, ApiError> {
         self.0
             .map(|(account, _)| account)
-            .ok_or(ApiError(GameError::Unauthorized))
+            .ok_or(ApiError::Game(GameError::Unauthorized))
     }
 }
 

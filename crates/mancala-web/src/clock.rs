@@ -14,7 +14,8 @@ use mancala_core::Side;
 use mancala_session::{Session, Stop};
 use serde::Deserialize;
 
-use crate::row::{GameError, started};
+use crate::error::GameError;
+use crate::row::started;
 use crate::state::{OfferKind, PlayState, TimeControl};
 use crate::store::GameRow;
 

@@ -6,9 +6,9 @@
 use serde::Serialize;
 
 use crate::accounts::{hash_password_now, hashing, password_matches};
+use crate::error::GameError;
 use crate::games::Games;
 use crate::passwords::check_password;
-use crate::row::GameError;
 use crate::store::{Account, AccountStore, CredentialInfo, CredentialKind};
 
 /// A session or a personal API token as its owner sees it: never its secret.

@@ -10,17 +10,22 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::client::ClientKey;
+use crate::error::{BodyError, GameError};
 use crate::games::Games;
-use crate::row::GameError;
 
-/// An error as the API answers it: a status and `{"error":"..."}`.
-#[derive(Debug)]
-pub struct ApiError(pub GameError);
-
-impl From<GameError> for ApiError {
-    fn from(e: GameError) -> Self {
-        ApiError(e)
-    }
+/// An error as the API answers it: a status and `{"error":"..."}`. The service's
+/// errors, and the cases only the router knows.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// What the service said.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// 404: no such path under `/api`.
+    #[error("no such endpoint")]
+    NoEndpoint,
+    /// 405: the path exists, the method does not.
+    #[error("method not allowed here")]
+    MethodNotAllowed,
 }
 
 /// The `Retry-After` of a request the database could not take: a restart or a
@@ -29,16 +34,37 @@ const STORE_RETRY_SECONDS: u64 = 2;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let (status, retry_after) = match &self.0 {
-            GameError::NotFound | GameError::NoEndpoint | GameError::Missing(_) => {
-                (StatusCode::NOT_FOUND, None)
+        let game = match self {
+            ApiError::Game(e) => e,
+            ApiError::NoEndpoint => return edge_answer(StatusCode::NOT_FOUND, &self),
+            ApiError::MethodNotAllowed => {
+                return edge_answer(StatusCode::METHOD_NOT_ALLOWED, &self);
             }
-            GameError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, None),
+        };
+        game_answer(game)
+    }
+}
+
+/// The answer of one of the router's own cases.
+fn edge_answer(status: StatusCode, error: &ApiError) -> Response {
+    (
+        status,
+        Json(serde_json::json!({ "error": error.to_string() })),
+    )
+        .into_response()
+}
+
+/// The answer to a service's error: its status, its message (or none, for a fault,
+/// which is logged), `WWW-Authenticate` and `Retry-After` where they belong.
+fn game_answer(error: GameError) -> Response {
+    {
+        let (status, retry_after) = match &error {
+            GameError::NotFound | GameError::Missing(_) => (StatusCode::NOT_FOUND, None),
             GameError::Unauthorized => (StatusCode::UNAUTHORIZED, None),
             GameError::NotYourTurn | GameError::Forbidden(_) => (StatusCode::FORBIDDEN, None),
             GameError::BadRequest(_) => (StatusCode::BAD_REQUEST, None),
-            GameError::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, None),
-            GameError::UnsupportedMediaType(_) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, None),
+            GameError::Body(BodyError::TooLarge) => (StatusCode::PAYLOAD_TOO_LARGE, None),
+            GameError::Body(BodyError::NotJson(_)) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, None),
             GameError::Conflict(_) => (StatusCode::CONFLICT, None),
             GameError::Unprocessable(_) => (StatusCode::UNPROCESSABLE_ENTITY, None),
             GameError::TooMany { retry_after, .. } => {
@@ -54,7 +80,7 @@ impl IntoResponse for ApiError {
                 (StatusCode::INTERNAL_SERVER_ERROR, None)
             }
         };
-        let message = if let GameError::Store(e) = &self.0
+        let message = if let GameError::Store(e) = &error
             && status == StatusCode::SERVICE_UNAVAILABLE
         {
             // Nothing of the request was stored: the client asks again in a moment.
@@ -62,10 +88,10 @@ impl IntoResponse for ApiError {
             "the database is unavailable for a moment: nothing was changed; try again".to_owned()
         } else if status == StatusCode::INTERNAL_SERVER_ERROR {
             // The detail is for the log, not for whoever asked.
-            tracing::error!(error = %self.0, "internal error");
+            tracing::error!(error = %error, "internal error");
             "internal server error".to_owned()
         } else {
-            self.0.to_string()
+            error.to_string()
         };
         let mut response = (status, Json(serde_json::json!({ "error": message }))).into_response();
         let headers = response.headers_mut();
@@ -113,10 +139,10 @@ pub(crate) type Limiter = tower_governor::GovernorLayer<
 
 /// Any path under `/api` with nothing there.
 pub(crate) async fn no_endpoint() -> ApiError {
-    ApiError(GameError::NoEndpoint)
+    ApiError::NoEndpoint
 }
 
 /// A path that exists, asked with a method it does not take.
 pub(crate) async fn method_not_allowed() -> ApiError {
-    ApiError(GameError::MethodNotAllowed)
+    ApiError::MethodNotAllowed
 }

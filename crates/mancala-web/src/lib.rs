@@ -83,6 +83,7 @@ mod client;
 mod clock;
 mod computer_meter;
 mod credentials;
+mod error;
 mod games;
 mod health;
 mod http;
@@ -126,6 +127,7 @@ pub use catalogue::{ComputerView, OptionView, PlayerList, VariantList, VariantVi
 pub use client::ClientKey;
 pub use clock::{CLAIM_AFTER, Clock, ManualClock, SystemClock, TimeControlRequest};
 pub use credentials::{CredentialView, credential_id};
+pub use error::{BodyError, GameError};
 pub use games::{DEFAULT_COMPUTER_LEASE, Games};
 pub use kept::KeptStats;
 pub use lifecycle::{FirstMover, JoinRequest, NewGame, RandomWord, SeatGrant};
@@ -142,7 +144,6 @@ pub use ratings::{
     PROVISIONAL_DEVIATION, Rating, RatingChange, RatingChanges, Score, pool_of, rate_game,
 };
 pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, RecordQuery};
-pub use row::GameError;
 pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeControl};
 pub use store::{
     Account, AccountStore, Change, ComputerCommit, CredentialInfo, CredentialKind, DbLocation,

@@ -20,7 +20,8 @@ use mancala_core::Move;
 use mancala_session::Session;
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 
-use crate::row::{GameError, names_of, seats_of, session_of, start_of};
+use crate::error::GameError;
+use crate::row::{names_of, seats_of, session_of, start_of};
 use crate::store::{GameRow, StoreError};
 
 /// How many games' sessions are kept: a session is a few KiB, and a game not among

@@ -15,9 +15,9 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::broadcast;
 use tokio_stream::{Stream, StreamExt};
 
+use crate::error::GameError;
 use crate::games::Games;
 use crate::http::{ApiError, Client};
-use crate::row::GameError;
 use crate::streams::{SentView, StreamSlot};
 use crate::view::GameView;
 

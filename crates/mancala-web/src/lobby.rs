@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
+use crate::error::GameError;
 use crate::games::Games;
-use crate::row::GameError;
 use crate::state::TimeControl;
 use crate::store::{GameStore, Listing};
 use crate::view::{GameView, PlayerView, RulesView};

@@ -16,10 +16,10 @@ use axum_extra::extract::cookie::{Cookie, CookieJar};
 
 use crate::body::parse_body;
 use crate::caller::{Caller, SESSION_COOKIE};
+use crate::error::GameError;
 use crate::games::Games;
 use crate::http::{ApiError, Client};
 use crate::login_throttle::LoginThrottle;
-use crate::row::GameError;
 use crate::store::{Account, CredentialKind};
 use crate::tokens::hash_token;
 
@@ -39,7 +39,7 @@ fn with_session(caller: Caller, jar: &CookieJar) -> Result<(Account, [u8; 32]), 
         (Some((account, CredentialKind::Session)), Some(cookie)) => {
             Ok((account, hash_token(cookie.value())))
         }
-        _ => Err(ApiError(GameError::Unauthorized)),
+        _ => Err(ApiError::Game(GameError::Unauthorized)),
     }
 }
 
@@ -63,7 +63,7 @@ async fn change_password(
     let (account, session) = with_session(caller, &jar)?;
     let PasswordChange { current, new } = parse_body(&headers, body)?;
     if let Err(retry_after) = throttle.attempt(&account.name, &client) {
-        return Err(ApiError(GameError::TooMany {
+        return Err(ApiError::Game(GameError::TooMany {
             message: "too many password attempts: wait, then try again".into(),
             retry_after,
         }));

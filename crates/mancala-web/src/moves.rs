@@ -11,8 +11,9 @@ use crate::live::LiveGame;
 
 use crate::client::ClientKey;
 use crate::clock::{charge_move, deadline};
+use crate::error::GameError;
 use crate::games::Games;
-use crate::row::{GameError, started};
+use crate::row::started;
 use crate::store::{GameRow, GameStore, NewMove, Next, StateUpdate, now_ms};
 use crate::tokens::{SeatKey, seat_of};
 use crate::view::GameView;

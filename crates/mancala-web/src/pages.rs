@@ -10,10 +10,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use sha2::{Digest, Sha256};
 
+use crate::error::GameError;
 use crate::games::Games;
 use crate::http::ApiError;
 use crate::http::{Limiter, method_not_allowed, no_endpoint};
-use crate::row::GameError;
 
 /// How long browsers may keep the static assets: their URLs carry the asset version.
 const STATIC_CACHE: &str = "public, max-age=31536000, immutable";
@@ -234,6 +234,6 @@ async fn profile_page(
     Ok(match games.user(&name).await {
         Ok(_) => html(StatusCode::OK, Page::Index),
         Err(GameError::NotFound) => html(StatusCode::NOT_FOUND, Page::NotFound),
-        Err(e) => return Err(ApiError(e)),
+        Err(e) => return Err(ApiError::Game(e)),
     })
 }

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use crate::row::GameError;
+use crate::error::GameError;
 
 /// The fewest characters of a password.
 pub const PASSWORD_MIN_CHARS: usize = 8;

@@ -7,9 +7,10 @@ use mancala_session::{Record, RecordFormat, Seat, default_name, parse_records};
 use serde::{Deserialize, Serialize};
 
 use crate::client::ClientKey;
+use crate::error::GameError;
 use crate::games::Games;
 use crate::lifecycle::{FirstMover, NewGame, SeatGrant};
-use crate::row::{GameError, session_of};
+use crate::row::session_of;
 use crate::state::check_name;
 use crate::store::{GameRow, GameStore, NewMove, Next, StoreError};
 

@@ -1,75 +1,13 @@
-//! What a stored game means: the error of every request about one, and the rules,
-//! start, names, seats and session read from its row. Below the service (`games`), the
+//! What a stored game means: the rules, start, names, seats and session read from its
+//! row. Below the service (`games`), the
 //! game view (`view`), the live sessions (`live`) and the clocks (`clock`), which all
 //! read rows, so that none of them needs another to do it.
 
 use mancala_core::{EndRule, Position, RuleOptions, Rules, Side, Variant};
 use mancala_session::{Seat, Session};
 
+use crate::error::GameError;
 use crate::store::{GameRow, StoreError};
-
-/// Why a request failed; each maps to one HTTP status.
-#[derive(Debug, thiserror::Error)]
-pub enum GameError {
-    /// 404: no game with this id (or it has expired).
-    #[error("no such game")]
-    NotFound,
-    /// 404: no such path under `/api`.
-    #[error("no such endpoint")]
-    NoEndpoint,
-    /// 404: no such thing of the caller's (a token, an account), saying which.
-    #[error("{0}")]
-    Missing(String),
-    /// 405: the path exists, the method does not.
-    #[error("method not allowed here")]
-    MethodNotAllowed,
-    /// 401: no token, or not a token of this game.
-    #[error("a valid token for this game is required")]
-    Unauthorized,
-    /// 403: it is not this seat's turn.
-    #[error("it is not your turn")]
-    NotYourTurn,
-    /// 403: the request needs a secret it did not bring (the invite to join).
-    #[error("{0}")]
-    Forbidden(String),
-    /// 400: the request body is not the expected JSON.
-    #[error("{0}")]
-    BadRequest(String),
-    /// 415: the request body is not sent as JSON (`Content-Type: application/json`).
-    #[error("{0}")]
-    UnsupportedMediaType(String),
-    /// 413: the request body is too large.
-    #[error("request body too large")]
-    TooLarge,
-    /// 409: the request conflicts with the game's state.
-    #[error("{0}")]
-    Conflict(String),
-    /// 422: the move or settings break the rules or the server's bounds.
-    #[error("{0}")]
-    Unprocessable(String),
-    /// 429: this client asks too much; try again after `retry_after` seconds.
-    #[error("{message}")]
-    TooMany {
-        /// What limit was reached.
-        message: String,
-        /// Seconds to wait.
-        retry_after: u64,
-    },
-    /// 503: the server as a whole is at a limit; try again after `retry_after` seconds.
-    #[error("{message}")]
-    Busy {
-        /// What limit was reached.
-        message: String,
-        /// Seconds to wait.
-        retry_after: u64,
-    },
-    /// 500: storage failed (the detail is logged, never sent).
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// 500: something else failed (the detail is logged, never sent).
-    #[error("{0}")]
-    Internal(String),
-}
 
 /// The rules stored with a game.
 pub(crate) fn rules_of(row: &GameRow) -> Result<Rules, GameError> {

@@ -17,9 +17,9 @@ use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::CookieJar;
 
 use crate::caller::SESSION_COOKIE;
+use crate::error::GameError;
 use crate::games::Games;
 use crate::http::ApiError;
-use crate::row::GameError;
 
 /// The middleware: see the module's documentation.
 pub(crate) async fn same_origin_with_cookie(
@@ -35,7 +35,7 @@ pub(crate) async fn same_origin_with_cookie(
         .get(SESSION_COOKIE)
         .is_some();
     if !safe && has_cookie && cross_site(request.headers(), &games) {
-        return ApiError(GameError::Forbidden(
+        return ApiError::Game(GameError::Forbidden(
             "a request from another site's page with this site's session cookie".into(),
         ))
         .into_response();

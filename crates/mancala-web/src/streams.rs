@@ -12,8 +12,8 @@ use axum::extract::ws::Utf8Bytes;
 use tokio::sync::broadcast;
 
 use crate::client::ClientKey;
+use crate::error::GameError;
 use crate::limits::StreamLimits;
-use crate::row::GameError;
 use crate::store::Progress;
 use crate::view::GameView;
 

@@ -8,7 +8,7 @@ use rand::TryRngCore;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::row::GameError;
+use crate::error::GameError;
 use crate::store::GameRow;
 
 /// `N` random bytes from the operating system, in hex: game ids and secrets.

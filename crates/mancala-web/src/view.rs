@@ -5,8 +5,9 @@ use mancala_session::{EndText, Session};
 use serde::Serialize;
 
 use crate::clock::{claim_at, remaining, running};
+use crate::error::GameError;
 use crate::ratings::{RatingChange, RatingChanges};
-use crate::row::{GameError, session_of, started};
+use crate::row::{session_of, started};
 use crate::state::TimeControl;
 use crate::store::{Expiry, GameRow};
 
