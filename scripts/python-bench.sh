@@ -10,5 +10,10 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 venv=target/python-venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check numpy open-spiel
+# The wheel carries the `mancala` command, which the benchmark does not use: a binary
+# built already is handed over (python/build.rs) rather than a release build made for it.
+for bin in "$CARGO_TARGET_DIR/release/mancala" "$CARGO_TARGET_DIR/debug/mancala"; do
+  if [ -x "$bin" ]; then export MANCALA_CLI_FROM="$bin"; break; fi
+done
 "$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
 exec "$venv/bin/python" scripts/python_bench.py "$@"
