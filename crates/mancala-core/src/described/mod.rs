@@ -32,6 +32,9 @@ pub struct Described {
     must_feed: bool,
     no_move: NoMove,
     captures: Vec<Capture>,
+    /// Whether a capture rule is tried after every seed: else the sowing tries none
+    /// until its last seed (the common case, and the fast one).
+    each_seed: bool,
     claim: Option<Claim>,
     majority: bool,
     empty: Empty,
@@ -50,6 +53,10 @@ impl Described {
             must_feed: description.turn.must_feed,
             no_move: description.turn.no_move,
             captures: description.capture.clone(),
+            each_seed: description
+                .capture
+                .iter()
+                .any(|c| c.timing == crate::description::Timing::EachSeed),
             claim: description.claim.clone(),
             majority: description.end.majority,
             empty: description.end.empty,
@@ -88,8 +95,12 @@ impl Described {
         (self.majority && decided_by_captures(pos))
             || (self.seeds_left > 0 && pos.seeds_in_play() <= self.seeds_left)
             || match self.empty {
-                // Without feeding, a player can move while they have seeds.
-                Empty::MoverCannotMove if !self.must_feed => pos.row_sum(pos.to_move) == 0,
+                // Without feeding to do, a player can move while they have seeds.
+                Empty::MoverCannotMove
+                    if !self.must_feed || pos.row_sum(pos.to_move.opponent()) > 0 =>
+                {
+                    pos.row_sum(pos.to_move) == 0
+                }
                 Empty::MoverCannotMove => self.legal_moves(pos).is_empty(),
                 Empty::EitherSide => pos.row_sum(Side::South) == 0 || pos.row_sum(Side::North) == 0,
             }

@@ -55,7 +55,9 @@ impl Described {
                 self.next(pos, at, origin)
             };
             self.drop_seed(pos, at, steps);
-            if let Spot::Cell(cell) = at {
+            if let Spot::Cell(cell) = at
+                && self.each_seed
+            {
                 report.captured += self.capture_at(pos, cell, Timing::EachSeed, steps);
             }
         }
