@@ -1,89 +1,24 @@
 //! The terminal game without a terminal: scripted keys, clicks and a fake clock on the
 //! [`App`], checked on what ratatui's `TestBackend` shows.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use mancala_core::{Rules, Side, Variant};
-use mancala_tui::{App, BoardShape, GameLayout, Setup, draw};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use mancala_tui::{App, BoardShape, GameLayout, Setup};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Rect;
 
+mod common;
+
+use common::{against, chars, press, run_until, screen, two_people};
+
 const W: u16 = 100;
 const H: u16 = 35;
 
-/// The screen as text, one line per row, trailing spaces cut. A wide character (CJK,
-/// an emoji) is followed by nothing, as a terminal shows it, not by the buffer's
-/// blank cell under its second column.
-fn screen(app: &App, w: u16, h: u16) -> String {
-    use unicode_width::UnicodeWidthStr;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| draw(f, app)).unwrap();
-    let buf = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let mut line = String::new();
-        let mut x = 0;
-        while x < w {
-            let symbol = buf[(x, y)].symbol();
-            line.push_str(symbol);
-            x += u16::try_from(symbol.width().max(1)).unwrap();
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
 fn show(app: &App) -> String {
     screen(app, W, H)
-}
-
-fn press(app: &mut App, code: KeyCode, now: Instant) {
-    app.handle_key(KeyEvent::from(code), now);
-}
-
-fn chars(app: &mut App, s: &str, now: Instant) {
-    for c in s.chars() {
-        press(app, KeyCode::Char(c), now);
-    }
-}
-
-fn two_people(variant: Variant, houses: u8, seeds: u8) -> Setup {
-    Setup {
-        variant,
-        houses,
-        seeds,
-        players: ["human".into(), "human".into()],
-        names: ["Ann".into(), "Bob".into()],
-        ..Setup::default()
-    }
-}
-
-fn against(bot: &str, houses: u8, seeds: u8) -> Setup {
-    Setup {
-        houses,
-        seeds,
-        players: ["human".into(), bot.into()],
-        names: ["Ann".into(), "Robo".into()],
-        ..Setup::default()
-    }
-}
-
-/// Ticks a fake clock (and lets the thinker threads run) until `done`.
-fn run_until(app: &mut App, now: &mut Instant, done: impl Fn(&App) -> bool) {
-    for _ in 0..5000 {
-        if done(app) {
-            return;
-        }
-        *now += Duration::from_millis(50);
-        app.tick(*now);
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    panic!("timed out; screen:\n{}", show(app));
 }
 
 /// The rows of the board's frame.

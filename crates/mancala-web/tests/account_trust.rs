@@ -10,13 +10,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{HeaderMap, Request, StatusCode, header};
+use axum::http::StatusCode;
 use common::TestDb;
-use http_body_util::BodyExt;
-use mancala_web::{Games, Limits, ManualClock, SESSION_COOKIE, app};
+use common::calls::{Answer, Call, bearing, body, call, with_cookie};
+use mancala_web::{Games, Limits, ManualClock, app};
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
 on_both_backends!(
     a_rated_game_is_aborted_not_resigned_before_both_have_moved,
@@ -34,7 +32,7 @@ on_both_backends!(
 /// The password of every account `sign_up` makes.
 const PASSWORD: &str = "sowing seeds 4 ever";
 
-/// Noon on 2026-12-07, for the service's clock.
+/// A fixed instant for the service's clock, so that "a day" is the same day in every run.
 const T0: i64 = 1_796_644_800_000;
 
 /// A site: the router over the service (its clock moved by hand), with room for many
@@ -62,81 +60,6 @@ async fn site(db: &TestDb, rated_per_pair_per_day: u32) -> Site {
         router: app(games.clone()),
         games,
         clock,
-    }
-}
-
-/// A request's parts beside its method and path.
-#[derive(Default)]
-struct Call<'a> {
-    cookie: Option<&'a str>,
-    bearer: Option<&'a str>,
-    headers: Vec<(&'a str, &'a str)>,
-    body: Value,
-}
-
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    json: Value,
-}
-
-impl Answer {
-    /// The session cookie's secret this answer sets.
-    fn session(&self) -> String {
-        let set = self.headers[header::SET_COOKIE].to_str().unwrap();
-        let value = set.strip_prefix(&format!("{SESSION_COOKIE}=")).unwrap();
-        value.split(';').next().unwrap().to_owned()
-    }
-}
-
-async fn call(r: &Router, method: &str, uri: &str, c: Call<'_>) -> Answer {
-    let mut req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::HOST, "mancala.test")
-        .header(header::CONTENT_TYPE, "application/json");
-    if let Some(secret) = c.cookie {
-        req = req.header(header::COOKIE, format!("{SESSION_COOKIE}={secret}"));
-    }
-    if let Some(t) = c.bearer {
-        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-    }
-    for (name, value) in c.headers {
-        req = req.header(name, value);
-    }
-    let body = if c.body.is_null() {
-        Body::empty()
-    } else {
-        Body::from(c.body.to_string())
-    };
-    let response = r.clone().oneshot(req.body(body).unwrap()).await.unwrap();
-    let (parts, body) = response.into_parts();
-    let bytes = body.collect().await.unwrap().to_bytes();
-    Answer {
-        status: parts.status,
-        headers: parts.headers,
-        json: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    }
-}
-
-fn body(json: Value) -> Call<'static> {
-    Call {
-        body: json,
-        ..Call::default()
-    }
-}
-
-fn with_cookie(cookie: &str) -> Call<'_> {
-    Call {
-        cookie: Some(cookie),
-        ..Call::default()
-    }
-}
-
-fn bearing(token: &str) -> Call<'_> {
-    Call {
-        bearer: Some(token),
-        ..Call::default()
     }
 }
 

@@ -7,15 +7,13 @@
 mod common;
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{HeaderMap, Request, StatusCode, header};
+use axum::http::{StatusCode, header};
 use common::TestDb;
-use http_body_util::BodyExt;
+use common::calls::{Answer, Call, bearing, body, call, with_cookie};
 use mancala_web::{
     AccountStore, Games, Limits, Rating, SESSION_COOKIE, Score, app, pool_of, rate_game,
 };
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
 on_both_backends!(
     sign_up_log_in_log_out,
@@ -48,94 +46,6 @@ async fn service(db: &TestDb) -> Games {
     let games = Games::with_limits(db.store().await, limits);
     std::mem::forget(games.start_background());
     games
-}
-
-/// A request: method, path, optional cookie, bearer token, extra headers and body.
-#[derive(Default)]
-struct Call<'a> {
-    cookie: Option<&'a str>,
-    bearer: Option<&'a str>,
-    headers: Vec<(&'a str, &'a str)>,
-    body: Value,
-}
-
-/// A request's answer: status, headers and the body as JSON.
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    json: Value,
-}
-
-impl Answer {
-    /// The session cookie's secret this answer sets.
-    fn session(&self) -> String {
-        let set = self.set_cookie();
-        let value = set
-            .strip_prefix(&format!("{SESSION_COOKIE}="))
-            .unwrap_or_else(|| panic!("no session cookie in {set:?}"));
-        value.split(';').next().unwrap().to_owned()
-    }
-
-    fn set_cookie(&self) -> String {
-        self.headers
-            .get(header::SET_COOKIE)
-            .map(|v| v.to_str().unwrap().to_owned())
-            .unwrap_or_default()
-    }
-}
-
-async fn call(r: &Router, method: &str, uri: &str, c: Call<'_>) -> Answer {
-    let mut req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::HOST, "mancala.test");
-    if let Some(secret) = c.cookie {
-        req = req.header(header::COOKIE, format!("{SESSION_COOKIE}={secret}"));
-    }
-    if let Some(t) = c.bearer {
-        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-    }
-    for (name, value) in c.headers {
-        req = req.header(name, value);
-    }
-    let body = if c.body.is_null() {
-        Body::empty()
-    } else {
-        Body::from(c.body.to_string())
-    };
-    let req = req
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(body)
-        .unwrap();
-    let response = r.clone().oneshot(req).await.unwrap();
-    let (parts, body) = response.into_parts();
-    let bytes = body.collect().await.unwrap().to_bytes();
-    Answer {
-        status: parts.status,
-        headers: parts.headers,
-        json: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    }
-}
-
-fn body(json: Value) -> Call<'static> {
-    Call {
-        body: json,
-        ..Call::default()
-    }
-}
-
-fn with_cookie(cookie: &str) -> Call<'_> {
-    Call {
-        cookie: Some(cookie),
-        ..Call::default()
-    }
-}
-
-fn bearing(token: &str) -> Call<'_> {
-    Call {
-        bearer: Some(token),
-        ..Call::default()
-    }
 }
 
 /// `POST /api/games/{id}/{action}` as `c` says.

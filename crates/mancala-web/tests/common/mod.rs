@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod calls;
+
 use std::sync::Arc;
 
 use mancala_pgtest::TempPostgres;
