@@ -151,7 +151,7 @@ impl Game {
     /// player 2 numbers it), or None; then player 2's. (None, None) in other variants.
     #[getter]
     fn tuzdyks(&self) -> (Option<u8>, Option<u8>) {
-        let [a, b] = self.inner.position().tuzdyks().map(|t| t.map(Move::house));
+        let [a, b] = self.inner.position().claims().map(|t| t.map(Move::house));
         (a, b)
     }
 

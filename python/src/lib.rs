@@ -115,7 +115,7 @@ fn variant_info(py: Python<'_>, variant: &str) -> PyResult<Py<PyDict>> {
     d.set_item("stores", info.stores)?;
     d.set_item("extra_turns", info.extra_turns)?;
     d.set_item("repetition", info.repetition)?;
-    d.set_item("tuzdyks", info.tuzdyks)?;
+    d.set_item("tuzdyks", info.claims)?;
     Ok(d.unbind())
 }
 

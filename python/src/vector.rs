@@ -43,7 +43,7 @@ impl VectorGame {
 
     /// Columns of an observation: 2H+2, and the two tuzdyks in Togyz Kumalak.
     fn observation_width(&self) -> usize {
-        let extra = if self.start.variant().info().tuzdyks {
+        let extra = if self.start.variant().info().claims {
             2
         } else {
             0
@@ -257,7 +257,7 @@ impl VectorGame {
     /// that row's owner numbers it, 0 for none. The layout of the environments'.
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let width = self.observation_width();
-        let tuzdyks = self.start.variant().info().tuzdyks;
+        let tuzdyks = self.start.variant().info().claims;
         let mut out = Vec::with_capacity(self.games.len() * width);
         for game in &self.games {
             let p = game.position();
@@ -268,7 +268,7 @@ impl VectorGame {
             out.push(i32::from(p.store(me)));
             out.push(i32::from(p.store(them)));
             if tuzdyks {
-                let house = |side| p.tuzdyk(side).map_or(0, |m: Move| i32::from(m.house()));
+                let house = |side| p.claimed(side).map_or(0, |m: Move| i32::from(m.house()));
                 out.extend([house(me), house(them)]);
             }
         }

@@ -15,7 +15,7 @@ use serde::Serialize;
 use mancala_cli::RulesArgs;
 
 /// The evaluation's terms, in the order of `features`.
-const TERMS: [&str; N] = ["store", "row", "mobility", "reach", "threat", "tuzdyk"];
+const TERMS: [&str; N] = ["store", "row", "mobility", "reach", "threat", "claim"];
 
 /// How many terms the evaluation has.
 const N: usize = 6;

@@ -108,7 +108,7 @@ pub fn oware_board(p: &Position, names: &[String; 2]) -> String {
         .max(1 + digits(houses));
     let name_w = names.iter().map(|n| n.width()).max().unwrap_or(0) + 1;
     // The house of `side`'s row that the other player holds as a tuzdyk, if any.
-    let tuzdyk = |side: Side| p.tuzdyk(side.opponent()).map(|m| m.index());
+    let tuzdyk = |side: Side| p.claimed(side.opponent()).map(|m| m.index());
     let row = |side: Side, cells: &[(usize, u16)]| {
         let label = format!("{}:", names[side.index()]);
         let pad = " ".repeat(name_w - label.width());
@@ -160,7 +160,7 @@ fn tuzdyk_line(p: &Position, names: &[String; 2]) -> String {
         .into_iter()
         .filter_map(|owner| {
             let row = if owner == Side::South { 'B' } else { 'A' };
-            p.tuzdyk(owner)
+            p.claimed(owner)
                 .map(|m| (owner, format!("{}'s tuzdyk {row}{m}", names[owner.index()])))
         })
         .collect();

@@ -503,7 +503,7 @@ fn show_rules(rules: Rules, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "{line}")?;
     }
     writeln!(out, "Tip: {}.", info.tip)?;
-    if info.tuzdyks {
+    if info.claims {
         let legend = "On the board an x marks a tuzdyk, and the line under the scores \
                       says whose it is.";
         for line in wrap(legend, HELP_WIDTH) {

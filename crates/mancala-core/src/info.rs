@@ -13,7 +13,7 @@ use crate::{MAX_HOUSES, MAX_SEEDS};
 /// let info = Variant::TogyzKumalak.info();
 /// assert_eq!((info.key, info.name), ("togyzkumalak", "Togyz Kumalak"));
 /// assert_eq!((info.default_houses, info.default_seeds), (9, 9));
-/// assert!(info.tuzdyks && !info.stores && !info.extra_turns && !info.must_feed);
+/// assert!(info.claims && !info.stores && !info.extra_turns && !info.must_feed);
 /// assert!(Variant::Oware.info().must_feed);
 /// assert!(Variant::Kalah.info().takes_option("empty-capture"));
 /// assert!(!Variant::Oware.info().takes_option("empty-capture"));
@@ -50,8 +50,11 @@ pub struct VariantInfo {
     pub must_feed: bool,
     /// What happens to the seeds left on the board at the end.
     pub leftover: Leftover,
-    /// Whether players claim tuzdyks (Togyz Kumalak): state beyond houses and stores.
-    pub tuzdyks: bool,
+    /// Whether players claim houses of the opponent's row (Togyz Kumalak's tuzdyks):
+    /// state beyond houses and stores.
+    pub claims: bool,
+    /// What a claimed house is called (`tuzdyk`), or empty for a game without claims.
+    pub claim_word: &'static str,
     /// What the seeds a player has banked are called: `store` or `captured`.
     pub bank: &'static str,
 }
@@ -140,7 +143,8 @@ pub(crate) const KALAH: VariantInfo = VariantInfo {
     repetition: false,
     must_feed: false,
     leftover: Leftover::OwnRow,
-    tuzdyks: false,
+    claims: false,
+    claim_word: "",
     bank: "store",
 };
 
@@ -167,7 +171,8 @@ pub(crate) const OWARE: VariantInfo = VariantInfo {
     repetition: true,
     must_feed: true,
     leftover: Leftover::OwnRowUnlessDecided,
-    tuzdyks: false,
+    claims: false,
+    claim_word: "",
     bank: "captured",
 };
 
@@ -193,7 +198,8 @@ pub(crate) const OWARE_SIMPLIFIED: VariantInfo = VariantInfo {
     repetition: true,
     must_feed: false,
     leftover: Leftover::Nobody,
-    tuzdyks: false,
+    claims: false,
+    claim_word: "",
     bank: "captured",
 };
 
@@ -221,6 +227,7 @@ pub(crate) const TOGYZ_KUMALAK: VariantInfo = VariantInfo {
     repetition: true,
     must_feed: false,
     leftover: Leftover::OwnRowUnlessDecided,
-    tuzdyks: true,
+    claims: true,
+    claim_word: "tuzdyk",
     bank: "captured",
 };

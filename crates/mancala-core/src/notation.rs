@@ -282,7 +282,7 @@ fn parse_row(span: Span<'_>, side: Side, rules: Rules) -> Result<Row, NotationEr
     let mut tuzdyk = None;
     let mut found = 0;
     for cell in row.split(',') {
-        if cell.text == "x" && rules.variant().info().tuzdyks && tuzdyk.is_none() {
+        if cell.text == "x" && rules.variant().info().claims && tuzdyk.is_none() {
             tuzdyk = Move::new(found as u8 + 1);
         } else {
             let n = seeds(cell, NotationField::Houses(side), rules)?;
@@ -394,7 +394,7 @@ impl Position {
             to_move,
         )
         // A house marked `x` on one player's row is the other player's tuzdyk.
-        .and_then(|p| p.with_tuzdyks([north.tuzdyk, south.tuzdyk]))
+        .and_then(|p| p.with_claims([north.tuzdyk, south.tuzdyk]))
         .map_err(|e| {
             let (field, at) = match e {
                 SetupError::SeedsNotConserved { .. } => (NotationField::Board, 2),
@@ -402,7 +402,7 @@ impl Position {
                 SetupError::RowLength { side, .. } => {
                     (NotationField::Houses(side), 2 + side.index())
                 }
-                SetupError::Tuzdyk { side, .. } => {
+                SetupError::Claim { side, .. } => {
                     let row = side.opponent();
                     (NotationField::Houses(row), 2 + row.index())
                 }
@@ -441,7 +441,7 @@ impl Position {
         }
         line.push_str(&format!(" {}x{}", rules.houses(), rules.seeds()));
         for side in Side::BOTH {
-            let marked = self.tuzdyk(side.opponent()).map(Move::index);
+            let marked = self.claimed(side.opponent()).map(Move::index);
             let row: Vec<String> = (self.houses(side).iter().enumerate())
                 .map(|(i, n)| match marked {
                     Some(t) if t == i => "x".to_owned(),

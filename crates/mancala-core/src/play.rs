@@ -103,16 +103,16 @@ impl Position {
     /// the two players' tuzdyks do not have the same number.
     ///
     /// # Errors
-    /// [`SetupError::Tuzdyk`] saying which rule a tuzdyk breaks.
+    /// [`SetupError::Claim`] saying which rule a tuzdyk breaks.
     ///
     /// ```
     /// use mancala_core::{Move, Position, Rules, Side};
     /// let p = Position::from_notation("togyzkumalak 3x3 0,3,3/3 3,0,3/3 1").unwrap();
-    /// let q = p.with_tuzdyks([Move::new(2), None]).unwrap();
+    /// let q = p.with_claims([Move::new(2), None]).unwrap();
     /// assert_eq!(q.to_notation(), "togyzkumalak 3x3 0,3,3/3 3,x,3/3 1");
-    /// assert!(p.with_tuzdyks([Move::new(3), None]).is_err()); // the last house
+    /// assert!(p.with_claims([Move::new(3), None]).is_err()); // the last house
     /// ```
-    pub fn with_tuzdyks(self, tuzdyks: [Option<Move>; 2]) -> Result<Position, SetupError> {
+    pub fn with_claims(self, tuzdyks: [Option<Move>; 2]) -> Result<Position, SetupError> {
         let mut p = self;
         p.tuzdyks = tuzdyks.map(|t| t.map_or(0, Move::house));
         p.over = p.compute_over();
@@ -123,14 +123,15 @@ impl Position {
     /// The checks of a position set up from parts beyond seeds adding up: tuzdyks only
     /// where the variant has them, then the variant's own.
     fn check_setup(&self) -> Result<(), SetupError> {
-        if !self.rules.variant().info().tuzdyks {
+        if !self.rules.variant().info().claims {
             if let Some(side) = Side::BOTH
                 .into_iter()
                 .find(|s| self.tuzdyks[s.index()] != 0)
             {
-                return Err(SetupError::Tuzdyk {
+                return Err(SetupError::Claim {
                     side,
-                    why: "only Togyz Kumalak has tuzdyks",
+                    word: "",
+                    why: "this game has no claimed houses",
                 });
             }
         }

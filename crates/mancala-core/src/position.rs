@@ -120,11 +120,13 @@ pub enum SetupError {
     /// turn while the opponent has seeds.
     #[error("{0} has no seeds and would be skipped")]
     MoverSkipped(Side),
-    /// A tuzdyk that the rules do not allow (see [`Position::with_tuzdyks`]).
-    #[error("{side}'s tuzdyk: {why}")]
-    Tuzdyk {
-        /// The player whose tuzdyk it is.
+    /// A claimed house that the rules do not allow (see [`Position::with_claims`]).
+    #[error("{side}'s {}: {why}", if word.is_empty() { "claimed house" } else { word })]
+    Claim {
+        /// The player who claimed it.
         side: Side,
+        /// What the game calls a claimed house (`tuzdyk`), or empty.
+        word: &'static str,
         /// Which rule it breaks.
         why: &'static str,
     },
@@ -191,20 +193,20 @@ impl Position {
     /// ```
     /// use mancala_core::{Move, Position, Side};
     /// let p = Position::from_notation("togyzkumalak 3x3 0,3,3/3 3,x,3/3 1").unwrap();
-    /// assert_eq!(p.tuzdyk(Side::South), Move::new(2));
-    /// assert_eq!(p.tuzdyk(Side::North), None);
+    /// assert_eq!(p.claimed(Side::South), Move::new(2));
+    /// assert_eq!(p.claimed(Side::North), None);
     /// ```
     #[inline]
     #[must_use]
-    pub fn tuzdyk(&self, side: Side) -> Option<Move> {
+    pub fn claimed(&self, side: Side) -> Option<Move> {
         Move::new(self.tuzdyks[side.index()])
     }
 
-    /// Both tuzdyks, player 1's first (see [`Position::tuzdyk`]).
+    /// Both players' claimed houses, player 1's first (see [`Position::claimed`]).
     #[inline]
     #[must_use]
-    pub fn tuzdyks(&self) -> [Option<Move>; 2] {
-        Side::BOTH.map(|s| self.tuzdyk(s))
+    pub fn claims(&self) -> [Option<Move>; 2] {
+        Side::BOTH.map(|s| self.claimed(s))
     }
 
     /// Seeds in `side`'s houses.
@@ -289,7 +291,7 @@ impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // A tuzdyk (always empty) shows as `x`, as in the notation.
         let row = |side: Side, reversed: bool| -> String {
-            let tuzdyk = self.tuzdyk(side.opponent()).map(Move::index);
+            let tuzdyk = self.claimed(side.opponent()).map(Move::index);
             let cells = (self.houses(side).iter().enumerate()).map(|(i, n)| {
                 if tuzdyk == Some(i) {
                     format!("{:>4}", "x")

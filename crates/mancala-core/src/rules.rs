@@ -3,14 +3,20 @@
 use std::fmt;
 use std::str::FromStr;
 
+use std::sync::OnceLock;
+
+use crate::described::DescribedGame;
+use crate::description::{Description, DescriptionError};
 use crate::info::{self, VariantInfo};
 use crate::{MAX_HOUSES, MAX_SEEDS};
 
-/// The rule sets this crate implements.
+/// The game being played: one of the four games with a hand-written rule set, or any
+/// other game from its description.
 ///
 /// Parsed from and printed as the keys front ends and files use: `kalah`, `oware`,
-/// `oware-simplified`, `togyzkumalak`. Everything else about a variant (its display
-/// name, rules text, defaults, options, what its board has) is in [`Variant::info`].
+/// `oware-simplified`, `togyzkumalak`, and the key of every other game the suite ships
+/// ([`Variant::catalogue`]). Everything else about a game (its display name, rules
+/// text, defaults, options, what its board has) is in [`Variant::info`].
 ///
 /// ```
 /// use mancala_core::Variant;
@@ -20,8 +26,6 @@ use crate::{MAX_HOUSES, MAX_SEEDS};
 /// assert!("chess".parse::<Variant>().is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum Variant {
     /// Kalah: stores, extra turns, captures from an own empty house.
     Kalah,
@@ -30,12 +34,14 @@ pub enum Variant {
     /// The simplified Oware of the Bern course assignment.
     OwareSimplified,
     /// Togyz Kumalak: sowing starts in the origin house, even captures, tuzdyks.
-    #[cfg_attr(feature = "serde", serde(rename = "togyzkumalak"))]
     TogyzKumalak,
+    /// A game played from its description by the description engine.
+    Described(DescribedGame),
 }
 
 impl Variant {
-    /// Every variant, in the order front ends list them.
+    /// The four games with a hand-written rule set (a kernel), in the order front ends
+    /// list them.
     pub const ALL: [Variant; 4] = [
         Variant::Kalah,
         Variant::Oware,
@@ -43,19 +49,57 @@ impl Variant {
         Variant::TogyzKumalak,
     ];
 
-    /// What the variant is: key, display name, rules text, defaults, options.
+    /// Every game the suite ships: the four with kernels, then every other shipped
+    /// description in the order of its files.
+    ///
+    /// ```
+    /// use mancala_core::Variant;
+    /// let all = Variant::catalogue();
+    /// assert_eq!(&all[..4], &Variant::ALL);
+    /// assert!(all.iter().all(|v| v.is_catalogued()));
+    /// ```
+    #[must_use]
+    pub fn catalogue() -> &'static [Variant] {
+        static CATALOGUE: OnceLock<Vec<Variant>> = OnceLock::new();
+        CATALOGUE.get_or_init(|| {
+            let kernels = Variant::ALL.iter().map(|v| v.name());
+            let kernels: Vec<&str> = kernels.collect();
+            let described = Description::builtins()
+                .into_iter()
+                .filter(|d| !kernels.contains(&d.key.as_str()))
+                .map(|d| {
+                    DescribedGame::intern(d)
+                        .unwrap_or_else(|e| unreachable!("a shipped game is checked: {e}"))
+                });
+            Variant::ALL
+                .into_iter()
+                .chain(described.map(Variant::Described))
+                .collect()
+        })
+    }
+
+    /// Whether this is a game the suite ships as it ships it (so that its key alone
+    /// names it in records and the notation), rather than a description of a player's
+    /// own.
+    #[must_use]
+    pub fn is_catalogued(self) -> bool {
+        Variant::catalogue().contains(&self)
+    }
+
+    /// What the game is: key, display name, rules text, defaults, options.
     ///
     /// ```
     /// use mancala_core::Variant;
     /// assert_eq!(Variant::OwareSimplified.info().name, "Simplified Oware");
     /// ```
     #[must_use]
-    pub const fn info(self) -> &'static VariantInfo {
+    pub fn info(self) -> &'static VariantInfo {
         match self {
             Variant::Kalah => &info::KALAH,
             Variant::Oware => &info::OWARE,
             Variant::OwareSimplified => &info::OWARE_SIMPLIFIED,
             Variant::TogyzKumalak => &info::TOGYZ_KUMALAK,
+            Variant::Described(game) => game.info(),
         }
     }
 
@@ -66,28 +110,28 @@ impl Variant {
         clippy::misnamed_getters,
         reason = "the name of files and command lines: the key, as it always was"
     )]
-    pub const fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         self.info().key
     }
 
     /// Whether a position coming round again since the last capture ends the game
     /// (both Oware variants; no Kalah position can come round again).
     #[must_use]
-    pub const fn has_repetition_rule(self) -> bool {
+    pub fn has_repetition_rule(self) -> bool {
         self.info().repetition
     }
 
     /// Whether the board has stores that seeds are sown into (Kalah only).
     #[must_use]
-    pub const fn has_stores(self) -> bool {
+    pub fn has_stores(self) -> bool {
         self.info().stores
     }
 
-    /// The keys of every variant, for messages: `kalah, oware, oware-simplified or
+    /// The keys of every shipped game, for messages: `kalah, oware, … or
     /// togyzkumalak`.
     #[must_use]
     pub fn keys_in_words() -> String {
-        let keys: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        let keys: Vec<&str> = Variant::catalogue().iter().map(|v| v.name()).collect();
         match keys.split_last() {
             Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
             _ => keys.concat(),
@@ -104,8 +148,9 @@ impl fmt::Display for Variant {
 impl FromStr for Variant {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Variant::ALL
-            .into_iter()
+        Variant::catalogue()
+            .iter()
+            .copied()
             .find(|v| v.name() == s)
             .ok_or_else(|| RulesError::UnknownVariant(s.to_owned()))
     }
@@ -268,6 +313,84 @@ impl Rules {
             .expect("a variant's defaults are in range")
     }
 
+    /// The rules a description gives: the game with a hand-written rule set when the
+    /// description is one of those games as the suite ships it (on any board, with any
+    /// of its options), so that it plays exactly as `--variant KEY` does and as fast;
+    /// otherwise the description itself, played by the description engine.
+    ///
+    /// ```
+    /// use mancala_core::description::Description;
+    /// use mancala_core::{Rules, Variant};
+    /// let mut d = Description::builtin("kalah").unwrap();
+    /// d.board.seeds = 6;
+    /// assert_eq!(Rules::from_description(d.clone()).unwrap(), Rules::kalah(6, 6));
+    /// d.turn.extra_turn = false;
+    /// let rules = Rules::from_description(d).unwrap();
+    /// assert!(matches!(rules.variant(), Variant::Described(_)));
+    /// assert!(!rules.variant().is_catalogued());
+    /// ```
+    ///
+    /// # Errors
+    /// [`RulesError::Description`] when the description is refused, or the board
+    /// errors of [`Rules::new`].
+    pub fn from_description(description: Description) -> Result<Rules, RulesError> {
+        description.check()?;
+        let (houses, seeds) = (description.board.houses, description.board.seeds);
+        if let Some(kernel) = Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == description.key)
+        {
+            let base = Rules::new(kernel, houses, seeds)?;
+            // Kalah's options are written into its description; the other kernels
+            // take none, so only their defaults can match.
+            let options: Vec<RuleOptions> = if kernel.info().options.is_empty() {
+                vec![RuleOptions::default()]
+            } else {
+                [false, true]
+                    .into_iter()
+                    .flat_map(|empty_capture| {
+                        EndRule::ALL.map(|end_rule| RuleOptions {
+                            empty_capture,
+                            end_rule,
+                        })
+                    })
+                    .collect()
+            };
+            for candidate in options.into_iter().map(|o| base.with_options(o)) {
+                if Description::of_rules(candidate) == description {
+                    return Ok(candidate);
+                }
+            }
+        }
+        Rules::new(
+            Variant::Described(DescribedGame::intern(description)?),
+            houses,
+            seeds,
+        )
+    }
+
+    /// The description of these rules: the game's own, on this board, with the rule
+    /// options written into it.
+    ///
+    /// ```
+    /// use mancala_core::Rules;
+    /// let d = Rules::oware(5, 3).description();
+    /// assert_eq!((d.key.as_str(), d.board.houses, d.board.seeds), ("oware", 5, 3));
+    /// assert_eq!(mancala_core::Rules::from_description(d).unwrap(), Rules::oware(5, 3));
+    /// ```
+    #[must_use]
+    pub fn description(&self) -> Description {
+        match self.variant {
+            Variant::Described(game) => {
+                let mut d = game.description().clone();
+                d.board.houses = self.houses;
+                d.board.seeds = self.seeds;
+                d
+            }
+            _ => Description::of_rules(*self),
+        }
+    }
+
     /// The same rules with other options.
     #[must_use]
     pub const fn with_options(self, options: RuleOptions) -> Rules {
@@ -341,4 +464,24 @@ pub enum RulesError {
     /// Seeds per house out of range.
     #[error("seeds per house must be between 1 and {MAX_SEEDS}, not {0}")]
     Seeds(u32),
+    /// A game description was refused.
+    #[error(transparent)]
+    Description(#[from] DescriptionError),
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Variant {
+    /// A variant is written as its key: a game that is not in the catalogue cannot be
+    /// read back from it, so records carry such a game's whole description.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Variant {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let key = String::deserialize(deserializer)?;
+        key.parse().map_err(serde::de::Error::custom)
+    }
 }

@@ -8,10 +8,10 @@ use crate::{Game, Outcome, Side};
 /// With the `serde` feature it serializes to exactly
 /// `{"ply":0,"to_move":1,"houses":[[...],[...]],"stores":[a,b],"over":false,"result":null}`:
 /// `houses[0]` is player 1's houses 1..H, `houses[1]` player 2's, each in its owner's
-/// sowing order; `to_move` is 1 or 2, `null` once the game is over. In a variant with
-/// tuzdyks (Togyz Kumalak) a field `"tuzdyks":[a,b]` follows `stores`: `a` is the house
-/// of player 2's row that player 1 owns, as player 2 numbers it, or `null`; `b` is
-/// player 2's.
+/// sowing order; `to_move` is 1 or 2, `null` once the game is over. In a game where
+/// players claim houses (Togyz Kumalak's tuzdyks) a field `"claimed":[a,b]` follows
+/// `stores`: `a` is the house of player 2's row that player 1 owns, as player 2 numbers
+/// it, or `null`; `b` is player 2's.
 ///
 /// ```
 /// use mancala_core::{Game, Rules, StateView};
@@ -31,13 +31,14 @@ pub struct StateView {
     pub houses: [Vec<u16>; 2],
     /// Seeds banked: stores in Kalah, captures in Oware.
     pub stores: [u16; 2],
-    /// The tuzdyks, in a variant that has them: each player's house of the opponent's
-    /// row, as the opponent numbers it (see [`Position::tuzdyk`](crate::Position::tuzdyk)).
+    /// The claimed houses, in a game that has them: each player's house of the
+    /// opponent's row, as the opponent numbers it (see
+    /// [`Position::claimed`](crate::Position::claimed)).
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Option::is_none")
     )]
-    pub tuzdyks: Option<[Option<u8>; 2]>,
+    pub claimed: Option<[Option<u8>; 2]>,
     /// Whether the game is over.
     pub over: bool,
     /// The result once the game is over.
@@ -73,8 +74,8 @@ impl StateView {
             to_move: game.to_move().map(Side::number),
             houses: Side::BOTH.map(|s| p.houses(s).to_vec()),
             stores: p.stores(),
-            tuzdyks: (p.variant().info().tuzdyks)
-                .then(|| p.tuzdyks().map(|t| t.map(crate::Move::house))),
+            claimed: (p.variant().info().claims)
+                .then(|| p.claims().map(|t| t.map(crate::Move::house))),
             over: game.is_over(),
             result: game.outcome().map(ResultView::from),
         }

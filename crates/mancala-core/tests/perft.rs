@@ -19,6 +19,7 @@ fn referee(rules: Rules) -> Referee {
         Variant::Oware => Kind::Oware,
         Variant::OwareSimplified => Kind::SimplifiedOware,
         Variant::TogyzKumalak => Kind::TogyzKumalak,
+        Variant::Described(_) => unreachable!("this referee plays the hand-written games"),
     };
     Referee::new(kind, rules.houses(), u32::from(rules.seeds()))
 }

@@ -128,7 +128,7 @@ proptest! {
             p = p.play(*choice.get(&legal)).unwrap();
         }
         let q = Position::from_parts(rules, [p.houses(Side::South), p.houses(Side::North)], p.stores(), p.to_move())
-            .and_then(|q| q.with_tuzdyks(p.tuzdyks()))
+            .and_then(|q| q.with_claims(p.claims()))
             .unwrap();
         prop_assert_eq!(p, q);
     }

@@ -18,8 +18,8 @@ use crate::Score;
 ///   the opponent's houses one seed from a capture by their count
 ///   ([`RuleSet::captures_at`]: one or two seeds in Oware, an odd number in Togyz
 ///   Kumalak);
-/// - `tuzdyk`: tuzdyks owned (Togyz Kumalak: every seed sown into one goes to its
-///   owner for the rest of the game).
+/// - `claim`: houses claimed on the opponent's row (Togyz Kumalak's tuzdyks: every
+///   seed sown into one goes to its owner for the rest of the game).
 ///
 /// The terms `mobility`, `reach` and `threat` cost a pass over the houses, so they are
 /// only computed when weighted.
@@ -35,63 +35,76 @@ pub struct Weights {
     pub reach: i32,
     /// Per seed (Kalah) or house (Oware) of difference in capture threats.
     pub threat: i32,
-    /// Per tuzdyk of difference in tuzdyks owned.
-    pub tuzdyk: i32,
+    /// Per house of difference in claimed houses.
+    pub claim: i32,
 }
 
 impl Weights {
-    /// The weights used for `variant`.
+    /// The weights used for `variant`, chosen by what its rules say rather than by its
+    /// name, so that every described game gets the weights of the games it plays like:
     ///
-    /// - Kalah: a player's final score is their store plus their own row, but seeds on
-    ///   the row can still be captured or sown across, so a row seed counts a quarter of
-    ///   a store seed. Weights fitted to self-play results (`mancala bench tune`) won no
-    ///   more games than these (docs/ladder.md).
-    /// - Oware and simplified Oware: weights fitted to the results of self-play games
-    ///   by logistic regression (`mancala bench tune --variant oware --games 1000
-    ///   --depth 6 --store 8`), kept because they won matches against the store and
-    ///   row terms alone (docs/ladder.md). Moves to choose from and houses that can go
-    ///   round the board count for much in Oware, where a player who cannot be fed
-    ///   loses the rest.
-    /// - Togyz Kumalak: fitted the same way (`mancala bench tune --variant togyzkumalak
-    ///   --games 1000 --depth 6 --store 8`), kept because they won 80.5% of 100 games
-    ///   against store 8, row 1, mobility 2 at 20,000 nodes a move (docs/ladder.md). A
-    ///   tuzdyk is worth about 16 captured seeds: every seed sown into it for the rest
-    ///   of the game is its owner's.
+    /// - Extra turns into stores (Kalah and its relatives): a player's final score is
+    ///   their store plus their own row, but seeds on the row can still be captured or
+    ///   sown across, so a row seed counts a quarter of a store seed. Weights fitted to
+    ///   self-play results (`mancala bench tune`) won no more games than these
+    ///   (docs/ladder.md).
+    /// - Claimed houses (Togyz Kumalak and its relatives): fitted by logistic regression
+    ///   (`mancala bench tune --variant togyzkumalak --games 1000 --depth 6 --store 8`),
+    ///   kept because they won 80.5% of 100 games against store 8, row 1, mobility 2 at
+    ///   20,000 nodes a move (docs/ladder.md). A claimed house is worth about 16
+    ///   captured seeds: every seed sown into it for the rest of the game is its owner's.
+    /// - Feeding an opponent with no seeds (Oware and its relatives): fitted the same
+    ///   way (`--variant oware`), kept because they won matches against the store and
+    ///   row terms alone. Moves to choose from and houses that can go round the board
+    ///   count for much where a player who cannot be fed loses the rest.
+    /// - Any other game (simplified Oware): fitted the same way (`--variant
+    ///   oware-simplified`).
+    ///
+    /// ```
+    /// use mancala_core::Variant;
+    /// use mancala_engine::Weights;
+    /// assert_eq!(Weights::for_variant(Variant::Kalah).row, 2);
+    /// assert_eq!(Weights::for_variant(Variant::TogyzKumalak).claim, 129);
+    /// ```
     #[must_use]
-    pub const fn for_variant(variant: Variant) -> Weights {
-        match variant {
-            Variant::Kalah => Weights {
+    pub fn for_variant(variant: Variant) -> Weights {
+        let info = variant.info();
+        if info.extra_turns {
+            Weights {
                 store: 8,
                 row: 2,
                 mobility: 0,
                 reach: 0,
                 threat: 0,
-                tuzdyk: 0,
-            },
-            Variant::Oware => Weights {
-                store: 8,
-                row: -1,
-                mobility: 13,
-                reach: 17,
-                threat: 3,
-                tuzdyk: 0,
-            },
-            Variant::OwareSimplified => Weights {
-                store: 8,
-                row: 2,
-                mobility: 3,
-                reach: 2,
-                threat: 1,
-                tuzdyk: 0,
-            },
-            Variant::TogyzKumalak => Weights {
+                claim: 0,
+            }
+        } else if info.claims {
+            Weights {
                 store: 8,
                 row: 1,
                 mobility: 23,
                 reach: -10,
                 threat: 11,
-                tuzdyk: 129,
-            },
+                claim: 129,
+            }
+        } else if info.must_feed {
+            Weights {
+                store: 8,
+                row: -1,
+                mobility: 13,
+                reach: 17,
+                threat: 3,
+                claim: 0,
+            }
+        } else {
+            Weights {
+                store: 8,
+                row: 2,
+                mobility: 3,
+                reach: 2,
+                threat: 1,
+                claim: 0,
+            }
         }
     }
 
@@ -122,7 +135,7 @@ pub fn features(pos: &Position) -> [i32; 6] {
         mine.mobility - theirs.mobility,
         mine.reach - theirs.reach,
         mine.threat - theirs.threat,
-        tuzdyk_term(pos),
+        claim_term(pos),
     ]
 }
 
@@ -140,11 +153,11 @@ fn row_term(pos: &Position) -> i32 {
     i32::from(pos.row_sum(me)) - i32::from(pos.row_sum(me.opponent()))
 }
 
-/// Tuzdyks owned: the mover's less the opponent's.
+/// Claimed houses: the mover's less the opponent's.
 #[inline]
-fn tuzdyk_term(pos: &Position) -> i32 {
+fn claim_term(pos: &Position) -> i32 {
     let me = pos.to_move();
-    i32::from(pos.tuzdyk(me).is_some()) - i32::from(pos.tuzdyk(me.opponent()).is_some())
+    i32::from(pos.claimed(me).is_some()) - i32::from(pos.claimed(me.opponent()).is_some())
 }
 
 /// One player's counts for the house terms of [`Weights`].
@@ -162,7 +175,7 @@ impl HouseTerms {
         let other = pos.houses(side.opponent());
         let h = own.len();
         let mobility = own.iter().filter(|&&n| n > 0).count() as i32;
-        if R::INFO.extra_turns {
+        if R::info(pos).extra_turns {
             // Sowing into the own store (Kalah): house i's last seed lands i + n houses
             // on: in the store at h, on the own row below it (without going round,
             // which takes 2h + 1 seeds).
@@ -186,7 +199,10 @@ impl HouseTerms {
             HouseTerms {
                 mobility,
                 reach: own.iter().filter(|&&n| n >= lap).count() as i32,
-                threat: other.iter().filter(|&&n| R::captures_at(n + 1)).count() as i32,
+                threat: other
+                    .iter()
+                    .filter(|&&n| R::captures_at(pos, n + 1))
+                    .count() as i32,
             }
         }
     }
@@ -222,11 +238,11 @@ pub fn evaluate_with(pos: &Position, w: Weights) -> Score {
     if w.has_house_terms() {
         let f = features(pos);
         let units = w.store * f[0] + w.row * f[1] + w.mobility * f[2] + w.reach * f[3];
-        return Score::heuristic(units + w.threat * f[4] + w.tuzdyk * f[5]);
+        return Score::heuristic(units + w.threat * f[4] + w.claim * f[5]);
     }
     let row = if w.row == 0 { 0 } else { row_term(pos) };
-    let tuzdyk = if w.tuzdyk == 0 { 0 } else { tuzdyk_term(pos) };
-    Score::heuristic(w.store * store_term(pos) + w.row * row + w.tuzdyk * tuzdyk)
+    let claim = if w.claim == 0 { 0 } else { claim_term(pos) };
+    Score::heuristic(w.store * store_term(pos) + w.row * row + w.claim * claim)
 }
 
 #[cfg(test)]
@@ -271,7 +287,7 @@ mod tests {
         let north: &[u16] = &[0, 1, 3];
         let p = Position::from_parts(rules, [south, north], [4, 3], Side::South)
             .unwrap()
-            .with_tuzdyks([Some(mancala_core::Move::new(1).unwrap()), None])
+            .with_claims([Some(mancala_core::Move::new(1).unwrap()), None])
             .unwrap();
         // store, row, mobility, reach, threat, tuzdyk: each South's less North's.
         assert_eq!(features(&p), [1, 3, 0, 0, 1, 1]);
@@ -304,7 +320,7 @@ mod tests {
                 mobility: w[2],
                 reach: w[3],
                 threat: w[4],
-                tuzdyk: w[5],
+                claim: w[5],
             };
             let f = features(&p);
             let sum: i32 = f.iter().zip(w).map(|(f, w)| f * w).sum();

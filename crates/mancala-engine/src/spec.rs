@@ -252,8 +252,8 @@ impl PlayerSpec {
     /// and threads.
     fn build_alphabeta(&self, rules: Rules) -> Result<Box<dyn Player>, PlayerError> {
         self.expect_options(&[
-            "depth", "nodes", "ms", "hash", "store", "row", "mobility", "reach", "threat",
-            "tuzdyk", "threads", "probe",
+            "depth", "nodes", "ms", "hash", "store", "row", "mobility", "reach", "threat", "claim",
+            "threads", "probe",
         ])?;
         let mut limits = Limits {
             depth: self.positive_option("depth")?,
@@ -271,7 +271,7 @@ impl PlayerSpec {
             mobility: self.parsed_option("mobility", default.mobility)?,
             reach: self.parsed_option("reach", default.reach)?,
             threat: self.parsed_option("threat", default.threat)?,
-            tuzdyk: self.parsed_option("tuzdyk", default.tuzdyk)?,
+            claim: self.parsed_option("claim", default.claim)?,
         };
         let threads = self.positive_option("threads")?.unwrap_or(1usize);
         let probe = self.parsed_option("probe", 0u16)?;

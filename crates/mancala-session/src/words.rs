@@ -115,15 +115,15 @@ impl MoveRecord {
     pub fn tuzdyk_claimed(&self) -> Option<Move> {
         let me = self.side;
         self.after
-            .tuzdyk(me)
-            .filter(|_| self.before.tuzdyk(me).is_none())
+            .claimed(me)
+            .filter(|_| self.before.claimed(me).is_none())
     }
 
     /// Seeds this move sowed into `owner`'s tuzdyk, which went to `owner`'s store
     /// (Togyz Kumalak; 0 elsewhere).
     #[must_use]
     pub fn tuzdyk_seeds(&self, owner: Side) -> u16 {
-        if self.before.tuzdyk(owner).is_none() {
+        if self.before.claimed(owner).is_none() {
             return 0;
         }
         let n = self

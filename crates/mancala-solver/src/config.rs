@@ -290,7 +290,9 @@ pub(crate) fn estimate(pos: &Position, config: SolveConfig) -> Result<Estimate, 
                 expected_nodes: None,
             })
         }
-        v @ (Variant::OwareSimplified | Variant::TogyzKumalak) => Err(SolveError::Unsupported(v)),
+        v @ (Variant::OwareSimplified | Variant::TogyzKumalak | Variant::Described(_)) => {
+            Err(SolveError::Unsupported(v))
+        }
     }
 }
 

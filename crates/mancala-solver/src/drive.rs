@@ -292,7 +292,7 @@ impl Solver {
         let (move_values, nodes) = match pos.variant() {
             Variant::Kalah => self.kalah_moves(&pos, deadline, &mut progress)?,
             Variant::Oware => self.oware_moves(game, deadline, &mut progress)?,
-            v @ (Variant::OwareSimplified | Variant::TogyzKumalak) => {
+            v @ (Variant::OwareSimplified | Variant::TogyzKumalak | Variant::Described(_)) => {
                 return Err(SolveError::Unsupported(v));
             }
         };
@@ -358,7 +358,7 @@ impl Solver {
                 let s = self.solve_with_progress(game, progress)?;
                 return Ok((s.best_moves.first().copied(), s));
             }
-            v @ (Variant::OwareSimplified | Variant::TogyzKumalak) => {
+            v @ (Variant::OwareSimplified | Variant::TogyzKumalak | Variant::Described(_)) => {
                 return Err(SolveError::Unsupported(v));
             }
         };

@@ -7,7 +7,7 @@ use mancala_core::Variant;
 pub(crate) const fn solves(variant: Variant) -> bool {
     match variant {
         Variant::Kalah | Variant::Oware => true,
-        Variant::OwareSimplified | Variant::TogyzKumalak => false,
+        Variant::OwareSimplified | Variant::TogyzKumalak | Variant::Described(_) => false,
     }
 }
 
@@ -16,7 +16,7 @@ pub(crate) const fn quick_seeds(variant: Variant) -> u16 {
     match variant {
         Variant::Kalah => 24,
         Variant::Oware => 14,
-        Variant::OwareSimplified | Variant::TogyzKumalak => 0,
+        Variant::OwareSimplified | Variant::TogyzKumalak | Variant::Described(_) => 0,
     }
 }
 

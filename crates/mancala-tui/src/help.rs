@@ -31,7 +31,7 @@ fn board_words(variant: Variant) -> Vec<String> {
             info.bank
         )
     }];
-    if info.tuzdyks {
+    if info.claims {
         words.push(format!(
             "{} in a house, in its owner's colour: a tuzdyk. Seeds sown there go to its \
              owner.",

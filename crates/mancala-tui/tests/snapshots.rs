@@ -307,7 +307,7 @@ const TOGYZ_GAME: [u8; 49] = [
 /// colour, which the text does not show), nine houses a row.
 fn togyz_with_both_tuzdyks() -> App {
     let app = game_after(people(Variant::TogyzKumalak, 9, 9), &TOGYZ_GAME[..38]);
-    let tuzdyks = app.game().unwrap().session.position().tuzdyks();
+    let tuzdyks = app.game().unwrap().session.position().claims();
     assert!(tuzdyks.iter().all(Option::is_some), "{tuzdyks:?}");
     app
 }

@@ -131,7 +131,7 @@ impl VariantView {
             must_feed: info.must_feed,
             leftover: leftover_key(info.leftover),
             leftover_text: info.leftover.describe(),
-            tuzdyks: info.tuzdyks,
+            tuzdyks: info.claims,
             bank: info.bank,
         }
     }

@@ -83,8 +83,8 @@ fn position_view(position: &Position, over: bool) -> PositionView {
     PositionView {
         houses: Side::BOTH.map(|s| position.houses(s).to_vec()),
         stores: position.stores(),
-        tuzdyks: (position.variant().info().tuzdyks)
-            .then(|| position.tuzdyks().map(|t| t.map(Move::house))),
+        tuzdyks: (position.variant().info().claims)
+            .then(|| position.claims().map(|t| t.map(Move::house))),
         to_move: (!over).then(|| position.to_move().number()),
         notation: position.to_notation(),
     }

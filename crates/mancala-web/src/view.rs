@@ -257,8 +257,8 @@ pub struct StepView {
 
 /// The house `side` claimed as its tuzdyk by the move from `before` to `after`.
 fn claimed_tuzdyk(before: &Position, after: &Position, side: Side) -> Option<u8> {
-    let claimed = after.tuzdyk(side)?;
-    (before.tuzdyk(side) != Some(claimed)).then(|| claimed.house())
+    let claimed = after.claimed(side)?;
+    (before.claimed(side) != Some(claimed)).then(|| claimed.house())
 }
 
 fn pit_id(pit: Pit) -> String {
@@ -340,7 +340,7 @@ impl GameView {
             variant: row.variant.clone(),
             houses: state.houses,
             stores: state.stores,
-            tuzdyks: state.tuzdyks,
+            tuzdyks: state.claimed,
             to_move: session.to_move().map(Side::number),
             ply: state.ply,
             over: session.is_over(),

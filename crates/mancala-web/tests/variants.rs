@@ -148,7 +148,7 @@ async fn every_variant_is_served_as_core_describes_it() {
             "must_feed": info.must_feed,
             "leftover": v["leftover"],
             "leftover_text": info.leftover.describe(),
-            "tuzdyks": info.tuzdyks,
+            "tuzdyks": info.claims,
             "bank": info.bank,
         });
         assert_eq!(v, &expected, "{}", info.key);

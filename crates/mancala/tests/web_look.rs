@@ -653,7 +653,7 @@ async fn a_phone_shows_counts_labels_names_and_header_whole() {
 /// A Togyz Kumalak game between Ann (player 1) and Bob through the API, played on until
 /// each owns a tuzdyk (1, 5, 2, 1, 3: Ann Bob's house 5, Bob Ann's house 1) and Bob
 /// has moved again: its id and Ann's token.
-fn togyz_with_tuzdyks(server: &Server) -> (String, String) {
+fn togyz_with_claims(server: &Server) -> (String, String) {
     let body = json!({"variant": "togyzkumalak", "name": "Ann"});
     let (_, g) = server.call("POST", "/api/games", None, Some(body));
     let id = g["id"].as_str().unwrap().to_owned();
@@ -704,7 +704,7 @@ async fn togyz_kumalak_fits_a_laptop_and_a_phone_with_its_tuzdyks() {
         let Some(h) = Harness::start_in(&[(1280, 800), (390, 844)], dark).await else {
             return;
         };
-        let (id, token) = togyz_with_tuzdyks(&h.server);
+        let (id, token) = togyz_with_claims(&h.server);
         for (c, down) in h.browsers.iter().zip([false, true]) {
             open_as_player_1(c, &h.server.base, &id, &token).await;
             let width = js(c, "return window.innerWidth;").await;
@@ -818,7 +818,7 @@ async fn screenshots() {
         std::fs::write(shot("replay"), c.screenshot().await.unwrap()).unwrap();
     }
     // Togyz Kumalak with a tuzdyk each.
-    let (id, token) = togyz_with_tuzdyks(server);
+    let (id, token) = togyz_with_claims(server);
     for (c, size) in h.browsers.iter().zip(["laptop", "phone"]) {
         open_as_player_1(c, &server.base, &id, &token).await;
         std::fs::write(

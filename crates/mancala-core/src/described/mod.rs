@@ -18,7 +18,12 @@
 //! assert_eq!(pos, Position::new(Rules::oware(6, 4)).play(Move::new(3).unwrap()).unwrap());
 //! ```
 
+mod game;
+mod rule_set;
 mod sow;
+
+pub use game::{DescribedGame, MAX_INTERNED};
+pub use rule_set::ByDescription;
 
 use crate::description::{Capture, Claim, Description, Empty, Leftover, NoMove, Sowing};
 use crate::variants::{decided_by_captures, end_reason_by_captures};
@@ -64,6 +69,12 @@ impl Described {
             leftover: description.end.leftover,
             repetition: description.end.repetition,
         }
+    }
+
+    /// The capture rules, in the order they are tried.
+    #[must_use]
+    pub fn captures(&self) -> &[Capture] {
+        &self.captures
     }
 
     /// The legal moves of the player to move, in house order (whether or not the game
@@ -170,7 +181,11 @@ impl Described {
                 }
                 Some(_) => continue,
             };
-            return Err(SetupError::Tuzdyk { side: owner, why });
+            return Err(SetupError::Claim {
+                side: owner,
+                word: pos.rules.variant().info().claim_word,
+                why,
+            });
         }
         if self.no_move == NoMove::Pass && !self.is_over(pos) && pos.row_sum(pos.to_move) == 0 {
             return Err(SetupError::MoverSkipped(pos.to_move));

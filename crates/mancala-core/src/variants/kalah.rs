@@ -26,9 +26,15 @@ use crate::{
 pub struct Kalah;
 
 impl RuleSet for Kalah {
-    const VARIANT: Variant = Variant::Kalah;
+    #[inline]
+    fn is_of(variant: Variant) -> bool {
+        variant == Variant::Kalah
+    }
 
-    const INFO: VariantInfo = crate::info::KALAH;
+    #[inline]
+    fn info(_: &Position) -> &'static VariantInfo {
+        &crate::info::KALAH
+    }
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {

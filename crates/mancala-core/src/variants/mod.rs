@@ -32,17 +32,21 @@ use crate::{EndReason, Move, MoveList, MoveReport, Position, SetupError, Variant
 /// ```
 /// use mancala_core::variants::{Kalah, RuleSet};
 /// use mancala_core::{Position, Rules, Variant};
-/// assert_eq!(Kalah::VARIANT, Variant::Kalah);
-/// assert_eq!(Kalah::INFO.name, "Kalah");
+/// assert!(Kalah::is_of(Variant::Kalah));
 /// let start = Position::new(Rules::kalah(4, 3));
+/// assert_eq!(Kalah::info(&start).name, "Kalah");
 /// assert_eq!(Kalah::legal_moves(&start).len(), 4);
 /// ```
 pub trait RuleSet {
-    /// The variant these rules implement.
-    const VARIANT: Variant;
+    /// Whether these rules play `variant`'s positions.
+    fn is_of(variant: Variant) -> bool;
 
-    /// What the variant is, for front ends, records and players.
-    const INFO: VariantInfo;
+    /// What the game of `pos` is, for front ends, records and players (a hand-written
+    /// rule set answers with a constant).
+    #[inline]
+    fn info(pos: &Position) -> &'static VariantInfo {
+        pos.rules.variant().info()
+    }
 
     /// The legal moves of a position that is not over, in house order.
     fn legal_moves(pos: &Position) -> MoveList;
@@ -88,13 +92,15 @@ pub trait RuleSet {
     ///
     /// ```
     /// use mancala_core::variants::{Kalah, Oware, RuleSet, TogyzKumalak};
-    /// assert!(Oware::captures_at(3) && !Oware::captures_at(4));
-    /// assert!(TogyzKumalak::captures_at(4) && !TogyzKumalak::captures_at(3));
-    /// assert!(!Kalah::captures_at(2));
+    /// use mancala_core::{Position, Rules};
+    /// let (oware, togyz) = (Position::new(Rules::oware(6, 4)), Position::new(Rules::togyz_kumalak(9, 9)));
+    /// assert!(Oware::captures_at(&oware, 3) && !Oware::captures_at(&oware, 4));
+    /// assert!(TogyzKumalak::captures_at(&togyz, 4) && !TogyzKumalak::captures_at(&togyz, 3));
+    /// assert!(!Kalah::captures_at(&Position::new(Rules::kalah(6, 4)), 2));
     /// ```
     #[inline]
-    fn captures_at(seeds: u16) -> bool {
-        let _ = seeds;
+    fn captures_at(pos: &Position, seeds: u16) -> bool {
+        let _ = (pos, seeds);
         false
     }
 
@@ -130,8 +136,8 @@ pub trait RuleSet {
 /// ```
 /// use mancala_core::variants::RuleSet;
 /// use mancala_core::{Variant, with_rule_set};
-/// let names: Vec<&str> = Variant::ALL.iter().map(|&v| with_rule_set!(v, R => R::INFO.name)).collect();
-/// assert_eq!(names, ["Kalah", "Oware", "Simplified Oware", "Togyz Kumalak"]);
+/// let kinds: Vec<bool> = Variant::ALL.iter().map(|&v| with_rule_set!(v, R => R::is_of(v))).collect();
+/// assert_eq!(kinds, [true; 4]);
 /// ```
 #[macro_export]
 macro_rules! with_rule_set {
@@ -151,6 +157,10 @@ macro_rules! with_rule_set {
             }
             $crate::Variant::TogyzKumalak => {
                 type $R = $crate::variants::TogyzKumalak;
+                $body
+            }
+            $crate::Variant::Described(_) => {
+                type $R = $crate::described::ByDescription;
                 $body
             }
         }

@@ -31,9 +31,15 @@ use crate::{EndReason, Move, MoveList, MoveReport, Position, SowStep, Variant};
 pub struct Oware;
 
 impl RuleSet for Oware {
-    const VARIANT: Variant = Variant::Oware;
+    #[inline]
+    fn is_of(variant: Variant) -> bool {
+        variant == Variant::Oware
+    }
 
-    const INFO: VariantInfo = crate::info::OWARE;
+    #[inline]
+    fn info(_: &Position) -> &'static VariantInfo {
+        &crate::info::OWARE
+    }
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
@@ -144,7 +150,7 @@ impl RuleSet for Oware {
     }
 
     #[inline]
-    fn captures_at(seeds: u16) -> bool {
+    fn captures_at(_: &Position, seeds: u16) -> bool {
         (2..=3).contains(&seeds)
     }
 

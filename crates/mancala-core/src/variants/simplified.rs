@@ -34,9 +34,15 @@ use crate::{EndReason, Move, MoveList, MoveReport, Position, SetupError, SowStep
 pub struct OwareSimplified;
 
 impl RuleSet for OwareSimplified {
-    const VARIANT: Variant = Variant::OwareSimplified;
+    #[inline]
+    fn is_of(variant: Variant) -> bool {
+        variant == Variant::OwareSimplified
+    }
 
-    const INFO: VariantInfo = crate::info::OWARE_SIMPLIFIED;
+    #[inline]
+    fn info(_: &Position) -> &'static VariantInfo {
+        &crate::info::OWARE_SIMPLIFIED
+    }
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
@@ -90,7 +96,7 @@ impl RuleSet for OwareSimplified {
     }
 
     #[inline]
-    fn captures_at(seeds: u16) -> bool {
+    fn captures_at(_: &Position, seeds: u16) -> bool {
         seeds == 2
     }
 

@@ -35,9 +35,15 @@ use crate::{EndReason, Move, MoveList, MoveReport, Position, SetupError, Side, S
 pub struct TogyzKumalak;
 
 impl RuleSet for TogyzKumalak {
-    const VARIANT: Variant = Variant::TogyzKumalak;
+    #[inline]
+    fn is_of(variant: Variant) -> bool {
+        variant == Variant::TogyzKumalak
+    }
 
-    const INFO: VariantInfo = crate::info::TOGYZ_KUMALAK;
+    #[inline]
+    fn info(_: &Position) -> &'static VariantInfo {
+        &crate::info::TOGYZ_KUMALAK
+    }
 
     #[inline]
     fn legal_moves(pos: &Position) -> MoveList {
@@ -132,7 +138,7 @@ impl RuleSet for TogyzKumalak {
     }
 
     #[inline]
-    fn captures_at(seeds: u16) -> bool {
+    fn captures_at(_: &Position, seeds: u16) -> bool {
         seeds > 0 && seeds % 2 == 0
     }
 
@@ -175,7 +181,11 @@ impl RuleSet for TogyzKumalak {
             } else {
                 continue;
             };
-            return Err(SetupError::Tuzdyk { side: owner, why });
+            return Err(SetupError::Claim {
+                side: owner,
+                word: pos.rules.variant().info().claim_word,
+                why,
+            });
         }
         Ok(())
     }

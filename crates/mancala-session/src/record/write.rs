@@ -249,7 +249,7 @@ pub(crate) fn last_house(pos: &Position, mv: Move) -> u8 {
     match last {
         Pit::House { house, .. } => house,
         Pit::Store(owner) => pos
-            .tuzdyk(owner)
+            .claimed(owner)
             .expect("a game without stores drops into a store only through a tuzdyk")
             .house(),
     }

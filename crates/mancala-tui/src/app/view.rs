@@ -87,7 +87,7 @@ impl BoardView {
         BoardView {
             houses: Side::BOTH.map(|s| p.houses(s).to_vec()),
             stores: p.stores(),
-            tuzdyks: p.tuzdyks(),
+            tuzdyks: p.claims(),
             in_hand: 0,
             origin: None,
             last_drop: None,

@@ -1,0 +1,152 @@
+//! A description made into a game the rest of the suite plays: [`DescribedGame`] is a
+//! small `Copy` handle, so that [`Rules`](crate::Rules) and every
+//! [`Position`](crate::Position) stay `Copy` while carrying any description.
+//!
+//! Handles are interned: the same description always gives the same handle, so two
+//! handles are equal exactly when their descriptions are, and comparing or hashing one
+//! costs a pointer. What a handle points to lives for the rest of the process; the
+//! number of distinct descriptions a process may intern is bounded
+//! ([`MAX_INTERNED`]) so that a server taking descriptions from users cannot be made
+//! to grow without end.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, OnceLock};
+
+use super::Described;
+use crate::description::{self, Description, DescriptionError};
+use crate::info::{Leftover, VariantInfo};
+
+/// The most distinct descriptions one process interns.
+pub const MAX_INTERNED: usize = 4096;
+
+/// A game played from its description: the description, its engine and what front
+/// ends read of it ([`VariantInfo`]).
+///
+/// ```
+/// use mancala_core::described::DescribedGame;
+/// use mancala_core::description::Description;
+/// let mut d = Description::builtin("oware").unwrap();
+/// d.key = "my-oware".into();
+/// d.turn.must_feed = false;
+/// let game = DescribedGame::intern(d.clone()).unwrap();
+/// assert_eq!(game.info().key, "my-oware");
+/// assert!(!game.info().must_feed);
+/// // The same description gives the same handle.
+/// assert_eq!(DescribedGame::intern(d).unwrap(), game);
+/// ```
+#[derive(Clone, Copy)]
+pub struct DescribedGame(&'static Entry);
+
+struct Entry {
+    description: Description,
+    engine: Described,
+    info: VariantInfo,
+}
+
+impl DescribedGame {
+    /// The handle of `description`, checked ([`Description::check`]) and interned.
+    ///
+    /// # Errors
+    /// The description's own errors, or a refusal once [`MAX_INTERNED`] distinct
+    /// descriptions have been interned.
+    pub fn intern(description: Description) -> Result<DescribedGame, DescriptionError> {
+        description.check()?;
+        let text = description.to_toml();
+        let registry = REGISTRY.get_or_init(Mutex::default);
+        // A poisoned lock only means another thread panicked while inserting; the map
+        // itself is never left half-written (insert is the last step).
+        let mut map = registry
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(entry) = map.get(&text) {
+            return Ok(DescribedGame(entry));
+        }
+        if map.len() >= MAX_INTERNED {
+            return Err(DescriptionError::new(
+                "",
+                "",
+                format!("this process already plays {MAX_INTERNED} different games"),
+            ));
+        }
+        let entry: &'static Entry = Box::leak(Box::new(Entry {
+            engine: Described::new(&description),
+            info: info_of(&description),
+            description,
+        }));
+        map.insert(text, entry);
+        Ok(DescribedGame(entry))
+    }
+
+    /// The description.
+    #[must_use]
+    pub fn description(self) -> &'static Description {
+        &self.0.description
+    }
+
+    /// The engine that plays it.
+    #[must_use]
+    pub fn engine(self) -> &'static Described {
+        &self.0.engine
+    }
+
+    /// What front ends, records and players read of the game.
+    #[must_use]
+    pub fn info(self) -> &'static VariantInfo {
+        &self.0.info
+    }
+}
+
+static REGISTRY: OnceLock<Mutex<HashMap<String, &'static Entry>>> = OnceLock::new();
+
+impl PartialEq for DescribedGame {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for DescribedGame {}
+
+impl Hash for DescribedGame {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::ptr::hash(self.0, state);
+    }
+}
+
+impl fmt::Debug for DescribedGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DescribedGame({:?})", self.0.description.key)
+    }
+}
+
+/// Leaks a copy of `s`: the entry it belongs to is leaked too, and interned once.
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_owned().into_boxed_str())
+}
+
+fn info_of(d: &Description) -> VariantInfo {
+    VariantInfo {
+        key: leak(&d.key),
+        name: leak(&d.name),
+        rules: leak(&d.rules),
+        tip: leak(&d.tip),
+        default_houses: d.board.houses,
+        default_seeds: d.board.seeds,
+        max_houses: d.board.max_houses,
+        max_seeds: d.board.max_seeds,
+        options: &[],
+        stores: d.board.stores,
+        extra_turns: d.turn.extra_turn,
+        repetition: d.end.repetition,
+        must_feed: d.turn.must_feed,
+        leftover: match d.end.leftover {
+            description::Leftover::OwnRow => Leftover::OwnRow,
+            description::Leftover::OwnRowUnlessDecided => Leftover::OwnRowUnlessDecided,
+            description::Leftover::Nobody => Leftover::Nobody,
+        },
+        claims: d.claim.is_some(),
+        claim_word: d.claim.as_ref().map_or("", |c| leak(&c.word)),
+        bank: if d.board.stores { "store" } else { "captured" },
+    }
+}
