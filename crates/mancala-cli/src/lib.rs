@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
+use mancala_core::description::Description;
 use mancala_core::{EndRule, Game, MAX_HOUSES, MAX_SEEDS, NotationError, Position, Rules, Variant};
 use mancala_session::{Record, RuleChoice, parse_records};
 
-/// The board and rule options: `--variant`, `--houses`, `--seeds`, `--empty-capture`,
-/// `--end-rule`.
+/// The board and rule options: `--variant` or `--rules FILE`, `--houses`, `--seeds`,
+/// `--empty-capture`, `--end-rule`.
 #[derive(Args, Clone, Debug)]
 pub struct RulesArgs {
     // These three have no doc comment: clap would read it as their help, which is made
@@ -20,6 +21,16 @@ pub struct RulesArgs {
     #[allow(missing_docs)]
     #[arg(long, default_value = "kalah", value_name = "VARIANT", help = variant_help())]
     pub variant: Variant,
+
+    /// Play the game described in this file instead of a --variant (see
+    /// docs/rules-format.md; `mancala variants show KEY` prints one to start from);
+    /// --houses and --seeds change its board
+    #[arg(
+        long = "rules",
+        value_name = "FILE",
+        conflicts_with_all = ["variant", "empty_capture", "end_rule"],
+    )]
+    pub rules_file: Option<PathBuf>,
 
     #[allow(missing_docs)]
     #[arg(
@@ -49,11 +60,14 @@ pub struct RulesArgs {
 /// The help of `--variant`: every variant's key and name, from the variants themselves
 /// (every subcommand that takes a variant says it so).
 pub fn variant_help() -> String {
-    let names: Vec<String> = Variant::ALL
+    let names: Vec<String> = Variant::catalogue()
         .iter()
         .map(|v| format!("{} ({})", v.name(), v.info().name))
         .collect();
-    format!("Game to play: {}", names.join(", "))
+    format!(
+        "Game to play: {} (`mancala variants` lists them with their sources)",
+        names.join(", ")
+    )
 }
 
 /// The help of `--p1` or `--p2` (`seat` 1 or 2) where a person or one of the suite's
@@ -76,7 +90,7 @@ pub fn player_help(seat: u8, extra: &str) -> String {
 /// (default: 6; togyzkumalak 9)": the most common default, then the others.
 pub fn default_help(what: &str, default: fn(Variant) -> u8) -> String {
     let common = Variant::ALL[0];
-    let others: Vec<String> = Variant::ALL
+    let others: Vec<String> = Variant::catalogue()
         .iter()
         .filter(|&&v| default(v) != default(common))
         .map(|&v| format!("{v} {}", default(v)))
@@ -99,6 +113,9 @@ impl RulesArgs {
     /// # Errors
     /// When a rule option is given for a variant that does not take it.
     pub fn rules(&self) -> anyhow::Result<Rules> {
+        if let Some(path) = &self.rules_file {
+            return rules_from_file(path, self.houses, self.seeds);
+        }
         let info = self.variant.info();
         let houses = self.houses.unwrap_or(info.default_houses);
         let seeds = self.seeds.unwrap_or(info.default_seeds);
@@ -108,6 +125,28 @@ impl RulesArgs {
             .rules()?;
         Ok(rules)
     }
+}
+
+/// The rules of the game described in the file at `path` ("-": standard input), on
+/// its own board unless `houses` or `seeds` say otherwise.
+///
+/// # Errors
+/// When the file cannot be read, or the description is refused (the message names
+/// the file, the field and why), or the board is out of the game's range.
+pub fn rules_from_file(
+    path: &Path,
+    houses: Option<u8>,
+    seeds: Option<u8>,
+) -> anyhow::Result<Rules> {
+    let text = if path == Path::new("-") {
+        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
+    let mut description = Description::from_toml(&text, &path.display().to_string())?;
+    description.board.houses = houses.unwrap_or(description.board.houses);
+    description.board.seeds = seeds.unwrap_or(description.board.seeds);
+    Rules::from_description(description).with_context(|| path.display().to_string())
 }
 
 /// Where a command starts: `--position` (a position in notation), or `--record` (the

@@ -114,6 +114,18 @@ impl Variant {
         self.info().key
     }
 
+    /// The game's description as it was made: the shipped file's for a game with a
+    /// hand-written rule set, the interned one's for a described game (see
+    /// [`Rules::description`] for the description of a board and its options).
+    #[must_use]
+    pub fn description(self) -> Description {
+        match self {
+            Variant::Described(game) => game.description().clone(),
+            kernel => Description::builtin(kernel.name())
+                .unwrap_or_else(|| unreachable!("every kernel has a shipped description")),
+        }
+    }
+
     /// Whether a position coming round again since the last capture ends the game
     /// (both Oware variants; no Kalah position can come round again).
     #[must_use]

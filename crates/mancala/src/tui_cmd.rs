@@ -10,7 +10,7 @@ use mancala_match::Contestant;
 use mancala_session::{Record, RuleChoice, Seat};
 use mancala_tui::{App, Ended, Setup, default_name};
 
-use mancala_cli::{default_help, player_help, read_records, variant_help};
+use mancala_cli::{default_help, player_help, read_records, rules_from_file, variant_help};
 
 /// Arguments of `mancala tui`. Any of them skips the start screen; the others keep
 /// their defaults (Kalah on the variant's board, a person against `medium`; see
@@ -19,6 +19,11 @@ use mancala_cli::{default_help, player_help, read_records, variant_help};
 pub struct TuiArgs {
     #[arg(long, value_name = "VARIANT", help = variant_help())]
     variant: Option<Variant>,
+
+    /// Play the game described in this file instead of a --variant (see
+    /// docs/rules-format.md; `mancala variants show KEY` prints one to start from)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["variant", "empty_capture", "end_rule"])]
+    rules: Option<PathBuf>,
 
     #[arg(
         long,
@@ -66,7 +71,7 @@ pub struct TuiArgs {
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with_all = ["variant", "houses", "seeds", "empty_capture", "end_rule", "p1", "p2", "name1", "name2"],
+        conflicts_with_all = ["variant", "rules", "houses", "seeds", "empty_capture", "end_rule", "p1", "p2", "name1", "name2"],
     )]
     load: Option<PathBuf>,
 
@@ -79,6 +84,7 @@ impl TuiArgs {
     /// Whether any game setting was given, so the start screen is skipped.
     fn any_setting(&self) -> bool {
         self.variant.is_some()
+            || self.rules.is_some()
             || self.houses.is_some()
             || self.seeds.is_some()
             || self.empty_capture
@@ -90,7 +96,11 @@ impl TuiArgs {
     }
 
     fn setup(&self) -> anyhow::Result<Setup> {
-        let mut s = self.variant.map_or_else(Setup::default, Setup::for_variant);
+        let variant = match &self.rules {
+            Some(path) => Some(rules_from_file(path, self.houses, self.seeds)?.variant()),
+            None => self.variant,
+        };
+        let mut s = variant.map_or_else(Setup::default, Setup::for_variant);
         s.houses = self.houses.unwrap_or(s.houses);
         s.seeds = self.seeds.unwrap_or(s.seeds);
         // The rule options go through the session's one check, which says which

@@ -18,6 +18,7 @@
 
 mod builtin;
 mod check;
+mod json;
 mod parse;
 
 use serde::{Deserialize, Serialize};

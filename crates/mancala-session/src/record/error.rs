@@ -112,6 +112,9 @@ pub enum TagProblem {
     /// The `Position` tag is not a position.
     #[error(transparent)]
     Position(#[from] NotationError),
+    /// The `Variant` tag names another game than the `Rules` tag describes.
+    #[error("the Rules tag describes {0}")]
+    DisagreesWithRules(String),
     /// A rules tag says something else than the `Position` tag.
     #[error("the Position tag says {0}")]
     DisagreesWithPosition(String),

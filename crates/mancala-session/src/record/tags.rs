@@ -1,6 +1,7 @@
 //! The tag section: the tags a record knows, read into typed values and written back
 //! in one order.
 
+use mancala_core::description::Description;
 use mancala_core::{EndReason, EndRule, Position, Rules, RulesError, Side, Variant};
 
 use super::Record;
@@ -183,6 +184,9 @@ pub(crate) fn parse_score(text: &str) -> Option<[u16; 2]> {
 /// The rules tags as given, each parsed.
 struct RulesTags<'a> {
     variant: Option<(Variant, &'a RawTag)>,
+    /// The game of a `Rules` tag: a description of a game that is not in the
+    /// catalogue, which its key alone would not name.
+    described: Option<(Variant, &'a RawTag)>,
     houses: Option<(u8, &'a RawTag)>,
     seeds: Option<(u8, &'a RawTag)>,
     empty_capture: Option<(bool, &'a RawTag)>,
@@ -201,9 +205,26 @@ fn size(tag: &RawTag, err: fn(u32) -> RulesError) -> Result<u8, Located> {
 impl<'a> RulesTags<'a> {
     fn read(tags: &Tags<'a>) -> Result<RulesTags<'a>, Located> {
         let rules_err = |t: &RawTag, e: RulesError| tag_error(t, SetupError::Rules(e));
-        let variant = match tags.get("Variant") {
-            Some(t) => Some((t.value.parse().map_err(|e| rules_err(t, e))?, t)),
+        let described = match tags.get("Rules") {
+            Some(t) => {
+                let d = Description::from_json(&t.value, "the Rules tag")
+                    .map_err(|e| rules_err(t, e.into()))?;
+                let rules = Rules::from_description(d).map_err(|e| rules_err(t, e))?;
+                Some((rules.variant(), t))
+            }
             None => None,
+        };
+        // With a Rules tag the Variant tag is its key, which names no shipped game.
+        let variant = match (tags.get("Variant"), described) {
+            (Some(t), Some((v, _))) if t.value != v.name() => {
+                return Err(tag_error(
+                    t,
+                    TagProblem::DisagreesWithRules(v.name().to_owned()),
+                ));
+            }
+            (Some(t), Some((v, _))) => Some((v, t)),
+            (Some(t), None) => Some((t.value.parse().map_err(|e| rules_err(t, e))?, t)),
+            (None, _) => None,
         };
         let houses = match tags.get("Houses") {
             Some(t) => Some((size(t, RulesError::Houses)?, t)),
@@ -227,6 +248,7 @@ impl<'a> RulesTags<'a> {
         };
         Ok(RulesTags {
             variant,
+            described,
             houses,
             seeds,
             empty_capture,
@@ -237,7 +259,10 @@ impl<'a> RulesTags<'a> {
     /// The rules these tags choose, the rest from `defaults` (their rule options only
     /// where the variant chosen takes them).
     fn choose(&self, defaults: Rules) -> Result<Rules, Located> {
-        let variant = self.variant.map_or(defaults.variant(), |(v, _)| v);
+        let variant = self
+            .described
+            .or(self.variant)
+            .map_or(defaults.variant(), |(v, _)| v);
         // The defaults' options hold for the options the variant takes and the tags
         // leave out.
         let takes = |key| variant.info().takes_option(key);
@@ -288,7 +313,8 @@ impl<'a> RulesTags<'a> {
         };
         let differs =
             |t: &RawTag, said: String| tag_error(t, TagProblem::DisagreesWithPosition(said));
-        if let Some((_, t)) = self.variant.filter(|&(v, _)| v != rules.variant()) {
+        let said = self.described.or(self.variant);
+        if let Some((_, t)) = said.filter(|&(v, _)| v != rules.variant()) {
             return Err(differs(t, rules.variant().to_string()));
         }
         if let Some((_, t)) = self
@@ -359,6 +385,10 @@ pub(crate) fn write_header(record: &Record, out: &mut String) {
         out.push_str(&format!("[{name} {}]\n", quoted(value)));
     };
     tag("Variant", rules.variant().name());
+    if !rules.variant().is_catalogued() {
+        // A game of a player's own: its key alone would not name it.
+        tag("Rules", &rules.variant().description().to_json());
+    }
     tag("Houses", &rules.houses().to_string());
     tag("Seeds", &rules.seeds().to_string());
     let takes = |key| rules.variant().info().takes_option(key);
