@@ -32,9 +32,10 @@ def variant_info(variant: str) -> Dict[str, Any]:
 
 @final
 class Game:
-    """A game of any variant (Kalah, Oware, simplified Oware, Togyz Kumalak): the start
-    position, the moves played and the position they lead to, with the repetition rule.
-    The board is the variant's standard one unless ``houses`` and ``seeds`` are given.
+    """A game of any shipped game (``VARIANTS``) or of a game description of one's own
+    (``rules``): the start position, the moves played and the position they lead to,
+    with the repetition rule. The board is the game's standard one unless ``houses``
+    and ``seeds`` are given.
 
     Houses are numbered 1..H in the mover's sowing order; player 1 moves first."""
 
@@ -45,10 +46,14 @@ class Game:
         seeds: Optional[int] = None,
         empty_capture: Optional[bool] = None,
         end_rule: Optional[str] = None,
+        rules: Optional[str] = None,
     ) -> "Game":
         """A new game from the rules' start position. ``empty_capture`` and
         ``end_rule`` ("mover-cannot-move", "either-side-empty") are Kalah's options;
-        ValueError for a bad board or an option another variant does not take."""
+        ``rules`` is a game description in TOML (docs/rules-format.md; ``mancala
+        variants show KEY`` prints one), given instead of ``variant`` and its options.
+        ValueError for a bad board, a refused description (with its field and why), or
+        an option another variant does not take."""
     @staticmethod
     def from_notation(notation: str) -> "Game":
         """A game starting from a position in the one-line notation."""
@@ -115,7 +120,7 @@ class Game:
         """Consistent with ``==``; it changes as moves are played."""
     def __reduce__(self) -> Tuple[Any, ...]:
         """Pickles by the record: the start position and the moves."""
-    def __setstate__(self, state: Tuple[str, List[int]]) -> None: ...
+    def __setstate__(self, state: Tuple[str, List[int], str]) -> None: ...
     def to_record(self, names: Optional[Tuple[str, str]] = None) -> str:
         """The game as a game record (docs/records.md)."""
 
@@ -151,7 +156,9 @@ class VectorGame:
         empty_capture: Optional[bool] = None,
         end_rule: Optional[str] = None,
         seed: int = 0,
-    ) -> "VectorGame": ...
+        rules: Optional[str] = None,
+    ) -> "VectorGame":
+        """``rules`` is a game description in TOML, given instead of ``variant``."""
     def __len__(self) -> int: ...
     @property
     def num_houses(self) -> int:

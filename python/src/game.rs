@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyAny, PyTuple, PyType};
 
 use crate::args::whole_number;
-use crate::{move_of, rules_of, value_error};
+use crate::{learn_description, move_of, pickled_description, rules_of, value_error};
 
 /// A game of any variant (Kalah, Oware, simplified Oware, Togyz Kumalak): the start
 /// position, the moves played and the position they lead to, with the repetition rule.
@@ -37,15 +37,16 @@ fn number(side: Side) -> u8 {
 impl Game {
     /// A new game from the start position of the rules given.
     #[new]
-    #[pyo3(signature = (variant = "kalah", houses = None, seeds = None, empty_capture = None, end_rule = None))]
+    #[pyo3(signature = (variant = "kalah", houses = None, seeds = None, empty_capture = None, end_rule = None, rules = None))]
     fn new(
         variant: &str,
         houses: Option<i64>,
         seeds: Option<i64>,
         empty_capture: Option<bool>,
         end_rule: Option<&str>,
+        rules: Option<&str>,
     ) -> PyResult<Game> {
-        let rules = rules_of(variant, houses, seeds, empty_capture, end_rule)?;
+        let rules = rules_of(variant, rules, houses, seeds, empty_capture, end_rule)?;
         Ok(Game::wrap(mancala_core::Game::new(rules)))
     }
 
@@ -226,15 +227,17 @@ impl Game {
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> (Bound<'py, PyType>, Bound<'py, PyTuple>, (String, Vec<u32>)) {
+    ) -> (Bound<'py, PyType>, Bound<'py, PyTuple>, (String, Vec<u32>, String)) {
         let game = slf.borrow();
-        let state = (game.inner.start().to_notation(), game.moves());
+        let description = pickled_description(game.inner.rules());
+        let state = (game.inner.start().to_notation(), game.moves(), description);
         (slf.get_type(), PyTuple::empty(slf.py()), state)
     }
 
     /// Restores a pickled game (see `__reduce__`).
-    fn __setstate__(&mut self, state: (String, Vec<i64>)) -> PyResult<()> {
-        let (start, moves) = state;
+    fn __setstate__(&mut self, state: (String, Vec<i64>, String)) -> PyResult<()> {
+        let (start, moves, description) = state;
+        learn_description(&description)?;
         let mut game = mancala_core::Game::from_position(
             Position::from_notation(&start).map_err(value_error)?,
         );
@@ -284,7 +287,7 @@ pub(crate) fn read_records(
     houses: Option<i64>,
     seeds: Option<i64>,
 ) -> PyResult<Vec<Game>> {
-    let defaults = rules_of(variant, houses, seeds, None, None)?;
+    let defaults = rules_of(variant, None, houses, seeds, None, None)?;
     let records = parse_records(text, defaults).map_err(value_error)?;
     Ok(records
         .into_iter()

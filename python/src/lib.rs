@@ -16,6 +16,7 @@
 //! vector.rs  VectorGame: n games stepped at once, numpy in and out
 //! ```
 
+use mancala_core::description::Description;
 use mancala_core::{EndRule, IllegalMove, Move, Rules, RulesError, Variant};
 use mancala_session::RuleChoice;
 use pyo3::exceptions::PyValueError;
@@ -30,14 +31,20 @@ mod vector;
 
 /// The rules named by Python's keyword arguments. The board is the variant's standard
 /// one unless given; Kalah's options are `None` when not given, so that the session's
-/// check can name an option given for another variant.
+/// check can name an option given for another variant. `rules`, a game description in
+/// TOML (docs/rules-format.md), replaces `variant` and its options.
 pub(crate) fn rules_of(
     variant: &str,
+    rules: Option<&str>,
     houses: Option<i64>,
     seeds: Option<i64>,
     empty_capture: Option<bool>,
     end_rule: Option<&str>,
 ) -> PyResult<Rules> {
+    if let Some(text) = rules {
+        let options = empty_capture.is_some() || end_rule.is_some();
+        return described(text, variant, options, houses, seeds);
+    }
     let variant: Variant = variant.parse().map_err(value_error)?;
     let info = variant.info();
     let houses = houses.unwrap_or(info.default_houses.into());
@@ -53,6 +60,56 @@ pub(crate) fn rules_of(
         .end_rule(end_rule)
         .rules()
         .map_err(value_error)
+}
+
+/// The rules a description in TOML describes (the rules of a shipped game when it is
+/// one), on its board unless `houses` or `seeds` say otherwise: `variant` must be left
+/// at its default, and rule options are the description's.
+fn described(
+    text: &str,
+    variant: &str,
+    options: bool,
+    houses: Option<i64>,
+    seeds: Option<i64>,
+) -> PyResult<Rules> {
+    if variant != "kalah" {
+        return Err(value_error("give a variant or rules, not both"));
+    }
+    if options {
+        return Err(value_error(
+            "a description's rule options are written in it, not given beside it",
+        ));
+    }
+    let mut description = Description::from_toml(text, "rules").map_err(value_error)?;
+    let board = &mut description.board;
+    if let Some(h) = houses {
+        board.houses = u8::try_from(h).map_err(|_| out_of_range(RulesError::Houses(saturate(h)), h))?;
+    }
+    if let Some(n) = seeds {
+        board.seeds = u8::try_from(n).map_err(|_| out_of_range(RulesError::Seeds(saturate(n)), n))?;
+    }
+    Rules::from_description(description).map_err(value_error)
+}
+
+/// What a pickle carries of a game's rules besides its notation: the description of a
+/// game of one's own (its key names no shipped game in another process), else nothing.
+pub(crate) fn pickled_description(rules: Rules) -> String {
+    let variant = rules.variant();
+    if variant.is_catalogued() {
+        String::new()
+    } else {
+        variant.description().to_json()
+    }
+}
+
+/// Makes the game a pickle's description describes known to this process, so that the
+/// notation that names it by its key reads back (see [`pickled_description`]).
+pub(crate) fn learn_description(json: &str) -> PyResult<()> {
+    if !json.is_empty() {
+        let d = Description::from_json(json, "the pickled game").map_err(value_error)?;
+        Rules::from_description(d).map_err(value_error)?;
+    }
+    Ok(())
 }
 
 fn saturate(n: i64) -> u32 {
@@ -132,6 +189,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::write_records, m)?)?;
     m.add_function(wrap_pyfunction!(variant_info, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
+    let keys: Vec<&str> = Variant::catalogue().iter().map(|v| v.name()).collect();
+    m.add("VARIANTS", keys)?;
     Ok(())
 }

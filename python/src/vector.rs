@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::actions::actions_of;
 use crate::game::Game;
-use crate::{args, move_of, rules_of, value_error};
+use crate::{args, learn_description, move_of, pickled_description, rules_of, value_error};
 
 /// How one game ended in the last step: the winner (0 for a draw) and the scores.
 #[derive(Clone, Copy, Default)]
@@ -171,12 +171,14 @@ fn illegal_action(i: usize, action: i64, game: &LeanGame, houses: usize) -> PyEr
 }
 
 /// A pickled batch: the rules' start, each game's run start and moves (houses as
-/// bytes), the seed of the random actions, the last results (winner, scores).
+/// bytes), the seed of the random actions, the last results (winner, scores), and the
+/// description of a game of one's own (empty for a shipped game).
 type PickledBatch = (
     String,
     Vec<(String, Vec<u8>)>,
     u64,
     Vec<Option<(i8, i32, i32)>>,
+    String,
 );
 
 /// A game of a pickled batch: its run's start played on by its moves.
@@ -212,7 +214,8 @@ impl VectorGame {
     /// `n` games of the rules given, each at its start position; `seed` seeds
     /// `random_actions`.
     #[new]
-    #[pyo3(signature = (n, variant = "kalah", houses = None, seeds = None, empty_capture = None, end_rule = None, seed = 0))]
+    #[pyo3(signature = (n, variant = "kalah", houses = None, seeds = None, empty_capture = None, end_rule = None, seed = 0, rules = None))]
+    #[allow(clippy::too_many_arguments, reason = "Python's keyword arguments")]
     fn new(
         n: i64,
         variant: &str,
@@ -221,10 +224,12 @@ impl VectorGame {
         empty_capture: Option<bool>,
         end_rule: Option<&str>,
         seed: i128,
+        rules: Option<&str>,
     ) -> PyResult<VectorGame> {
         let n = args::count(n, 1, "the number of games")?;
         let seed = args::seed(seed)?;
-        let start = Position::new(rules_of(variant, houses, seeds, empty_capture, end_rule)?);
+        let rules = rules_of(variant, rules, houses, seeds, empty_capture, end_rule)?;
+        let start = Position::new(rules);
         Ok(VectorGame {
             start,
             games: vec![LeanGame::new(start); n],
@@ -403,13 +408,15 @@ impl VectorGame {
             .iter()
             .map(|f| f.map(|f| (f.winner, f.scores[0], f.scores[1])))
             .collect();
-        let state = (vec.start.to_notation(), games, seed, last);
+        let description = pickled_description(vec.start.rules());
+        let state = (vec.start.to_notation(), games, seed, last, description);
         (slf.get_type(), (1,), state).into_pyobject(py)
     }
 
     /// Restores a pickled batch (see `__reduce__`).
     fn __setstate__(&mut self, state: PickledBatch) -> PyResult<()> {
-        let (start, games, seed, last) = state;
+        let (start, games, seed, last, description) = state;
+        learn_description(&description)?;
         let start = Position::from_notation(&start).map_err(value_error)?;
         if games.is_empty() || games.len() != last.len() {
             return Err(PyValueError::new_err(

@@ -160,10 +160,12 @@ impl fmt::Display for Variant {
 impl FromStr for Variant {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        // A shipped game first; else a game of one's own read earlier in this process.
         Variant::catalogue()
             .iter()
             .copied()
             .find(|v| v.name() == s)
+            .or_else(|| DescribedGame::by_key(s).map(Variant::Described))
             .ok_or_else(|| RulesError::UnknownVariant(s.to_owned()))
     }
 }

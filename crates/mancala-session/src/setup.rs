@@ -180,7 +180,7 @@ fn not_taken_message(variant: Variant, options: &[&str]) -> String {
     }];
     // Options taken by the same variants are said together.
     let takers = |key: &str| -> Vec<&'static str> {
-        Variant::ALL
+        Variant::catalogue()
             .iter()
             .filter(|v| v.info().takes_option(key))
             .map(|v| v.info().name)

@@ -11,7 +11,7 @@ use mancala_engine::PlayerInfo;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-/// Every variant (`GET /api/variants`), in [`Variant::ALL`]'s order.
+/// Every game (`GET /api/variants`), in [`Variant::catalogue`]'s order.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct VariantList {
     /// The variants.
@@ -142,7 +142,7 @@ impl VariantList {
     #[must_use]
     pub fn all() -> VariantList {
         VariantList {
-            variants: Variant::ALL
+            variants: Variant::catalogue()
                 .iter()
                 .map(|v| VariantView::of(v.info()))
                 .collect(),
@@ -162,7 +162,7 @@ impl PlayerList {
                     name: p.name,
                     summary: p.summary,
                     cost: p.cost.key(),
-                    variants: Variant::ALL
+                    variants: Variant::catalogue()
                         .iter()
                         .filter(|&&v| p.plays(v))
                         .map(|v| v.info().key)

@@ -76,7 +76,35 @@ impl DescribedGame {
             description,
         }));
         map.insert(text, entry);
+        LATEST
+            .get_or_init(Mutex::default)
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(entry.description.key.clone(), entry);
         Ok(DescribedGame(entry))
+    }
+
+    /// The game with this key that this process interned last, if any: what a key
+    /// that names no shipped game means in a record or a position's notation read
+    /// after its description (a pickled game, a record with a `Rules` tag).
+    ///
+    /// ```
+    /// use mancala_core::described::DescribedGame;
+    /// use mancala_core::description::Description;
+    /// let mut d = Description::builtin("kalah").unwrap();
+    /// d.key = "kalah-by-key".into();
+    /// d.turn.extra_turn = false;
+    /// let game = DescribedGame::intern(d).unwrap();
+    /// assert_eq!(DescribedGame::by_key("kalah-by-key"), Some(game));
+    /// assert_eq!(DescribedGame::by_key("no-such-game"), None);
+    /// ```
+    #[must_use]
+    pub fn by_key(key: &str) -> Option<DescribedGame> {
+        let latest = LATEST.get_or_init(Mutex::default);
+        let latest = latest
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        latest.get(key).map(|entry| DescribedGame(entry))
     }
 
     /// The description.
@@ -98,7 +126,11 @@ impl DescribedGame {
     }
 }
 
+/// Every interned game, by its description's text.
 static REGISTRY: OnceLock<Mutex<HashMap<String, &'static Entry>>> = OnceLock::new();
+
+/// The last game interned with each key.
+static LATEST: OnceLock<Mutex<HashMap<String, &'static Entry>>> = OnceLock::new();
 
 impl PartialEq for DescribedGame {
     fn eq(&self, other: &Self) -> bool {
