@@ -2,6 +2,10 @@
 //! and valid, says what the game is and where its rules come from, and every game has a
 //! worked example played through the description engine (the `examples_*` modules).
 
+mod example;
+mod examples_count;
+mod examples_stores;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -95,5 +99,18 @@ fn no_name_or_alias_of_one_game_is_a_name_of_another() {
                 panic!("{name:?} names both {other} and {}", d.key);
             }
         }
+    }
+}
+
+#[test]
+fn every_game_has_a_worked_example() {
+    let mut covered = example::games_of(examples_count::EXAMPLES);
+    covered.extend(example::games_of(examples_stores::EXAMPLES));
+    for d in Description::builtins() {
+        assert!(
+            covered.contains(&d.key.as_str()),
+            "{} has no worked example",
+            d.key
+        );
     }
 }
