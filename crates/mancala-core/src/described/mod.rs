@@ -18,15 +18,17 @@
 //! assert_eq!(pos, Position::new(Rules::oware(6, 4)).play(Move::new(3).unwrap()).unwrap());
 //! ```
 
+mod capture;
 mod sow;
 
 use crate::description::{Capture, Claim, Description, Empty, Leftover, NoMove, Sowing};
-use crate::variants::{decided_by_captures, end_reason_by_captures};
-use crate::{EndReason, Move, MoveList, Position, SetupError, Side};
+use crate::{EndReason, Move, MoveList, Position, Rules, SetupError, Side};
 
 /// A description made ready to play.
 #[derive(Clone, Debug)]
 pub struct Described {
+    /// The start pattern, or empty where every house starts alike.
+    start: Vec<u8>,
     sowing: Sowing,
     extra_turn: bool,
     must_feed: bool,
@@ -48,6 +50,7 @@ impl Described {
     #[must_use]
     pub fn new(description: &Description) -> Described {
         Described {
+            start: description.board.start.clone(),
             sowing: description.sowing.clone(),
             extra_turn: description.turn.extra_turn,
             must_feed: description.turn.must_feed,
@@ -64,6 +67,35 @@ impl Described {
             leftover: description.end.leftover,
             repetition: description.end.repetition,
         }
+    }
+
+    /// The start of a game on the board of `rules`: every house with the rules' seeds,
+    /// or the description's start pattern where it has one and the board is its size.
+    ///
+    /// ```
+    /// use mancala_core::described::Described;
+    /// use mancala_core::description::Description;
+    /// use mancala_core::{Rules, Side};
+    /// let mut d = Description::builtin("oware").unwrap();
+    /// (d.board.houses, d.board.min_houses, d.board.max_houses) = (3, 3, 3);
+    /// (d.board.seeds, d.board.start) = (0, vec![1, 0, 2]);
+    /// let start = Described::new(&d).start_position(Rules::oware(3, 1));
+    /// assert_eq!(start.houses(Side::North), &[1, 0, 2]);
+    /// ```
+    #[must_use]
+    pub fn start_position(&self, rules: Rules) -> Position {
+        let mut pos = Position::new(rules);
+        let h = rules.houses();
+        if self.start.len() == h {
+            for side in 0..2 {
+                for (i, &seeds) in self.start.iter().enumerate() {
+                    pos.cells[side * h + i] = seeds.into();
+                }
+            }
+            pos.recount_rows();
+        }
+        pos.over = self.is_over(&pos);
+        pos
     }
 
     /// The legal moves of the player to move, in house order (whether or not the game
@@ -121,8 +153,12 @@ impl Described {
     #[must_use]
     pub fn end_reason(&self, pos: &Position) -> EndReason {
         let me = pos.to_move;
-        if let Some(reason) = end_reason_by_captures(pos).filter(|_| self.majority) {
-            return reason;
+        if self.majority && decided_by_captures(pos) {
+            let total = total_seeds(pos);
+            return match Side::BOTH.into_iter().find(|s| 2 * pos.store(*s) > total) {
+                Some(side) => EndReason::Majority(side),
+                None => EndReason::HalfEach,
+            };
         }
         if self.seeds_left > 0 && pos.seeds_in_play() <= self.seeds_left {
             return EndReason::FewSeedsLeft;
@@ -177,4 +213,18 @@ impl Described {
         }
         Ok(())
     }
+}
+
+/// Every seed of the game: on the board and in the stores (a start pattern's total,
+/// which the rules' houses times seeds need not be).
+fn total_seeds(pos: &Position) -> u16 {
+    pos.rows[0] + pos.rows[1] + pos.stores[0] + pos.stores[1]
+}
+
+/// Whether the captures decided the game: a player has more than half of the seeds,
+/// or each has exactly half.
+fn decided_by_captures(pos: &Position) -> bool {
+    let total = total_seeds(pos);
+    let [a, b] = pos.stores;
+    2 * a > total || 2 * b > total || (2 * a == total && 2 * b == total)
 }
