@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use mancala_core::description::{
-    Capture, CaptureKind, Description, First, GrandSlam, Leftover, NoMove, Row, Timing,
+    Capture, CaptureKind, Description, Direction, First, GrandSlam, Leftover, NoMove, Relay, Row,
+    Taker, Timing,
 };
 
 fn page_path() -> PathBuf {
@@ -78,31 +79,35 @@ fn section(out: &mut String, d: &Description) {
 /// 1's row below, and the stores at the ends where the game has them.
 fn start_diagram(d: &Description) -> String {
     let houses = usize::from(d.board.houses);
-    let row = format!("{:>4}", d.board.seeds).repeat(houses);
+    let counts: Vec<u8> = if d.board.start.is_empty() {
+        vec![d.board.seeds; houses]
+    } else {
+        d.board.start.clone()
+    };
+    let south: String = counts.iter().map(|n| format!("{n:>4}")).collect();
+    let north: String = counts.iter().rev().map(|n| format!("{n:>4}")).collect();
     let store = if d.board.stores { "   0" } else { "    " };
     let middle = format!("{store}{}{store}", " ".repeat(4 * houses + 2));
     format!(
-        "      {row}   player 2\n{}\n      {row}   player 1\n",
+        "      {north}   player 2\n{}\n      {south}   player 1\n",
         middle.trim_end()
     )
 }
 
 /// The description's rules in a line: board, sowing, turn, captures and end.
 fn glance(d: &Description) -> String {
+    let seeds = if d.board.start.is_empty() {
+        let plural = if d.board.seeds == 1 { "" } else { "s" };
+        format!("{} seed{plural}", d.board.seeds)
+    } else {
+        "the seeds shown".into()
+    };
     let mut parts = vec![format!(
-        "{} houses a side of {} seeds{}",
+        "{} houses a side of {seeds}{}",
         d.board.houses,
-        d.board.seeds,
         if d.board.stores { ", two stores" } else { "" }
     )];
-    parts.push(
-        match (d.sowing.first, d.sowing.skip_origin, d.sowing.own_store) {
-            (First::Origin, ..) => "sowing starts in the emptied house".into(),
-            (_, true, _) => "sowing passes over the emptied house".into(),
-            (_, _, true) => "sowing drops into the mover's store".into(),
-            _ => "single-lap sowing anticlockwise".to_string(),
-        },
-    );
+    parts.push(sowing_words(d));
     if d.turn.extra_turn {
         parts.push("ending in the store moves again".into());
     }
@@ -136,9 +141,48 @@ fn glance(d: &Description) -> String {
     parts.join("; ") + "."
 }
 
+/// The sowing in words: direction, laps and where it starts and passes.
+fn sowing_words(d: &Description) -> String {
+    let direction = match d.sowing.direction {
+        Direction::Anticlockwise => "anticlockwise",
+        Direction::Clockwise => "clockwise",
+    };
+    let mut words = match d.sowing.relay {
+        Relay::None => format!("single-lap sowing {direction}"),
+        Relay::Last => {
+            format!("relay sowing {direction}, on from a house the last seed found full")
+        }
+        Relay::Next => format!("relay sowing {direction}, on from the house after the last"),
+    };
+    if d.sowing.first == First::Origin {
+        words.push_str(", starting in the emptied house");
+    }
+    if d.sowing.skip_origin {
+        words.push_str(", passing over the emptied house");
+    }
+    if d.sowing.own_store {
+        words.push_str(", through the mover's store");
+    }
+    if d.sowing.max_laps > 0 {
+        words.push_str(&format!(", at most {} laps a move", d.sowing.max_laps));
+    }
+    words
+}
+
 fn capture_words(c: &Capture) -> String {
-    if c.kind == CaptureKind::Across {
-        return "a last seed in an own empty house captures across".into();
+    match c.kind {
+        CaptureKind::Across => return "a last seed in an own empty house captures across".into(),
+        CaptureKind::Next => {
+            let facing = if c.facing {
+                " and the house facing it"
+            } else {
+                ""
+            };
+            return format!(
+                "a last seed before an empty house captures the house after it{facing}"
+            );
+        }
+        CaptureKind::Count => {}
     }
     let mut counts: Vec<String> = c.counts.iter().map(u16::to_string).collect();
     if c.even {
@@ -159,6 +203,9 @@ fn capture_words(c: &Capture) -> String {
     }
     if c.grand_slam == GrandSlam::NoCapture {
         words.push_str(" (but a capture of a whole row takes nothing)");
+    }
+    if c.by == Taker::Owner {
+        words.push_str(" for the row's owner");
     }
     words
 }

@@ -4,6 +4,7 @@
 
 mod example;
 mod examples_count;
+mod examples_relay;
 mod examples_stores;
 
 use std::collections::HashMap;
@@ -106,6 +107,7 @@ fn no_name_or_alias_of_one_game_is_a_name_of_another() {
 fn every_game_has_a_worked_example() {
     let mut covered = example::games_of(examples_count::EXAMPLES);
     covered.extend(example::games_of(examples_stores::EXAMPLES));
+    covered.extend(example::games_of(examples_relay::EXAMPLES));
     for d in Description::builtins() {
         assert!(
             covered.contains(&d.key.as_str()),

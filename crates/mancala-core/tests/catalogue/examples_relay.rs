@@ -1,0 +1,125 @@
+//! Worked examples of the games that sow in laps (relay sowing) or clockwise: each a
+//! constructed position that shows one rule of the game's source, played through the
+//! description engine.
+
+use mancala_core::Side::{North, South};
+
+use crate::example::Example;
+
+/// The examples, one or more a game.
+pub const EXAMPLES: &[Example] = &[
+    Example {
+        game: "sungka",
+        shows: "The CCMMLA entry: a last shell in an occupied house is sown on; the lap \
+                ending in the mover's empty house takes it and the house facing it",
+        before: (&[1, 2, 5, 5, 0, 5, 5], &[5, 5, 6, 5, 5, 5, 5], 0),
+        to_move: South,
+        moves: &[1],
+        after: (&[0, 0, 6, 6, 0, 5, 5], &[5, 5, 0, 5, 5, 5, 5], [46, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "congkak",
+        shows: "The Congkak rules text: clockwise sowing through the store on the mover's \
+                left gives another turn, and a last seed in an own empty house then \
+                captures the facing house",
+        before: (&[5, 2, 0, 1, 7, 7, 7], &[7, 7, 7, 7, 3, 7, 7], 0),
+        to_move: South,
+        moves: &[2, 4],
+        after: (&[6, 0, 0, 0, 7, 7, 7], &[7, 7, 7, 7, 0, 7, 7], [29, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "ohvalhu",
+        shows: "Mancala World's reading: the relay passes through the own store, and a lap \
+                ending in an empty house over there captures nothing",
+        before: (&[8, 8, 8, 8, 8, 8, 1, 3], &[8, 8, 0, 8, 8, 8, 8, 8], 0),
+        to_move: South,
+        moves: &[7],
+        after: (
+            &[8, 8, 8, 8, 8, 8, 0, 0],
+            &[9, 9, 1, 8, 8, 8, 8, 8],
+            [21, 0],
+        ),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "ayoayo",
+        shows: "Mancala World (after Russ): the last seed lands in an occupied house and is \
+                sown on; the lap ending in the mover's empty house captures it and the \
+                facing house",
+        before: (&[1, 1, 4, 0, 4, 4], &[4, 4, 4, 4, 4, 4], 0),
+        to_move: South,
+        moves: &[1],
+        after: (&[0, 0, 5, 0, 4, 4], &[4, 4, 0, 4, 4, 4], [15, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "pallanguzhi",
+        shows: "The undiscoveredindiantreasures post: a seed making 4 in the mover's row \
+                gives the four to its owner, and the last seed before an empty house takes \
+                the house after it",
+        before: (&[6, 6, 6, 6, 3, 3, 6], &[2, 0, 6, 6, 6, 6, 6], 0),
+        to_move: South,
+        moves: &[5],
+        after: (&[6, 6, 6, 6, 0, 0, 7], &[3, 0, 0, 6, 6, 6, 6], [26, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "pallanguzhi",
+        shows: "The undiscoveredindiantreasures post: a seed making 4 on the opponent's row \
+                gives the four to the opponent, and a last seed before two empty houses \
+                ends the turn",
+        before: (&[6, 6, 6, 6, 6, 3, 6], &[3, 5, 0, 0, 6, 6, 6], 0),
+        to_move: South,
+        moves: &[6],
+        after: (&[6, 6, 6, 6, 6, 0, 7], &[0, 6, 0, 0, 6, 6, 6], [19, 4]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "songo",
+        shows: "Powell-Cotton, as Mancala World reads him: sowing to the left, a last seed \
+                making 2 on the opponent's row captures, with the 4 just before it",
+        before: (&[5, 3, 5, 5, 5, 5, 5], &[5, 5, 5, 5, 5, 1, 3], 0),
+        to_move: South,
+        moves: &[2],
+        after: (&[6, 0, 5, 5, 5, 5, 5], &[5, 5, 5, 5, 5, 0, 0], [14, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "vai-lung-thlan",
+        shows: "Shakespear (via Ludii): sowing clockwise, a last seed in an empty house is \
+                captured with the single seed just before it",
+        before: (&[2, 5, 5, 5, 5, 5], &[5, 5, 5, 5, 0, 0], 0),
+        to_move: South,
+        moves: &[1],
+        after: (&[0, 5, 5, 5, 5, 5], &[5, 5, 5, 5, 0, 0], [15, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "unee-tugalluulax",
+        shows: "Mancala World (after Namzhildorzh): sowing clockwise, a last seed making 4 \
+                in the mover's own row captures the four",
+        before: (&[6, 3, 1], &[6, 6, 6], 0),
+        to_move: South,
+        moves: &[3],
+        after: (&[6, 0, 0], &[6, 6, 6], [12, 0]),
+        then: North,
+        over: false,
+    },
+];
+
+#[test]
+fn the_relay_and_clockwise_examples_hold() {
+    for example in EXAMPLES {
+        example.check();
+    }
+}
