@@ -30,6 +30,28 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "enindji",
+        shows: "Béart (via Ludii): a last seed making 4 goes to the owner of the house, here \
+                the opponent",
+        before: (&[4, 4, 4, 4, 4, 1], &[3, 4, 4, 4, 4, 4], 0),
+        to_move: South,
+        moves: &[6],
+        after: (&[4, 4, 4, 4, 4, 0], &[0, 4, 4, 4, 4, 4], [4, 4]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "woli",
+        shows: "Béart (via Ludii): sowing clockwise, a last seed making 3 on the opponent's \
+                row captures, with the 2 sown just before it",
+        before: (&[2, 6, 6, 6, 6, 6], &[6, 6, 6, 6, 2, 1], 0),
+        to_move: South,
+        moves: &[1],
+        after: (&[0, 6, 6, 6, 6, 6], &[6, 6, 6, 6, 0, 0], [18, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "kpo",
         shows: "Culin (via Ludii): a last seed making 3 captures that house only, not the 2 \
                 before it",

@@ -83,6 +83,72 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "wouri",
+        shows: "Béart (via Ludii): every house of the opponent's row made 4 is captured, and \
+                a last seed in an occupied house is sown on until one lands in an empty house",
+        before: (&[4, 4, 4, 4, 3, 2], &[3, 2, 0, 3, 0, 4], 0),
+        to_move: South,
+        moves: &[5],
+        after: (&[4, 4, 4, 4, 0, 3], &[0, 0, 1, 0, 1, 4], [23, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "obridje",
+        shows: "Murray (via Ludii): a house made 4 during the sowing goes to the owner of its \
+                row, one to each player here",
+        before: (&[4, 4, 4, 4, 3, 3], &[3, 0, 4, 4, 4, 4], 0),
+        to_move: South,
+        moves: &[5],
+        after: (&[4, 4, 4, 4, 0, 0], &[0, 1, 4, 4, 4, 4], [11, 4]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "chongka",
+        shows: "Fritz (via Ludii): sowing clockwise, a lap ending in an occupied house goes \
+                on, and the one ending in the mover's empty house captures across",
+        before: (&[7, 7, 7, 0, 7, 1, 1], &[7, 7, 7, 5, 7, 7, 7], 0),
+        to_move: South,
+        moves: &[7],
+        after: (&[7, 7, 7, 0, 8, 0, 0], &[7, 7, 7, 0, 7, 7, 7], [27, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "chongka",
+        shows: "Fritz (via Ludii): a last seed in the store on the mover's left ends the \
+                turn (no extra turn)",
+        before: (&[1, 7, 7, 7, 7, 7, 7], &[7, 7, 7, 7, 7, 7, 7], 0),
+        to_move: South,
+        moves: &[1],
+        after: (&[0, 7, 7, 7, 7, 7, 7], &[7, 7, 7, 7, 7, 7, 7], [7, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "galatjang",
+        shows: "Matthes (via Ludii): a last seed in the store gives another sowing, which \
+                ends in the mover's empty house and captures across",
+        before: (&[7, 1, 0, 7, 7, 1], &[7, 7, 7, 3, 7, 7], 0),
+        to_move: South,
+        moves: &[6, 2],
+        after: (&[7, 0, 0, 7, 7, 0], &[7, 7, 7, 0, 7, 7], [28, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "main-chongkak",
+        shows: "Skeat (via Ludii): sowing clockwise into the store on the mover's left gives \
+                another sowing, which captures across from the mover's empty house",
+        before: (&[6, 2, 0, 1, 6, 6], &[6, 6, 6, 6, 6, 6], 0),
+        to_move: South,
+        moves: &[2, 4],
+        after: (&[7, 0, 0, 0, 6, 6], &[6, 6, 6, 0, 6, 6], [23, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "songo",
         shows: "Powell-Cotton, as Mancala World reads him: sowing to the left, a last seed \
                 making 2 on the opponent's row captures, with the 4 just before it",
