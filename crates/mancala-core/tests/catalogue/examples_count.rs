@@ -52,6 +52,37 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "halusa",
+        shows: "Hyde (via Ludii): a last seed making an even count in the mover's row \
+                captures, with the even house before it",
+        before: (&[2, 1, 3, 6, 6, 6], &[6, 6, 6, 6, 6, 6], 0),
+        to_move: South,
+        moves: &[1],
+        after: (&[0, 0, 0, 6, 6, 6], &[6, 6, 6, 6, 6, 6], [18, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "halusa",
+        shows: "Hyde (via Ludii): an even count made on the opponent's row captures nothing",
+        before: (&[6, 6, 6, 6, 6, 1], &[1, 6, 6, 6, 6, 6], 0),
+        to_move: South,
+        moves: &[6],
+        after: (&[6, 6, 6, 6, 6, 0], &[2, 6, 6, 6, 6, 6], [10, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "mankala-niebuhr",
+        shows: "Niebuhr (via Ludii): a last seed making 2 captures, with the 4 before it",
+        before: (&[6, 6, 6, 6, 6, 2], &[3, 1, 6, 6, 6, 6], 0),
+        to_move: South,
+        moves: &[6],
+        after: (&[6, 6, 6, 6, 6, 0], &[0, 0, 6, 6, 6, 6], [18, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "kpo",
         shows: "Culin (via Ludii): a last seed making 3 captures that house only, not the 2 \
                 before it",
