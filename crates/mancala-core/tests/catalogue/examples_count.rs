@@ -83,6 +83,16 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "khrour",
+        shows: "Béart (via Ludii): a last seed making an occupied house hold 2 captures it",
+        before: (&[1, 1], &[1, 3], 0),
+        to_move: South,
+        moves: &[2],
+        after: (&[1, 0], &[0, 3], [12, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "kpo",
         shows: "Culin (via Ludii): a last seed making 3 captures that house only, not the 2 \
                 before it",
