@@ -149,6 +149,28 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "whyo",
+        shows: "Murray (via Ludii): a lap ending in an occupied house goes on, and the last \
+                seed making 4 takes the four and ends the turn",
+        before: (&[4, 4, 4, 4, 2, 2], &[2, 1, 1, 3, 4, 4], 0),
+        to_move: South,
+        moves: &[5],
+        after: (&[4, 4, 4, 4, 0, 3], &[0, 2, 2, 0, 4, 4], [17, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
+        game: "yovodji",
+        shows: "Béart (via Ludii): a lap ending in an occupied house goes on; the next one \
+                makes 2 over there and captures it with the 2 before it",
+        before: (&[4, 4, 4, 4, 4, 1], &[3, 0, 0, 1, 1, 4], 0),
+        to_move: South,
+        moves: &[6],
+        after: (&[4, 4, 4, 4, 4, 0], &[0, 1, 1, 0, 0, 4], [22, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "songo",
         shows: "Powell-Cotton, as Mancala World reads him: sowing to the left, a last seed \
                 making 2 on the opponent's row captures, with the 4 just before it",
