@@ -27,7 +27,11 @@ fn page(games: &[Description]) -> String {
          Every game the suite ships, one description file each in \
          [`crates/mancala-core/games/`](../crates/mancala-core/games/) (the format: \
          [rules-format.md](rules-format.md)). `mancala variants` lists them and \
-         `mancala variants show KEY` prints a game's file. This page is generated from the \
+         `mancala variants show KEY` prints a game's file. The front ends choose games by \
+         `--variant` and so far play the four with hand-tuned rule sets (Kalah, Oware, \
+         simplified Oware, Togyz Kumalak); every game here is played by the description \
+         engine (`Described`) in the tests, each with a worked example of its source's \
+         rules (`crates/mancala-core/tests/catalogue/`). This page is generated from the \
          files; after changing or adding one, regenerate it with\n\n\
          ```sh\nUPDATE_GAMES_DOC=1 cargo test -p mancala-core --test games_doc\n```\n\n\
          Each game says where its rules come from. A book page is given only where the \
