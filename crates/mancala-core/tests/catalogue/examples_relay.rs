@@ -20,6 +20,17 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "sungka",
+        shows: "The nativeph post: a player with no move passes (North here), and the game \
+                ends when no shells are left in the houses",
+        before: (&[0, 0, 0, 0, 0, 1, 0], &[0, 0, 0, 0, 0, 0, 0], 50),
+        to_move: South,
+        moves: &[6, 7],
+        after: (&[0, 0, 0, 0, 0, 0, 0], &[0, 0, 0, 0, 0, 0, 0], [48, 50]),
+        then: South,
+        over: true,
+    },
+    Example {
         game: "congkak",
         shows: "The Congkak rules text: clockwise sowing through the store on the mover's \
                 left gives another turn, and a last seed in an own empty house then \
@@ -57,6 +68,17 @@ pub const EXAMPLES: &[Example] = &[
         after: (&[0, 0, 5, 0, 4, 4], &[4, 4, 0, 4, 4, 4], [15, 0]),
         then: North,
         over: false,
+    },
+    Example {
+        game: "ayoayo",
+        shows: "Feeding (Mancala World, Wikipedia): North's move leaves North no seeds and \
+                South no move that gives North any, so the game is over",
+        before: (&[1, 0, 0, 0, 0, 0], &[0, 0, 0, 0, 0, 1], 20),
+        to_move: North,
+        moves: &[6],
+        after: (&[0, 1, 1, 0, 0, 0], &[0, 0, 0, 0, 0, 0], [26, 20]),
+        then: South,
+        over: true,
     },
     Example {
         game: "pallanguzhi",
