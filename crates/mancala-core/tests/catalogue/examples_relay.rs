@@ -81,6 +81,25 @@ pub const EXAMPLES: &[Example] = &[
         over: true,
     },
     Example {
+        game: "endodoi",
+        shows: "Wikipedia: the last seed lands in an occupied house and is sown on; the lap \
+                ending in the mover's empty house captures it and the facing house",
+        before: (
+            &[1, 1, 4, 0, 4, 4, 4, 4, 4, 4, 4, 4],
+            &[4, 4, 4, 4, 4, 4, 4, 4, 3, 4, 4, 4],
+            0,
+        ),
+        to_move: South,
+        moves: &[1],
+        after: (
+            &[0, 0, 5, 0, 4, 4, 4, 4, 4, 4, 4, 4],
+            &[4, 4, 4, 4, 4, 4, 4, 4, 0, 4, 4, 4],
+            [15, 0],
+        ),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "pallanguzhi",
         shows: "The undiscoveredindiantreasures post: a seed making 4 in the mover's row \
                 gives the four to its owner, and the last seed before an empty house takes \
