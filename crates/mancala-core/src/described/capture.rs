@@ -27,11 +27,13 @@ impl Described {
                 CaptureKind::Across => (me, across_capture(pos, cell, capture.empty_facing, steps)),
                 CaptureKind::Next => (me, self.next_capture(pos, cell, capture, steps)),
             };
-            pos.stores[taker.index()] += taken;
-            if taker == me {
-                report.captured += taken;
+            if taken > 0 {
+                pos.stores[taker.index()] += taken;
+                if taker == me {
+                    report.captured += taken;
+                }
+                any = true;
             }
-            any |= taken > 0;
         }
         if !any && timing == Timing::Last {
             let taken = self.claim_at(pos, cell, steps);

@@ -29,6 +29,8 @@ use crate::{EndReason, Move, MoveList, Position, Rules, SetupError, Side};
 pub struct Described {
     /// The start pattern, or empty where every house starts alike.
     start: Vec<u8>,
+    /// The seeds of a game started by the pattern (0 without a pattern).
+    start_total: u16,
     sowing: Sowing,
     extra_turn: bool,
     must_feed: bool,
@@ -51,6 +53,12 @@ impl Described {
     pub fn new(description: &Description) -> Described {
         Described {
             start: description.board.start.clone(),
+            start_total: 2 * description
+                .board
+                .start
+                .iter()
+                .map(|&n| u16::from(n))
+                .sum::<u16>(),
             sowing: description.sowing.clone(),
             extra_turn: description.turn.extra_turn,
             must_feed: description.turn.must_feed,
@@ -67,6 +75,23 @@ impl Described {
             leftover: description.end.leftover,
             repetition: description.end.repetition,
         }
+    }
+
+    /// Every seed of the game: the rules' houses times seeds, or the start pattern's.
+    fn total_seeds(&self, pos: &Position) -> u16 {
+        if self.start_total == 0 {
+            pos.rules.total_seeds()
+        } else {
+            self.start_total
+        }
+    }
+
+    /// Whether the captures decided the game: a player has more than half of the
+    /// seeds, or each has exactly half.
+    fn decided_by_captures(&self, pos: &Position) -> bool {
+        let total = self.total_seeds(pos);
+        let [a, b] = pos.stores;
+        2 * a > total || 2 * b > total || (2 * a == total && 2 * b == total)
     }
 
     /// The start of a game on the board of `rules`: every house with the rules' seeds,
@@ -124,7 +149,7 @@ impl Described {
     /// needs the history).
     #[must_use]
     pub fn is_over(&self, pos: &Position) -> bool {
-        (self.majority && decided_by_captures(pos))
+        (self.majority && self.decided_by_captures(pos))
             || (self.seeds_left > 0 && pos.seeds_in_play() <= self.seeds_left)
             || match self.empty {
                 // Without feeding to do, a player can move while they have seeds.
@@ -143,7 +168,7 @@ impl Described {
     pub fn final_scores(&self, pos: &Position) -> [u16; 2] {
         match self.leftover {
             Leftover::OwnRow => pos.stores_plus_rows(),
-            Leftover::OwnRowUnlessDecided if decided_by_captures(pos) => pos.stores,
+            Leftover::OwnRowUnlessDecided if self.decided_by_captures(pos) => pos.stores,
             Leftover::OwnRowUnlessDecided => pos.stores_plus_rows(),
             Leftover::Nobody => pos.stores,
         }
@@ -153,8 +178,8 @@ impl Described {
     #[must_use]
     pub fn end_reason(&self, pos: &Position) -> EndReason {
         let me = pos.to_move;
-        if self.majority && decided_by_captures(pos) {
-            let total = total_seeds(pos);
+        if self.majority && self.decided_by_captures(pos) {
+            let total = self.total_seeds(pos);
             return match Side::BOTH.into_iter().find(|s| 2 * pos.store(*s) > total) {
                 Some(side) => EndReason::Majority(side),
                 None => EndReason::HalfEach,
@@ -213,18 +238,4 @@ impl Described {
         }
         Ok(())
     }
-}
-
-/// Every seed of the game: on the board and in the stores (a start pattern's total,
-/// which the rules' houses times seeds need not be).
-fn total_seeds(pos: &Position) -> u16 {
-    pos.rows[0] + pos.rows[1] + pos.stores[0] + pos.stores[1]
-}
-
-/// Whether the captures decided the game: a player has more than half of the seeds,
-/// or each has exactly half.
-fn decided_by_captures(pos: &Position) -> bool {
-    let total = total_seeds(pos);
-    let [a, b] = pos.stores;
-    2 * a > total || 2 * b > total || (2 * a == total && 2 * b == total)
 }

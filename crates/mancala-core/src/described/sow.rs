@@ -79,12 +79,19 @@ impl Described {
             pit: pos.pit_of_cell(from),
             seeds: n,
         });
+        let path = self.path(pos);
         let mut at = Spot::Cell(from);
         for k in 0..n {
             at = if k == 0 && self.sowing.first == First::Origin && n > 1 {
                 Spot::Cell(from)
             } else {
-                self.next(pos, at, from)
+                // Where laps skip their origin, a seed never drops into it.
+                match path.step(at) {
+                    Spot::Cell(cell) if cell == from && self.sowing.skip_origin => {
+                        path.step(Spot::Cell(cell))
+                    }
+                    next => next,
+                }
             };
             self.drop_seed(pos, at, steps);
             if let Spot::Cell(cell) = at
@@ -110,55 +117,38 @@ impl Described {
         }
     }
 
-    /// The spot after `at` for the mover's sowing: round the houses in the game's
-    /// direction, through the mover's store where seeds are sown into it, past the
-    /// origin where laps skip it.
-    fn next(&self, pos: &Position, at: Spot, origin: usize) -> Spot {
-        let next = self.step(pos, at);
-        match next {
-            Spot::Cell(cell) if cell == origin && self.sowing.skip_origin => self.step(pos, next),
-            other => other,
-        }
-    }
-
-    /// The spot after `at` round the ring of houses and the mover's store.
-    fn step(&self, pos: &Position, at: Spot) -> Spot {
+    /// The mover's sowing path in `pos`.
+    fn path(&self, pos: &Position) -> Path {
         let h = pos.rules.houses();
         let me = pos.to_move;
-        let store = self.sowing.own_store;
-        match (self.sowing.direction, at) {
-            // Anticlockwise a player's store follows their last house.
-            (Direction::Anticlockwise, Spot::Cell(cell)) => {
-                if store && cell == me.index() * h + h - 1 {
-                    Spot::Store(me)
-                } else {
-                    Spot::Cell((cell + 1) % (2 * h))
-                }
-            }
-            (Direction::Anticlockwise, Spot::Store(side)) => {
-                Spot::Cell((side.index() * h + h) % (2 * h))
-            }
-            // Clockwise the ring of houses is walked backwards, and a player's store
-            // sits at the other end of their row, after their first house: the board
-            // seen in a mirror, so that the sowing still passes the own row, then the
-            // own store, then the opponent's row.
-            (Direction::Clockwise, Spot::Cell(cell)) => {
-                if store && cell == me.index() * h {
-                    Spot::Store(me)
-                } else {
-                    Spot::Cell((cell + 2 * h - 1) % (2 * h))
-                }
-            }
-            (Direction::Clockwise, Spot::Store(side)) => {
-                Spot::Cell((side.index() * h + 2 * h - 1) % (2 * h))
-            }
+        let clockwise = self.sowing.direction == Direction::Clockwise;
+        // Anticlockwise a player's store follows their last house and precedes the
+        // opponent's first. Clockwise the ring of houses is walked backwards, and a
+        // player's store sits at the other end of their row, after their first house:
+        // the board seen in a mirror, so that the sowing still passes the own row, then
+        // the own store, then the opponent's row.
+        let (store_after, resume) = if clockwise {
+            (me.index() * h, (me.index() * h + 2 * h - 1) % (2 * h))
+        } else {
+            (me.index() * h + h - 1, (me.index() * h + h) % (2 * h))
+        };
+        Path {
+            ring: 2 * h,
+            clockwise,
+            store_after: if self.sowing.own_store {
+                store_after
+            } else {
+                usize::MAX
+            },
+            resume,
+            me,
         }
     }
 
     /// The house after `cell` on the mover's sowing path, or `None` where the mover's
     /// store comes first.
     pub(super) fn next_house(&self, pos: &Position, cell: usize) -> Option<usize> {
-        match self.step(pos, Spot::Cell(cell)) {
+        match self.path(pos).step(Spot::Cell(cell)) {
             Spot::Cell(next) => Some(next),
             Spot::Store(_) => None,
         }
@@ -195,6 +185,33 @@ impl Described {
                 }
                 steps.record(|| SowStep::Drop(pit));
             }
+        }
+    }
+}
+
+/// The ring a sowing goes round: both rows of houses in the game's direction, with the
+/// mover's store after one house where seeds are sown into it.
+struct Path {
+    ring: usize,
+    clockwise: bool,
+    /// The house the mover's store follows (`usize::MAX`: no store on the path).
+    store_after: usize,
+    /// The house the store is followed by.
+    resume: usize,
+    me: Side,
+}
+
+impl Path {
+    /// The spot after `at`. (No `%`: a division costs more than the rest of a step.)
+    #[inline]
+    fn step(&self, at: Spot) -> Spot {
+        match at {
+            Spot::Cell(cell) if cell == self.store_after => Spot::Store(self.me),
+            Spot::Cell(cell) if self.clockwise => {
+                Spot::Cell(if cell == 0 { self.ring - 1 } else { cell - 1 })
+            }
+            Spot::Cell(cell) => Spot::Cell(if cell + 1 == self.ring { 0 } else { cell + 1 }),
+            Spot::Store(_) => Spot::Cell(self.resume),
         }
     }
 }
