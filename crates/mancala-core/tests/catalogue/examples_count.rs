@@ -127,6 +127,21 @@ pub const EXAMPLES: &[Example] = &[
         over: true,
     },
     Example {
+        game: "ntyenge",
+        shows: "Trilles (via Ludii): a last seed making 4 captures that house, not the 2 \
+                sown before it",
+        before: (&[4, 4, 4, 4, 4, 4, 4, 2], &[1, 3, 4, 4, 4, 4, 4, 4], 0),
+        to_move: South,
+        moves: &[8],
+        after: (
+            &[4, 4, 4, 4, 4, 4, 4, 0],
+            &[2, 0, 4, 4, 4, 4, 4, 4],
+            [10, 0],
+        ),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "ouril",
         shows: "Braz Dias and Braz Dias (via Ludii): a capture of 3 and the 2 before it brings \
                 the mover to 25 seeds, which wins",
