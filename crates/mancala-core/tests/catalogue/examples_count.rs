@@ -52,6 +52,17 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "fondji",
+        shows: "Béart (via Ludii): a last seed making 3 in the mover's own row captures, with \
+                the 2 before it",
+        before: (&[2, 1, 2, 4, 4, 4], &[4, 4, 4, 4, 4, 4], 0),
+        to_move: South,
+        moves: &[1],
+        after: (&[0, 0, 0, 4, 4, 4], &[4, 4, 4, 4, 4, 4], [12, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "halusa",
         shows: "Hyde (via Ludii): a last seed making an even count in the mover's row \
                 captures, with the even house before it",

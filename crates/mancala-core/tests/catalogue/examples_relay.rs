@@ -212,6 +212,17 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "foji",
+        shows: "Béart (via Ludii): sowing clockwise, a lap ending in an occupied house goes \
+                on, and the one ending in the mover's empty house captures across",
+        before: (&[0, 4, 1, 1, 4, 4], &[4, 4, 4, 4, 4, 3], 0),
+        to_move: South,
+        moves: &[4],
+        after: (&[0, 5, 0, 0, 4, 4], &[4, 4, 4, 4, 4, 0], [15, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "songo",
         shows: "Powell-Cotton, as Mancala World reads him: sowing to the left, a last seed \
                 making 2 on the opponent's row captures, with the 4 just before it",
