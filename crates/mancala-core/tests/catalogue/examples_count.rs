@@ -8,6 +8,17 @@ use crate::example::Example;
 /// The examples, one or more a game.
 pub const EXAMPLES: &[Example] = &[
     Example {
+        game: "adidada",
+        shows: "Schönhärl (via Ludii): a last seed making 3 over there captures, with the 2 \
+                before it",
+        before: (&[4, 4, 4, 4, 4, 2], &[1, 2, 4, 4, 4, 4], 0),
+        to_move: South,
+        moves: &[6],
+        after: (&[4, 4, 4, 4, 4, 0], &[0, 0, 4, 4, 4, 4], [12, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "awari",
         shows: "Herskovits (via Ludii): a last seed making 3 on the opponent's row captures, \
                 with the 2 just before it",
