@@ -19,6 +19,17 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "alitev",
+        shows: "And (via Ludii): a last seed making 1 captures, with the 3 and the 1 sown \
+                just before it",
+        before: (&[3, 3, 3, 0, 2, 0], &[3, 3, 3, 3, 3, 3], 0),
+        to_move: South,
+        moves: &[3],
+        after: (&[3, 3, 0, 0, 0, 0], &[3, 3, 3, 3, 3, 3], [12, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "awari",
         shows: "Herskovits (via Ludii): a last seed making 3 on the opponent's row captures, \
                 with the 2 just before it",
