@@ -146,6 +146,18 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "chungcajon",
+        shows: "Culin (via Ludii): sowing clockwise, a lap ending in an occupied house goes \
+                on through the store on the mover's left; the one ending in an empty house \
+                ends the turn, with no capture",
+        before: (&[7, 3, 1, 7, 7, 7, 7], &[7, 7, 7, 7, 7, 0, 7], 0),
+        to_move: South,
+        moves: &[3],
+        after: (&[8, 0, 0, 7, 7, 7, 7], &[7, 7, 7, 7, 7, 1, 8], [18, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "chongka",
         shows: "Fritz (via Ludii): sowing clockwise, a lap ending in an occupied house goes \
                 on, and the one ending in the mover's empty house captures across",
