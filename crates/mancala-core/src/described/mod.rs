@@ -4,7 +4,9 @@
 //!
 //! It is the reference the rule sets (`variants/`) are held to: over random games of
 //! the four shipped games it gives the same positions, reports, steps and ends as
-//! their kernels (`tests/described.rs`), and it plays games that have no kernel.
+//! their kernels (`tests/described.rs`), and it plays games that have no kernel. It
+//! is itself held to the referee's second, naive reading of the format
+//! (`tests/described_referee.rs`) over every file in `games/` and random descriptions.
 //!
 //! ```
 //! use mancala_core::described::Described;
