@@ -334,3 +334,28 @@ repetition = true
         "board.min_houses"
     );
 }
+
+#[test]
+fn a_repetition_shares_the_board_out_as_leftover_says() {
+    // Without the majority rule a game goes on after the captures decided it; if it
+    // then ends by repetition, `own-row-unless-decided` gives the board to nobody.
+    let d = game(
+        r#"
+[board]
+houses = 2
+seeds = 2
+[[capture]]
+kind = "count"
+counts = [2]
+[end]
+leftover = "own-row-unless-decided"
+repetition = true
+"#,
+    );
+    let engine = Described::new(&d);
+    let rules = Rules::oware(2, 2);
+    let decided = Position::from_parts(rules, [&[1, 0], &[1, 0]], [6, 0], Side::South).unwrap();
+    assert_eq!(engine.repetition_scores(&decided), Some([6, 0]));
+    let open = Position::from_parts(rules, [&[2, 1], &[1, 1]], [3, 0], Side::South).unwrap();
+    assert_eq!(engine.repetition_scores(&open), Some([6, 2]));
+}

@@ -234,6 +234,9 @@ proptest! {
         choices in prop::collection::vec(0usize..16, 1..64),
     ) {
         prop_assume!(d.check().is_ok());
+        // Written out and read back, it is the same description.
+        let text = d.to_toml();
+        prop_assert_eq!(Description::from_toml(&text, "random.toml"), Ok(d.clone()), "{}", text);
         let played = play_random_game(&d, &choices);
         prop_assert!(played.is_ok(), "{}\n{}", played.unwrap_err(), d.to_toml());
     }

@@ -4,7 +4,9 @@
 //!
 //! It is the reference the rule sets (`variants/`) are held to: over random games of
 //! the four shipped games it gives the same positions, reports, steps and ends as
-//! their kernels (`tests/described.rs`), and it plays games that have no kernel.
+//! their kernels (`tests/described.rs`), and it plays games that have no kernel. It
+//! is itself held to the referee's second, naive reading of the format
+//! (`tests/described_referee.rs`) over every file in `games/` and random descriptions.
 //!
 //! ```
 //! use mancala_core::described::Described;
@@ -197,13 +199,12 @@ impl Described {
     }
 
     /// The final scores when a position comes round again since the last capture, or
-    /// `None` for a game without the repetition rule.
+    /// `None` for a game without the repetition rule: the seeds on the board go as
+    /// `leftover` says, as at any end (so `own-row-unless-decided` gives them to nobody
+    /// where the captures decided the game in a game without the majority rule).
     #[must_use]
     pub fn repetition_scores(&self, pos: &Position) -> Option<[u16; 2]> {
-        self.repetition.then(|| match self.leftover {
-            Leftover::Nobody => pos.stores,
-            Leftover::OwnRow | Leftover::OwnRowUnlessDecided => pos.stores_plus_rows(),
-        })
+        self.repetition.then(|| self.final_scores(pos))
     }
 
     /// What the game forbids in a position set up from parts: claimed houses where it
