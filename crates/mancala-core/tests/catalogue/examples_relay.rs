@@ -235,6 +235,17 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "bosh",
+        shows: "Marin (via Ludii): the house after the last one is empty, so the house after \
+                it is taken and the turn ends",
+        before: (&[4, 4, 4, 1, 4], &[0, 3, 4, 4, 4], 0),
+        to_move: South,
+        moves: &[4],
+        after: (&[4, 4, 4, 0, 5], &[0, 0, 4, 4, 4], [11, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "songo",
         shows: "Powell-Cotton, as Mancala World reads him: sowing to the left, a last seed \
                 making 2 on the opponent's row captures, with the 4 just before it",
