@@ -100,6 +100,17 @@ pub const EXAMPLES: &[Example] = &[
         over: false,
     },
     Example {
+        game: "hufesay",
+        shows: "Pankhurst (via Ludii): a lap ending in an occupied house goes on; the one \
+                ending in the mover's empty house captures the house facing it",
+        before: (&[1, 1, 4, 0, 4, 4], &[4, 4, 2, 4, 4, 4], 0),
+        to_move: South,
+        moves: &[1],
+        after: (&[0, 0, 5, 0, 4, 4], &[4, 4, 0, 4, 4, 4], [15, 0]),
+        then: North,
+        over: false,
+    },
+    Example {
         game: "pallanguzhi",
         shows: "The undiscoveredindiantreasures post: a seed making 4 in the mover's row \
                 gives the four to its owner, and the last seed before an empty house takes \
