@@ -31,7 +31,9 @@ fn page(games: &[Description]) -> String {
          `--variant` and so far play the four with hand-tuned rule sets (Kalah, Oware, \
          simplified Oware, Togyz Kumalak); every game here is played by the description \
          engine (`Described`) in the tests, each with a worked example of its source's \
-         rules (`crates/mancala-core/tests/catalogue/`). This page is generated from the \
+         rules (`crates/mancala-core/tests/catalogue/`) and random games checked against the \
+         referee's separate reading of the same file (`tests/described_referee.rs`). This \
+         page is generated from the \
          files; after changing or adding one, regenerate it with\n\n\
          ```sh\nUPDATE_GAMES_DOC=1 cargo test -p mancala-core --test games_doc\n```\n\n\
          Each game says where its rules come from. A book page is given only where the \
