@@ -7,6 +7,10 @@
 //! the solver can be checked against it: a rule read wrongly in both places is the
 //! only mistake such a comparison cannot see.
 //!
+//! Two models live here: [`Referee`] plays the four hand-written games by [`Kind`];
+//! [`DescribedGame`] plays any game description, read from `docs/rules-format.md` into
+//! a [`rulebook::Rulebook`] (a test fills one from a description's fields).
+//!
 //! ```
 //! use mancala_referee::{Ending, Kind, Referee};
 //! // Simplified Oware on one house with four seeds cycles from the first move.
@@ -23,8 +27,11 @@
 
 #![forbid(unsafe_code)]
 
+mod described;
 mod minimax;
+pub mod rulebook;
 
+pub use described::{Board, DescribedFinish, DescribedGame, Played};
 pub use minimax::{oware_move_values, oware_value};
 
 /// Which game, with its options.

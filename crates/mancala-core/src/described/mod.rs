@@ -4,7 +4,9 @@
 //!
 //! It is the reference the rule sets (`variants/`) are held to: over random games of
 //! the four shipped games it gives the same positions, reports, steps and ends as
-//! their kernels (`tests/described.rs`), and it plays games that have no kernel.
+//! their kernels (`tests/described.rs`), and it plays games that have no kernel. It
+//! is itself held to the referee's second, naive reading of the format
+//! (`tests/described_referee.rs`) over every file in `games/` and random descriptions.
 //!
 //! ```
 //! use mancala_core::described::Described;
@@ -18,6 +20,7 @@
 //! assert_eq!(pos, Position::new(Rules::oware(6, 4)).play(Move::new(3).unwrap()).unwrap());
 //! ```
 
+mod capture;
 mod game;
 mod rule_set;
 mod sow;
@@ -26,12 +29,15 @@ pub use game::{DescribedGame, MAX_INTERNED};
 pub use rule_set::ByDescription;
 
 use crate::description::{Capture, Claim, Description, Empty, Leftover, NoMove, Sowing};
-use crate::variants::{decided_by_captures, end_reason_by_captures};
-use crate::{EndReason, Move, MoveList, Position, SetupError, Side};
+use crate::{EndReason, Move, MoveList, Position, Rules, SetupError, Side};
 
 /// A description made ready to play.
 #[derive(Clone, Debug)]
 pub struct Described {
+    /// The start pattern, or empty where every house starts alike.
+    start: Vec<u8>,
+    /// The seeds of a game started by the pattern (0 without a pattern).
+    start_total: u16,
     sowing: Sowing,
     extra_turn: bool,
     must_feed: bool,
@@ -53,6 +59,13 @@ impl Described {
     #[must_use]
     pub fn new(description: &Description) -> Described {
         Described {
+            start: description.board.start.clone(),
+            start_total: 2 * description
+                .board
+                .start
+                .iter()
+                .map(|&n| u16::from(n))
+                .sum::<u16>(),
             sowing: description.sowing.clone(),
             extra_turn: description.turn.extra_turn,
             must_feed: description.turn.must_feed,
@@ -75,6 +88,52 @@ impl Described {
     #[must_use]
     pub fn captures(&self) -> &[Capture] {
         &self.captures
+    }
+
+    /// Every seed of the game: the rules' houses times seeds, or the start pattern's.
+    fn total_seeds(&self, pos: &Position) -> u16 {
+        if self.start_total == 0 {
+            pos.rules.total_seeds()
+        } else {
+            self.start_total
+        }
+    }
+
+    /// Whether the captures decided the game: a player has more than half of the
+    /// seeds, or each has exactly half.
+    fn decided_by_captures(&self, pos: &Position) -> bool {
+        let total = self.total_seeds(pos);
+        let [a, b] = pos.stores;
+        2 * a > total || 2 * b > total || (2 * a == total && 2 * b == total)
+    }
+
+    /// The start of a game on the board of `rules`: every house with the rules' seeds,
+    /// or the description's start pattern where it has one and the board is its size.
+    ///
+    /// ```
+    /// use mancala_core::described::Described;
+    /// use mancala_core::description::Description;
+    /// use mancala_core::{Rules, Side};
+    /// let mut d = Description::builtin("oware").unwrap();
+    /// (d.board.houses, d.board.min_houses, d.board.max_houses) = (3, 3, 3);
+    /// (d.board.seeds, d.board.start) = (0, vec![1, 0, 2]);
+    /// let start = Described::new(&d).start_position(Rules::oware(3, 1));
+    /// assert_eq!(start.houses(Side::North), &[1, 0, 2]);
+    /// ```
+    #[must_use]
+    pub fn start_position(&self, rules: Rules) -> Position {
+        let mut pos = Position::new(rules);
+        let h = rules.houses();
+        if self.start.len() == h {
+            for side in 0..2 {
+                for (i, &seeds) in self.start.iter().enumerate() {
+                    pos.cells[side * h + i] = seeds.into();
+                }
+            }
+            pos.recount_rows();
+        }
+        pos.over = self.is_over(&pos);
+        pos
     }
 
     /// The legal moves of the player to move, in house order (whether or not the game
@@ -103,7 +162,7 @@ impl Described {
     /// needs the history).
     #[must_use]
     pub fn is_over(&self, pos: &Position) -> bool {
-        (self.majority && decided_by_captures(pos))
+        (self.majority && self.decided_by_captures(pos))
             || (self.seeds_left > 0 && pos.seeds_in_play() <= self.seeds_left)
             || match self.empty {
                 // Without feeding to do, a player can move while they have seeds.
@@ -122,7 +181,7 @@ impl Described {
     pub fn final_scores(&self, pos: &Position) -> [u16; 2] {
         match self.leftover {
             Leftover::OwnRow => pos.stores_plus_rows(),
-            Leftover::OwnRowUnlessDecided if decided_by_captures(pos) => pos.stores,
+            Leftover::OwnRowUnlessDecided if self.decided_by_captures(pos) => pos.stores,
             Leftover::OwnRowUnlessDecided => pos.stores_plus_rows(),
             Leftover::Nobody => pos.stores,
         }
@@ -132,8 +191,12 @@ impl Described {
     #[must_use]
     pub fn end_reason(&self, pos: &Position) -> EndReason {
         let me = pos.to_move;
-        if let Some(reason) = end_reason_by_captures(pos).filter(|_| self.majority) {
-            return reason;
+        if self.majority && self.decided_by_captures(pos) {
+            let total = self.total_seeds(pos);
+            return match Side::BOTH.into_iter().find(|s| 2 * pos.store(*s) > total) {
+                Some(side) => EndReason::Majority(side),
+                None => EndReason::HalfEach,
+            };
         }
         if self.seeds_left > 0 && pos.seeds_in_play() <= self.seeds_left {
             return EndReason::FewSeedsLeft;
@@ -147,13 +210,12 @@ impl Described {
     }
 
     /// The final scores when a position comes round again since the last capture, or
-    /// `None` for a game without the repetition rule.
+    /// `None` for a game without the repetition rule: the seeds on the board go as
+    /// `leftover` says, as at any end (so `own-row-unless-decided` gives them to nobody
+    /// where the captures decided the game in a game without the majority rule).
     #[must_use]
     pub fn repetition_scores(&self, pos: &Position) -> Option<[u16; 2]> {
-        self.repetition.then(|| match self.leftover {
-            Leftover::Nobody => pos.stores,
-            Leftover::OwnRow | Leftover::OwnRowUnlessDecided => pos.stores_plus_rows(),
-        })
+        self.repetition.then(|| self.final_scores(pos))
     }
 
     /// What the game forbids in a position set up from parts: claimed houses where it

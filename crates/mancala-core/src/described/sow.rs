@@ -1,14 +1,14 @@
-//! A move under a description: the sowing seed by seed, its captures and claims, and
-//! who moves next.
+//! A move under a description: the sowing seed by seed and lap by lap, and who moves
+//! next. The captures and claims it makes are `capture.rs`'s.
 
 use super::Described;
-use crate::description::{CaptureKind, EmptyFacing, First, GrandSlam, NoMove, Row, Timing};
+use crate::description::{Direction, First, NoMove, Relay, Timing};
 use crate::sowing::StepSink;
 use crate::{Move, MoveReport, Pit, Position, Side, SowStep};
 
 /// Where a seed can go: a house (by its cell, player 1's houses first) or a store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Spot {
+pub(super) enum Spot {
     Cell(usize),
     Store(Side),
 }
@@ -31,65 +31,136 @@ impl Described {
         report
     }
 
-    /// The sowing and its captures, leaving the player to move as it was.
+    /// The sowing and its captures, lap after lap, leaving the player to move as it
+    /// was. A lap that ends in a house tries the capture rules; one that captures ends
+    /// the sowing, else a relay sowing goes on (until `max_laps` laps, where bounded).
     pub(super) fn sow<S: StepSink>(
         &self,
         pos: &mut Position,
         mv: Move,
         steps: &mut S,
     ) -> MoveReport {
-        let h = pos.rules.houses();
         let me = pos.to_move;
-        let origin = me.index() * h + mv.index();
-        let n = std::mem::take(&mut pos.cells[origin]);
-        steps.record(|| SowStep::Lift {
-            pit: pos.pit_of_cell(origin),
-            seeds: n,
-        });
+        let mut from = me.index() * pos.rules.houses() + mv.index();
         let mut report = MoveReport::default();
-        let mut at = Spot::Cell(origin);
-        for k in 0..n {
-            at = if k == 0 && self.sowing.first == First::Origin && n > 1 {
-                Spot::Cell(origin)
-            } else {
-                self.next(pos, at, origin)
-            };
-            self.drop_seed(pos, at, steps);
-            if let Spot::Cell(cell) = at
-                && self.each_seed
-            {
-                report.captured += self.capture_at(pos, cell, Timing::EachSeed, steps);
+        let mut laps: u16 = 0;
+        loop {
+            laps = laps.saturating_add(1);
+            match self.sow_lap(pos, from, &mut report, steps) {
+                Spot::Store(side) => {
+                    report.ended_in_store = side == me;
+                    break;
+                }
+                Spot::Cell(cell) => {
+                    if self.capture_at(pos, cell, Timing::Last, &mut report, steps) {
+                        break;
+                    }
+                    match self.relay_from(pos, cell) {
+                        Some(next) if laps != self.sowing.max_laps => from = next,
+                        _ => break,
+                    }
+                }
             }
-        }
-        match at {
-            Spot::Store(side) => report.ended_in_store = side == me,
-            Spot::Cell(cell) => report.captured += self.capture_at(pos, cell, Timing::Last, steps),
         }
         pos.recount_rows();
         report
     }
 
-    /// The spot after `at` for the mover's sowing: round the houses anticlockwise,
-    /// through the mover's store where seeds are sown into it, past the origin where
-    /// laps skip it.
-    fn next(&self, pos: &Position, at: Spot, origin: usize) -> Spot {
+    /// One lap: every seed of `from` taken up and sown on; where the last one landed.
+    fn sow_lap<S: StepSink>(
+        &self,
+        pos: &mut Position,
+        from: usize,
+        report: &mut MoveReport,
+        steps: &mut S,
+    ) -> Spot {
+        let n = std::mem::take(&mut pos.cells[from]);
+        steps.record(|| SowStep::Lift {
+            pit: pos.pit_of_cell(from),
+            seeds: n,
+        });
+        let path = self.path(pos);
+        let mut at = Spot::Cell(from);
+        for k in 0..n {
+            at = if k == 0 && self.sowing.first == First::Origin && n > 1 {
+                Spot::Cell(from)
+            } else {
+                // Where laps skip their origin, a seed never drops into it.
+                match path.step(at) {
+                    Spot::Cell(cell) if cell == from && self.sowing.skip_origin => {
+                        path.step(Spot::Cell(cell))
+                    }
+                    next => next,
+                }
+            };
+            self.drop_seed(pos, at, steps);
+            if let Spot::Cell(cell) = at
+                && self.each_seed
+            {
+                self.capture_at(pos, cell, Timing::EachSeed, report, steps);
+            }
+        }
+        at
+    }
+
+    /// The house a relay sowing goes on from after a lap ended in `cell`, if any.
+    fn relay_from(&self, pos: &Position, cell: usize) -> Option<usize> {
+        match self.sowing.relay {
+            Relay::None => None,
+            // The last seed made more than one: the house held seeds before it.
+            Relay::Last => (pos.cells[cell] > 1).then_some(cell),
+            // The mover's store next ends the sowing: a lap that went on past it
+            // without a seed there could carry seeds round for ever.
+            Relay::Next => self
+                .next_house(pos, cell)
+                .filter(|&next| pos.cells[next] > 0),
+        }
+    }
+
+    /// The mover's sowing path in `pos`.
+    fn path(&self, pos: &Position) -> Path {
         let h = pos.rules.houses();
         let me = pos.to_move;
-        let after = |cell: usize| {
-            let side = if cell < h { Side::South } else { Side::North };
-            if cell % h == h - 1 && side == me && self.sowing.own_store {
-                Spot::Store(me)
+        let clockwise = self.sowing.direction == Direction::Clockwise;
+        // Anticlockwise a player's store follows their last house and precedes the
+        // opponent's first. Clockwise the ring of houses is walked backwards, and a
+        // player's store sits at the other end of their row, after their first house:
+        // the board seen in a mirror, so that the sowing still passes the own row, then
+        // the own store, then the opponent's row.
+        let (store_after, resume) = if clockwise {
+            (me.index() * h, (me.index() * h + 2 * h - 1) % (2 * h))
+        } else {
+            (me.index() * h + h - 1, (me.index() * h + h) % (2 * h))
+        };
+        Path {
+            ring: 2 * h,
+            clockwise,
+            store_after: if self.sowing.own_store {
+                store_after
             } else {
-                Spot::Cell((cell + 1) % (2 * h))
-            }
-        };
-        let next = match at {
-            Spot::Cell(cell) => after(cell),
-            Spot::Store(side) => Spot::Cell((side.index() * h + h) % (2 * h)),
-        };
-        match next {
-            Spot::Cell(cell) if cell == origin && self.sowing.skip_origin => after(cell),
-            other => other,
+                usize::MAX
+            },
+            resume,
+            me,
+        }
+    }
+
+    /// The house after `cell` on the mover's sowing path, or `None` where the mover's
+    /// store comes first.
+    pub(super) fn next_house(&self, pos: &Position, cell: usize) -> Option<usize> {
+        match self.path(pos).step(Spot::Cell(cell)) {
+            Spot::Cell(next) => Some(next),
+            Spot::Store(_) => None,
+        }
+    }
+
+    /// The house before `cell` on the same row (against the sowing direction), if any.
+    pub(super) fn previous_on_row(&self, pos: &Position, cell: usize) -> Option<usize> {
+        let h = pos.rules.houses();
+        let (row, i) = (cell / h, cell % h);
+        match self.sowing.direction {
+            Direction::Anticlockwise => (i > 0).then(|| cell - 1),
+            Direction::Clockwise => (i + 1 < h).then(|| row * h + i + 1),
         }
     }
 
@@ -116,141 +187,31 @@ impl Described {
             }
         }
     }
-
-    /// The captures (and claim) the rules of `timing` make where a seed landed in
-    /// `cell`; the seeds taken.
-    fn capture_at<S: StepSink>(
-        &self,
-        pos: &mut Position,
-        cell: usize,
-        timing: Timing,
-        steps: &mut S,
-    ) -> u16 {
-        if self.claim.is_some() && matches!(pos.pit_of_cell(cell), Pit::Store(_)) {
-            return 0;
-        }
-        let mut taken = 0;
-        for capture in self.captures.iter().filter(|c| c.timing == timing) {
-            taken += match capture.kind {
-                CaptureKind::Count => self.count_capture(pos, cell, capture, steps),
-                CaptureKind::Across => across_capture(pos, cell, capture.empty_facing, steps),
-            };
-        }
-        if taken == 0 && timing == Timing::Last {
-            taken = self.claim_at(pos, cell, steps);
-        }
-        taken
-    }
-
-    fn count_capture<S: StepSink>(
-        &self,
-        pos: &mut Position,
-        cell: usize,
-        capture: &crate::description::Capture,
-        steps: &mut S,
-    ) -> u16 {
-        let h = pos.rules.houses();
-        let me = pos.to_move;
-        let row = cell / h;
-        let allowed = match capture.row {
-            Row::Opponent => row == me.opponent().index(),
-            Row::Own => row == me.index(),
-            Row::Either => true,
-        };
-        let captures = |seeds: u16| {
-            seeds > 0 && (capture.counts.contains(&seeds) || (capture.even && seeds % 2 == 0))
-        };
-        if !allowed || !captures(pos.cells[cell]) {
-            return 0;
-        }
-        let mut first = cell;
-        let mut taken = pos.cells[cell];
-        while capture.run
-            && first > row * h
-            && matches!(pos.pit_of_cell(first - 1), Pit::House { .. })
-            && captures(pos.cells[first - 1])
-        {
-            first -= 1;
-            taken += pos.cells[first];
-        }
-        let row_total: u16 = pos.cells[row * h..row * h + h].iter().sum();
-        if capture.grand_slam == GrandSlam::NoCapture
-            && row == me.opponent().index()
-            && taken == row_total
-        {
-            return 0;
-        }
-        for c in (first..=cell).rev() {
-            let seeds = std::mem::take(&mut pos.cells[c]);
-            steps.record(|| SowStep::Capture {
-                pit: pos.pit_of_cell(c),
-                seeds,
-            });
-        }
-        pos.stores[me.index()] += taken;
-        taken
-    }
-
-    /// The claim of the house the last seed landed in, if the claim rule allows it; the
-    /// seeds taken with it.
-    fn claim_at<S: StepSink>(&self, pos: &mut Position, cell: usize, steps: &mut S) -> u16 {
-        let Some(claim) = &self.claim else { return 0 };
-        let h = pos.rules.houses();
-        let me = pos.to_move;
-        let them = me.opponent();
-        if cell / h != them.index() {
-            return 0;
-        }
-        let house = (cell - them.index() * h) as u8 + 1;
-        let seeds = pos.cells[cell];
-        let allowed = seeds == claim.count
-            && pos.tuzdyks[me.index()] == 0
-            && !(claim.not_last_house && usize::from(house) == h)
-            && !(claim.not_mirror && house == pos.tuzdyks[them.index()]);
-        if !allowed {
-            return 0;
-        }
-        steps.record(|| SowStep::Capture {
-            pit: pos.pit_of_cell(cell),
-            seeds,
-        });
-        pos.cells[cell] = 0;
-        pos.stores[me.index()] += seeds;
-        pos.tuzdyks[me.index()] = house;
-        seeds
-    }
 }
 
-/// An across capture: the last seed in an own house that was empty takes itself and
-/// the facing house's seeds (and alone where the facing house is empty, if allowed).
-fn across_capture<S: StepSink>(
-    pos: &mut Position,
-    cell: usize,
-    empty_facing: EmptyFacing,
-    steps: &mut S,
-) -> u16 {
-    let h = pos.rules.houses();
-    let me = pos.to_move;
-    if cell / h != me.index() || pos.cells[cell] != 1 {
-        return 0;
+/// The ring a sowing goes round: both rows of houses in the game's direction, with the
+/// mover's store after one house where seeds are sown into it.
+struct Path {
+    ring: usize,
+    clockwise: bool,
+    /// The house the mover's store follows (`usize::MAX`: no store on the path).
+    store_after: usize,
+    /// The house the store is followed by.
+    resume: usize,
+    me: Side,
+}
+
+impl Path {
+    /// The spot after `at`. (No `%`: a division costs more than the rest of a step.)
+    #[inline]
+    fn step(&self, at: Spot) -> Spot {
+        match at {
+            Spot::Cell(cell) if cell == self.store_after => Spot::Store(self.me),
+            Spot::Cell(cell) if self.clockwise => {
+                Spot::Cell(if cell == 0 { self.ring - 1 } else { cell - 1 })
+            }
+            Spot::Cell(cell) => Spot::Cell(if cell + 1 == self.ring { 0 } else { cell + 1 }),
+            Spot::Store(_) => Spot::Cell(self.resume),
+        }
     }
-    let facing = me.opponent().index() * h + (h - 1 - cell % h);
-    let taken = pos.cells[facing];
-    if taken == 0 && empty_facing == EmptyFacing::NoCapture {
-        return 0;
-    }
-    steps.record(|| SowStep::Capture {
-        pit: pos.pit_of_cell(cell),
-        seeds: 1,
-    });
-    if taken > 0 {
-        steps.record(|| SowStep::Capture {
-            pit: pos.pit_of_cell(facing),
-            seeds: taken,
-        });
-    }
-    pos.cells[cell] = 0;
-    pos.cells[facing] = 0;
-    pos.stores[me.index()] += taken + 1;
-    taken + 1
 }

@@ -1,7 +1,7 @@
 //! What makes a description playable: values in range and rules that agree with each
 //! other, and a game that cannot go round for ever.
 
-use super::{CaptureKind, Description, FORMAT, Timing};
+use super::{Capture, CaptureKind, Description, FORMAT, Relay, Taker, Timing};
 use crate::{MAX_HOUSES, MAX_SEEDS};
 
 /// Why a description was refused: where it came from, the field and why.
@@ -124,7 +124,50 @@ impl Description {
             b.max_houses.into(),
         )?;
         in_range("board.max_seeds", b.max_seeds.into(), 1, most_seeds)?;
-        in_range("board.seeds", b.seeds.into(), 1, b.max_seeds.into())
+        if b.start.is_empty() {
+            return in_range("board.seeds", b.seeds.into(), 1, b.max_seeds.into());
+        }
+        self.check_start()
+    }
+
+    /// A start pattern fixes the board: one count a house, the size not a choice.
+    fn check_start(&self) -> Result<(), DescriptionError> {
+        let b = &self.board;
+        if b.seeds != 0 {
+            return refuse(
+                "board.seeds",
+                "give either seeds (every house alike) or start (a pattern), not both",
+            );
+        }
+        if b.start.len() != usize::from(b.houses) {
+            return refuse(
+                "board.start",
+                format!(
+                    "a start pattern has one count a house: {} counts for {} houses",
+                    b.start.len(),
+                    b.houses
+                ),
+            );
+        }
+        if b.min_houses != b.houses || b.max_houses != b.houses {
+            return refuse(
+                "board.min_houses",
+                "a start pattern fixes the board: min_houses and max_houses must equal houses",
+            );
+        }
+        if let Some(&most) = b.start.iter().find(|&&n| n > b.max_seeds) {
+            return refuse(
+                "board.start",
+                format!(
+                    "{most} seeds in a house is more than max_seeds ({})",
+                    b.max_seeds
+                ),
+            );
+        }
+        if b.start.iter().all(|&n| n == 0) {
+            return refuse("board.start", "a start pattern needs some seeds");
+        }
+        Ok(())
     }
 
     fn check_rules(&self) -> Result<(), DescriptionError> {
@@ -140,37 +183,9 @@ impl Description {
                 "an extra turn for ending in the store needs sowing into it (sowing.own_store)",
             );
         }
+        self.check_relay()?;
         for (i, capture) in self.capture.iter().enumerate() {
-            let field = |name: &str| format!("capture[{i}].{name}");
-            match capture.kind {
-                CaptureKind::Count if capture.counts.is_empty() && !capture.even => {
-                    return refuse(
-                        &field("counts"),
-                        "a count capture needs the counts that capture (or even = true)",
-                    );
-                }
-                CaptureKind::Count if capture.counts.contains(&0) => {
-                    return refuse(
-                        &field("counts"),
-                        "an empty house cannot be captured (count 0)",
-                    );
-                }
-                CaptureKind::Across
-                    if !capture.counts.is_empty() || capture.even || capture.run =>
-                {
-                    return refuse(
-                        &field("kind"),
-                        "an across capture takes no counts, even or run",
-                    );
-                }
-                CaptureKind::Across if capture.timing == Timing::EachSeed => {
-                    return refuse(
-                        &field("timing"),
-                        "an across capture is made by the last seed",
-                    );
-                }
-                _ => {}
-            }
+            check_capture(capture, &format!("capture[{i}]"))?;
         }
         if let Some(claim) = &self.claim {
             if claim.count == 0 {
@@ -186,10 +201,36 @@ impl Description {
         Ok(())
     }
 
+    /// A relay sowing ends by itself where seeds are sown into the mover's store (each
+    /// lap either drops a seed there or moves every seed it sows nearer to it); without,
+    /// it can go round the board for ever, so it needs a bound on its laps.
+    fn check_relay(&self) -> Result<(), DescriptionError> {
+        let s = &self.sowing;
+        if s.relay == Relay::None && s.max_laps != 0 {
+            return refuse(
+                "sowing.max_laps",
+                "a bound on laps needs relay sowing (sowing.relay)",
+            );
+        }
+        if s.relay != Relay::None && !s.own_store && s.max_laps == 0 {
+            return refuse(
+                "sowing.max_laps",
+                "a relay sowing that does not sow into the mover's store can go round the board for ever: it needs a bound (max_laps)",
+            );
+        }
+        Ok(())
+    }
+
     /// A game must end. With sowing into stores it does (every seed moves on towards a
     /// store); without, a game can go round for ever, so it needs the repetition rule
     /// (few seeds left is not enough: the captures may stop first).
     fn check_ending(&self) -> Result<(), DescriptionError> {
+        if self.capture.is_empty() && self.claim.is_none() && !self.sowing.own_store {
+            return refuse(
+                "capture",
+                "no seed ever leaves the board (no capture rule, claim or sowing into a store): nobody can win",
+            );
+        }
         if !self.sowing.own_store && !self.end.repetition {
             return refuse(
                 "end.repetition",
@@ -197,5 +238,44 @@ impl Description {
             );
         }
         Ok(())
+    }
+}
+
+/// One capture rule's fields agree with its kind.
+fn check_capture(capture: &Capture, name: &str) -> Result<(), DescriptionError> {
+    let field = |part: &str| format!("{name}.{part}");
+    let counting = capture.kind == CaptureKind::Count;
+    if !counting && (!capture.counts.is_empty() || capture.even || capture.run) {
+        return refuse(
+            &field("kind"),
+            "only a count capture takes counts, even or run",
+        );
+    }
+    if !counting && capture.by != Taker::Mover {
+        return refuse(
+            &field("by"),
+            "only a count capture may go to the row's owner",
+        );
+    }
+    if capture.kind != CaptureKind::Next && capture.facing {
+        return refuse(
+            &field("facing"),
+            "only a next capture takes the facing house too",
+        );
+    }
+    match capture.kind {
+        CaptureKind::Count if capture.counts.is_empty() && !capture.even => refuse(
+            &field("counts"),
+            "a count capture needs the counts that capture (or even = true)",
+        ),
+        CaptureKind::Count if capture.counts.contains(&0) => refuse(
+            &field("counts"),
+            "an empty house cannot be captured (count 0)",
+        ),
+        CaptureKind::Across | CaptureKind::Next if capture.timing == Timing::EachSeed => refuse(
+            &field("timing"),
+            "an across or next capture is made by the last seed",
+        ),
+        _ => Ok(()),
     }
 }

@@ -92,8 +92,14 @@ pub struct Source {
 pub struct Board {
     /// Houses a side in the standard game.
     pub houses: u8,
-    /// Seeds a house at the start of the standard game.
+    /// Seeds a house at the start of the standard game (0 where `start` gives the
+    /// pattern).
+    #[serde(default)]
     pub seeds: u8,
+    /// A start pattern: the seeds of houses 1, 2, ... of each player's row, where the
+    /// houses do not all start alike (empty: every house starts with `seeds`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub start: Vec<u8>,
     /// The fewest houses a side a player may choose (default 1).
     #[serde(default = "one")]
     pub min_houses: u8,
@@ -121,6 +127,43 @@ pub struct Sowing {
     /// Whether the sowing drops a seed into the mover's own store when it passes it.
     #[serde(default)]
     pub own_store: bool,
+    /// The way round the board every sowing goes.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub direction: Direction,
+    /// Whether a sowing goes on in further laps, and from where.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub relay: Relay,
+    /// The most laps one move sows (0: no bound). Needed by a relay sowing that does
+    /// not sow into the mover's store, which could otherwise go round for ever.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub max_laps: u16,
+}
+
+/// The way round the board a sowing goes, seen from above with player 1 at the bottom.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// Along the mover's row to the right, then along the opponent's row (most games).
+    #[default]
+    Anticlockwise,
+    /// Along the mover's row to the left, then along the opponent's row (many games of
+    /// East and South Africa and of India).
+    Clockwise,
+}
+
+/// Whether a sowing goes on after its last seed (multi-lap or relay sowing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Relay {
+    /// One lap: the sowing ends with its last seed.
+    #[default]
+    None,
+    /// When the last seed lands in a house that held seeds, all of that house's seeds
+    /// are taken up and sown on from the next house (Ayoayo, Dakon, Sungka).
+    Last,
+    /// When the house after the last one holds seeds, they are taken up and sown on
+    /// from the house after it (Russ's "Indian" laps: Pallanguzhi).
+    Next,
 }
 
 /// Where the first seed of a sowing goes.
@@ -190,6 +233,23 @@ pub struct Capture {
     /// `across`: what happens when the facing house is empty.
     #[serde(default)]
     pub empty_facing: EmptyFacing,
+    /// `count`: who takes the captured seeds.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub by: Taker,
+    /// `next`: whether the house facing the captured one is captured with it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub facing: bool,
+}
+
+/// Who takes the seeds a capture rule captures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Taker {
+    /// The player who moved.
+    #[default]
+    Mover,
+    /// The player whose row the house is on, whoever moved (Pallanguzhi's 4s).
+    Owner,
 }
 
 /// What a capture rule takes.
@@ -201,6 +261,9 @@ pub enum CaptureKind {
     /// The seeds of the house facing the mover's own house where the last seed landed,
     /// when that house was empty, with the sowing seed (Kalah).
     Across,
+    /// The house after the house that follows the last one, when that following house
+    /// is empty (Pallanguzhi, and Russ's capture by "next house").
+    Next,
 }
 
 /// Whose houses a capture may take.
@@ -331,4 +394,8 @@ fn is_false(b: &bool) -> bool {
 
 fn is_zero(n: &u16) -> bool {
     *n == 0
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
