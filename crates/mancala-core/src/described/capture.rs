@@ -68,18 +68,16 @@ impl Described {
         if !row_allowed(capture.row, me, owner) || !captures(pos.cells[cell]) {
             return (taker, 0);
         }
-        // The captured houses, the last one first: at most a row.
-        let mut run = [cell; crate::MAX_HOUSES];
-        let mut len = 1;
+        // The captured houses run back along the row from `cell` to `first`.
+        let mut first = cell;
         let mut taken = pos.cells[cell];
         while let Some(before) = path
-            .previous_on_row(run[len - 1])
+            .previous_on_row(first)
             .filter(|_| capture.run)
             .filter(|&c| matches!(pos.pit_of_cell(c), Pit::House { .. }))
             .filter(|&c| captures(pos.cells[c]))
         {
-            run[len] = before;
-            len += 1;
+            first = before;
             taken += pos.cells[before];
         }
         let row_total: u16 = pos.cells[row * h..row * h + h].iter().sum();
@@ -89,12 +87,17 @@ impl Described {
         {
             return (taker, 0);
         }
-        for &c in &run[..len] {
+        let mut c = cell;
+        loop {
             let seeds = std::mem::take(&mut pos.cells[c]);
             steps.record(|| SowStep::Capture {
                 pit: pos.pit_of_cell(c),
                 seeds,
             });
+            match path.previous_on_row(c) {
+                Some(before) if c != first => c = before,
+                _ => break,
+            }
         }
         (taker, taken)
     }

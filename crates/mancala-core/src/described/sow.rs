@@ -133,8 +133,8 @@ impl Described {
         // the count sets the direction the stores stay at the players' right, so a
         // clockwise sowing reaches the own store after the opponent's row (Cross-Kalah).
         let (store_after, resume) = match (self.sowing.direction, clockwise) {
-            (_, false) => (me * h + h - 1, (me * h + h) % (2 * h)),
-            (Direction::Clockwise, true) => (me * h, (me * h + 2 * h - 1) % (2 * h)),
+            (_, false) => (me * h + h - 1, them * h),
+            (Direction::Clockwise, true) => (me * h, them * h + h - 1),
             (_, true) => (them * h, me * h + h - 1),
         };
         Path {
@@ -204,6 +204,7 @@ impl Path {
 
     /// The house after `cell` on the path, or `None` where the mover's store comes
     /// first.
+    #[inline]
     pub(super) fn next_house(&self, cell: usize) -> Option<usize> {
         match self.step(Spot::Cell(cell)) {
             Spot::Cell(next) => Some(next),
@@ -212,6 +213,7 @@ impl Path {
     }
 
     /// The house before `cell` on the same row (against the sowing), if any.
+    #[inline]
     pub(super) fn previous_on_row(&self, cell: usize) -> Option<usize> {
         let i = cell % self.houses;
         if self.clockwise {
