@@ -359,3 +359,51 @@ repetition = true
     let open = Position::from_parts(rules, [&[2, 1], &[1, 1]], [3, 0], Side::South).unwrap();
     assert_eq!(engine.repetition_scores(&open), Some([6, 2]));
 }
+
+const CROSS_KALAH_LIKE: &str = r#"
+[board]
+houses = 3
+seeds = 1
+stores = true
+[sowing]
+own_store = true
+direction = "by-count"
+[turn]
+extra_turn = true
+[[capture]]
+kind = "across"
+[end]
+leftover = "own-row"
+repetition = true
+"#;
+
+#[test]
+fn the_count_sets_the_direction_and_the_stores_stay_at_the_right() {
+    let d = game(CROSS_KALAH_LIKE);
+    // Five seeds (odd) go clockwise: up to North's house 3 (top left), along North's
+    // row to its house 1, into South's store at the right, then South's house 3, empty
+    // before: it captures across (itself and North's house 1).
+    let (pos, report, _) = play(&d, Rules::kalah(3, 1), [&[5, 0, 0], &[0, 0, 1]], 1);
+    assert_eq!(pos.houses(Side::South), &[0, 0, 0]);
+    assert_eq!(pos.houses(Side::North), &[0, 1, 2]);
+    assert_eq!((pos.stores(), report.captured), ([3, 0], 2));
+    // Two seeds (even) go anticlockwise: house 3, then the store: South moves again.
+    let (pos, report, _) = play(&d, Rules::kalah(3, 1), [&[0, 2, 0], &[2, 1, 1]], 2);
+    assert_eq!(pos.houses(Side::South), &[0, 0, 1]);
+    assert!(report.ended_in_store);
+    assert_eq!((pos.stores(), pos.to_move()), ([1, 0], Side::South));
+}
+
+#[test]
+fn a_direction_set_by_the_count_needs_one_lap_and_the_repetition_rule() {
+    let refused = |text: &str| {
+        let text = format!("format = 1\nkey = \"test\"\nname = \"Test\"\n{text}");
+        Description::from_toml(&text, "x.toml").unwrap_err().field
+    };
+    // A clockwise sowing reaches the own store only after the opponent's row, so seeds
+    // can go round for ever.
+    let no_repetition = CROSS_KALAH_LIKE.replace("repetition = true\n", "");
+    assert_eq!(refused(&no_repetition), "end.repetition");
+    let relay = CROSS_KALAH_LIKE.replace("direction", "relay = \"last\"\ndirection");
+    assert_eq!(refused(&relay), "sowing.relay");
+}

@@ -72,8 +72,9 @@ fn capture_strategy() -> impl Strategy<Value = Capture> {
                 } else {
                     Capture {
                         kind: CaptureKind::Count,
+                        // Without counts it needs even (else refused: not worth drawing).
+                        even: even || counts.is_empty(),
                         counts: counts.into_iter().collect(),
-                        even,
                         row,
                         timing,
                         run,
@@ -120,7 +121,11 @@ prop_compose! {
         must_feed in any::<bool>(),
         pass in any::<bool>(),
         capture in prop::collection::vec(capture_strategy(), 0..3),
-        clockwise in any::<bool>(),
+        direction in prop::sample::select(vec![
+            Direction::Anticlockwise,
+            Direction::Clockwise,
+            Direction::ByCount,
+        ]),
         relay in prop::sample::select(vec![Relay::None, Relay::Last, Relay::Next]),
         max_laps in 1u16..=20,
         unbounded in any::<bool>(),
@@ -148,7 +153,7 @@ prop_compose! {
             first: if origin_first { First::Origin } else { First::Next },
             skip_origin,
             own_store: stores && own_store,
-            direction: if clockwise { Direction::Clockwise } else { Direction::Anticlockwise },
+            direction,
             relay,
             // A relay sowing into the own store needs no bound; any other does.
             max_laps: if relay == Relay::None || (stores && own_store && unbounded) {
@@ -171,7 +176,7 @@ prop_compose! {
         });
         d.end = end;
         // Refused otherwise (tested by the check's own tests): not worth drawing.
-        d.end.repetition |= !d.sowing.own_store;
+        d.end.repetition |= !d.sowing.own_store || d.sowing.direction == Direction::ByCount;
         d
     }
 }
@@ -224,7 +229,7 @@ fn seeds_of(pos: &Position) -> u16 {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        max_global_rejects: 4096,
+        max_global_rejects: 1_000_000,
         ..ProptestConfig::with_cases(600)
     })]
 

@@ -54,7 +54,11 @@ fn rulebook(d: &Description, houses: usize, seeds: u8) -> Rulebook {
         houses,
         start,
         own_store: d.sowing.own_store,
-        clockwise: d.sowing.direction == Direction::Clockwise,
+        direction: match d.sowing.direction {
+            Direction::Anticlockwise => mancala_referee::rulebook::Direction::Anticlockwise,
+            Direction::Clockwise => mancala_referee::rulebook::Direction::Clockwise,
+            Direction::ByCount => mancala_referee::rulebook::Direction::OddClockwise,
+        },
         first_into_origin: d.sowing.first == First::Origin,
         skip_origin: d.sowing.skip_origin,
         laps: match d.sowing.relay {
@@ -255,11 +259,11 @@ fn random_description(rng: &mut SmallRng) -> Description {
             First::Next
         };
         s.skip_origin = rng.random_bool(0.3);
-        s.direction = if rng.random_bool(0.5) {
-            Direction::Clockwise
-        } else {
-            Direction::Anticlockwise
-        };
+        s.direction = [
+            Direction::Anticlockwise,
+            Direction::Clockwise,
+            Direction::ByCount,
+        ][rng.random_range(0..3)];
         s.relay = relay;
         s.max_laps = if relay == Relay::None || (s.own_store && rng.random_bool(0.5)) {
             0
@@ -298,7 +302,8 @@ fn random_description(rng: &mut SmallRng) -> Description {
             Leftover::OwnRowUnlessDecided,
             Leftover::Nobody,
         ][rng.random_range(0..3)];
-        d.end.repetition = !s.own_store || rng.random_bool(0.3);
+        d.end.repetition =
+            !s.own_store || s.direction == Direction::ByCount || rng.random_bool(0.3);
         if d.check().is_ok() {
             return d;
         }

@@ -1,7 +1,31 @@
 //! Any game of a [`Rulebook`], played plainly: seed by seed round a board of named
 //! spots, each rule of `docs/rules-format.md` in the words of that page.
 
-use crate::rulebook::{CaptureRule, ClaimRule, Laps, Leftover, Rulebook, Whose};
+use crate::rulebook::{CaptureRule, ClaimRule, Direction, Laps, Leftover, Rulebook, Whose};
+
+/// The way one move sows round the board.
+#[derive(Clone, Copy, Debug)]
+struct Way {
+    clockwise: bool,
+    /// The mover's store comes after the end of their own row (else after the
+    /// opponent's row).
+    store_after_own_row: bool,
+}
+
+impl Way {
+    /// The way a move of `seeds` seeds sows under `rules`.
+    fn of(rules: &Rulebook, seeds: u32) -> Way {
+        let (clockwise, store_after_own_row) = match rules.direction {
+            Direction::Anticlockwise => (false, true),
+            Direction::Clockwise => (true, true),
+            Direction::OddClockwise => (seeds % 2 == 1, seeds % 2 == 0),
+        };
+        Way {
+            clockwise,
+            store_after_own_row,
+        }
+    }
+}
 
 /// A place a seed can be: player `.0`'s house `.1` (counted from 1 at that player's
 /// left), or a player's store.
@@ -70,17 +94,21 @@ impl Board {
     }
 
     /// The spot after `spot` on `me`'s sowing path. Anticlockwise a row runs from
-    /// house 1 to house H, the mover's store after their house H; clockwise from H to
-    /// 1, the mover's store after their house 1. The opponent's store is never sown.
-    fn after(&self, rules: &Rulebook, me: usize, spot: Spot) -> Spot {
+    /// house 1 to house H, clockwise from H to 1. The mover's store comes after the end
+    /// of the mover's row, except in a clockwise sowing of a game whose count sets the
+    /// direction, where it stays at the mover's right: after the opponent's row. The
+    /// opponent's store is never sown.
+    fn after(&self, rules: &Rulebook, way: Way, me: usize, spot: Spot) -> Spot {
         let h = rules.houses;
-        let (first, last) = if rules.clockwise { (h, 1) } else { (1, h) };
+        let (first, last) = if way.clockwise { (h, 1) } else { (1, h) };
+        let row_before_store = if way.store_after_own_row { me } else { 1 - me };
         match spot {
             Spot::House(p, k) if k != last => {
-                Spot::House(p, if rules.clockwise { k - 1 } else { k + 1 })
+                Spot::House(p, if way.clockwise { k - 1 } else { k + 1 })
             }
-            Spot::House(p, _) if p == me && rules.own_store => Spot::Store(p),
-            Spot::House(p, _) | Spot::Store(p) => Spot::House(1 - p, first),
+            Spot::House(p, _) if p == row_before_store && rules.own_store => Spot::Store(me),
+            Spot::House(p, _) => Spot::House(1 - p, first),
+            Spot::Store(_) => Spot::House(1 - row_before_store, first),
         }
     }
 
@@ -130,19 +158,20 @@ impl Board {
         let me = self.to_move;
         let mut played = Played::default();
         let mut from = Spot::House(me, k);
+        let way = Way::of(rules, self.rows[me][k - 1]);
         let mut laps = 0;
         loop {
             laps += 1;
-            let last = self.sow_lap(rules, from, &mut played);
+            let last = self.sow_lap(rules, way, from, &mut played);
             if let Spot::Store(p) = last {
                 played.ended_in_store = p == me;
                 return played;
             }
             // A lap that captures (or claims) ends the sowing.
-            if self.capture(rules, last, false, &mut played) || laps == rules.max_laps {
+            if self.capture(rules, way, last, false, &mut played) || laps == rules.max_laps {
                 return played;
             }
-            let next = self.after(rules, me, last);
+            let next = self.after(rules, way, me, last);
             from = match rules.laps {
                 Laps::FromLast if self.seeds(last) > 1 => last,
                 Laps::FromNext if matches!(next, Spot::House(..)) && self.seeds(next) > 0 => next,
@@ -152,7 +181,7 @@ impl Board {
     }
 
     /// Takes up every seed of `from` and sows them; the spot of the last.
-    fn sow_lap(&mut self, rules: &Rulebook, from: Spot, played: &mut Played) -> Spot {
+    fn sow_lap(&mut self, rules: &Rulebook, way: Way, from: Spot, played: &mut Played) -> Spot {
         let me = self.to_move;
         let Spot::House(p, k) = from else {
             unreachable!("a lap starts from a house")
@@ -162,9 +191,9 @@ impl Board {
         let mut first = true;
         while hand > 0 {
             if !(first && rules.first_into_origin && hand > 1) {
-                spot = self.after(rules, me, spot);
+                spot = self.after(rules, way, me, spot);
                 if rules.skip_origin && spot == from {
-                    spot = self.after(rules, me, spot);
+                    spot = self.after(rules, way, me, spot);
                 }
             }
             first = false;
@@ -175,7 +204,7 @@ impl Board {
                 (Spot::Store(q), None) => self.banked[q] += 1,
             }
             if matches!(spot, Spot::House(..)) {
-                self.capture(rules, spot, true, played);
+                self.capture(rules, way, spot, true, played);
             }
         }
         spot
@@ -186,6 +215,7 @@ impl Board {
     fn capture(
         &mut self,
         rules: &Rulebook,
+        way: Way,
         spot: Spot,
         each_seed: bool,
         played: &mut Played,
@@ -197,13 +227,13 @@ impl Board {
         for rule in &rules.captures {
             let taken = match rule {
                 CaptureRule::Count { each_seed: e, .. } if *e == each_seed => {
-                    self.count_capture(rules, rule, spot)
+                    self.count_capture(rules, way, rule, spot)
                 }
                 CaptureRule::Across { lone_seed_taken } if !each_seed => {
                     self.across_capture(rules, spot, *lone_seed_taken)
                 }
                 CaptureRule::Next { whose, facing } if !each_seed => {
-                    self.next_capture(rules, spot, *whose, *facing)
+                    self.next_capture(rules, way, spot, *whose, *facing)
                 }
                 _ => None,
             };
@@ -238,6 +268,7 @@ impl Board {
     fn count_capture(
         &mut self,
         rules: &Rulebook,
+        way: Way,
         rule: &CaptureRule,
         spot: Spot,
     ) -> Option<(usize, u32)> {
@@ -260,10 +291,10 @@ impl Board {
         }
         let mut houses = vec![k];
         // Going back along the row, against the sowing.
-        let back = |j: usize| if rules.clockwise { j + 1 } else { j - 1 };
+        let back = |j: usize| if way.clockwise { j + 1 } else { j - 1 };
         let mut j = k;
         loop {
-            let before_exists = if rules.clockwise {
+            let before_exists = if way.clockwise {
                 j < rules.houses
             } else {
                 j > 1
@@ -313,13 +344,14 @@ impl Board {
     fn next_capture(
         &mut self,
         rules: &Rulebook,
+        way: Way,
         spot: Spot,
         whose: Whose,
         facing: bool,
     ) -> Option<(usize, u32)> {
         let me = self.to_move;
-        let gap = self.after(rules, me, spot);
-        let target = self.after(rules, me, gap);
+        let gap = self.after(rules, way, me, spot);
+        let target = self.after(rules, way, me, gap);
         let (Spot::House(..), Spot::House(q, j)) = (gap, target) else {
             return None;
         };

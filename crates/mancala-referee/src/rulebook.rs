@@ -13,6 +13,18 @@ pub enum Laps {
     FromNext,
 }
 
+/// The way round the board a sowing goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Along the own row to the right.
+    Anticlockwise,
+    /// Along the own row to the left, the store at the left end of the row.
+    Clockwise,
+    /// An odd number of seeds clockwise, an even number anticlockwise; the stores stay
+    /// at the players' right.
+    OddClockwise,
+}
+
 /// Whose house a capture rule may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Whose {
@@ -91,8 +103,8 @@ pub struct Rulebook {
     pub start: Vec<u32>,
     /// Seeds are sown into the mover's store.
     pub own_store: bool,
-    /// The sowing goes clockwise (along the own row to the left).
-    pub clockwise: bool,
+    /// The way round the board.
+    pub direction: Direction,
     /// The first seed goes back into the emptied house (unless it is alone).
     pub first_into_origin: bool,
     /// A lap passes over the house it came from.

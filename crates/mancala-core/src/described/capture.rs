@@ -1,6 +1,7 @@
 //! The captures and claims a sowing makes under a description.
 
 use super::Described;
+use super::sow::Path;
 use crate::description::{Capture, CaptureKind, EmptyFacing, GrandSlam, Row, Taker, Timing};
 use crate::sowing::StepSink;
 use crate::{MoveReport, Pit, Position, Side, SowStep};
@@ -13,6 +14,7 @@ impl Described {
         pos: &mut Position,
         cell: usize,
         timing: Timing,
+        path: &Path,
         report: &mut MoveReport,
         steps: &mut S,
     ) -> bool {
@@ -23,9 +25,9 @@ impl Described {
         let mut any = false;
         for capture in self.captures.iter().filter(|c| c.timing == timing) {
             let (taker, taken) = match capture.kind {
-                CaptureKind::Count => self.count_capture(pos, cell, capture, steps),
+                CaptureKind::Count => self.count_capture(pos, cell, capture, path, steps),
                 CaptureKind::Across => (me, across_capture(pos, cell, capture.empty_facing, steps)),
-                CaptureKind::Next => (me, self.next_capture(pos, cell, capture, steps)),
+                CaptureKind::Next => (me, self.next_capture(pos, cell, capture, path, steps)),
             };
             if taken > 0 {
                 pos.stores[taker.index()] += taken;
@@ -49,6 +51,7 @@ impl Described {
         pos: &mut Position,
         cell: usize,
         capture: &Capture,
+        path: &Path,
         steps: &mut S,
     ) -> (Side, u16) {
         let h = pos.rules.houses();
@@ -65,18 +68,16 @@ impl Described {
         if !row_allowed(capture.row, me, owner) || !captures(pos.cells[cell]) {
             return (taker, 0);
         }
-        // The captured houses, the last one first: at most a row.
-        let mut run = [cell; crate::MAX_HOUSES];
-        let mut len = 1;
+        // The captured houses run back along the row from `cell` to `first`.
+        let mut first = cell;
         let mut taken = pos.cells[cell];
-        while let Some(before) = self
-            .previous_on_row(pos, run[len - 1])
+        while let Some(before) = path
+            .previous_on_row(first)
             .filter(|_| capture.run)
             .filter(|&c| matches!(pos.pit_of_cell(c), Pit::House { .. }))
             .filter(|&c| captures(pos.cells[c]))
         {
-            run[len] = before;
-            len += 1;
+            first = before;
             taken += pos.cells[before];
         }
         let row_total: u16 = pos.cells[row * h..row * h + h].iter().sum();
@@ -86,12 +87,17 @@ impl Described {
         {
             return (taker, 0);
         }
-        for &c in &run[..len] {
+        let mut c = cell;
+        loop {
             let seeds = std::mem::take(&mut pos.cells[c]);
             steps.record(|| SowStep::Capture {
                 pit: pos.pit_of_cell(c),
                 seeds,
             });
+            match path.previous_on_row(c) {
+                Some(before) if c != first => c = before,
+                _ => break,
+            }
         }
         (taker, taken)
     }
@@ -103,13 +109,14 @@ impl Described {
         pos: &mut Position,
         cell: usize,
         capture: &Capture,
+        path: &Path,
         steps: &mut S,
     ) -> u16 {
         let h = pos.rules.houses();
-        let Some(gap) = self.next_house(pos, cell) else {
+        let Some(gap) = path.next_house(cell) else {
             return 0;
         };
-        let Some(target) = self.next_house(pos, gap) else {
+        let Some(target) = path.next_house(gap) else {
             return 0;
         };
         let owner = if target < h { Side::South } else { Side::North };

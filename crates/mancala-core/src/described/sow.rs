@@ -42,20 +42,21 @@ impl Described {
     ) -> MoveReport {
         let me = pos.to_move;
         let mut from = me.index() * pos.rules.houses() + mv.index();
+        let path = self.path(pos, pos.cells[from]);
         let mut report = MoveReport::default();
         let mut laps: u16 = 0;
         loop {
             laps = laps.saturating_add(1);
-            match self.sow_lap(pos, from, &mut report, steps) {
+            match self.sow_lap(pos, from, &path, &mut report, steps) {
                 Spot::Store(side) => {
                     report.ended_in_store = side == me;
                     break;
                 }
                 Spot::Cell(cell) => {
-                    if self.capture_at(pos, cell, Timing::Last, &mut report, steps) {
+                    if self.capture_at(pos, cell, Timing::Last, &path, &mut report, steps) {
                         break;
                     }
-                    match self.relay_from(pos, cell) {
+                    match self.relay_from(pos, &path, cell) {
                         Some(next) if laps != self.sowing.max_laps => from = next,
                         _ => break,
                     }
@@ -71,6 +72,7 @@ impl Described {
         &self,
         pos: &mut Position,
         from: usize,
+        path: &Path,
         report: &mut MoveReport,
         steps: &mut S,
     ) -> Spot {
@@ -79,7 +81,6 @@ impl Described {
             pit: pos.pit_of_cell(from),
             seeds: n,
         });
-        let path = self.path(pos);
         let mut at = Spot::Cell(from);
         for k in 0..n {
             at = if k == 0 && self.sowing.first == First::Origin && n > 1 {
@@ -97,43 +98,47 @@ impl Described {
             if let Spot::Cell(cell) = at
                 && self.each_seed
             {
-                self.capture_at(pos, cell, Timing::EachSeed, report, steps);
+                self.capture_at(pos, cell, Timing::EachSeed, path, report, steps);
             }
         }
         at
     }
 
     /// The house a relay sowing goes on from after a lap ended in `cell`, if any.
-    fn relay_from(&self, pos: &Position, cell: usize) -> Option<usize> {
+    fn relay_from(&self, pos: &Position, path: &Path, cell: usize) -> Option<usize> {
         match self.sowing.relay {
             Relay::None => None,
             // The last seed made more than one: the house held seeds before it.
             Relay::Last => (pos.cells[cell] > 1).then_some(cell),
             // The mover's store next ends the sowing: a lap that went on past it
             // without a seed there could carry seeds round for ever.
-            Relay::Next => self
-                .next_house(pos, cell)
-                .filter(|&next| pos.cells[next] > 0),
+            Relay::Next => path.next_house(cell).filter(|&next| pos.cells[next] > 0),
         }
     }
 
-    /// The mover's sowing path in `pos`.
-    fn path(&self, pos: &Position) -> Path {
+    /// The mover's sowing path in `pos` for a sowing of `seeds` seeds.
+    pub(super) fn path(&self, pos: &Position, seeds: u16) -> Path {
         let h = pos.rules.houses();
-        let me = pos.to_move;
-        let clockwise = self.sowing.direction == Direction::Clockwise;
-        // Anticlockwise a player's store follows their last house and precedes the
-        // opponent's first. Clockwise the ring of houses is walked backwards, and a
-        // player's store sits at the other end of their row, after their first house:
-        // the board seen in a mirror, so that the sowing still passes the own row, then
-        // the own store, then the opponent's row.
-        let (store_after, resume) = if clockwise {
-            (me.index() * h, (me.index() * h + 2 * h - 1) % (2 * h))
-        } else {
-            (me.index() * h + h - 1, (me.index() * h + h) % (2 * h))
+        let me = pos.to_move.index();
+        let them = pos.to_move.opponent().index();
+        let clockwise = match self.sowing.direction {
+            Direction::Anticlockwise => false,
+            Direction::Clockwise => true,
+            Direction::ByCount => seeds % 2 == 1,
+        };
+        // Where the mover's store is on the ring: `store_after` the house it follows,
+        // `resume` the house after it. Anticlockwise it follows the mover's last house.
+        // A game sown clockwise has it at the other end of the row, after the first
+        // house (the board seen in a mirror: own row, own store, opponent's row). Where
+        // the count sets the direction the stores stay at the players' right, so a
+        // clockwise sowing reaches the own store after the opponent's row (Cross-Kalah).
+        let (store_after, resume) = match (self.sowing.direction, clockwise) {
+            (_, false) => (me * h + h - 1, them * h),
+            (Direction::Clockwise, true) => (me * h, them * h + h - 1),
+            (_, true) => (them * h, me * h + h - 1),
         };
         Path {
-            ring: 2 * h,
+            houses: h,
             clockwise,
             store_after: if self.sowing.own_store {
                 store_after
@@ -141,26 +146,7 @@ impl Described {
                 usize::MAX
             },
             resume,
-            me,
-        }
-    }
-
-    /// The house after `cell` on the mover's sowing path, or `None` where the mover's
-    /// store comes first.
-    pub(super) fn next_house(&self, pos: &Position, cell: usize) -> Option<usize> {
-        match self.path(pos).step(Spot::Cell(cell)) {
-            Spot::Cell(next) => Some(next),
-            Spot::Store(_) => None,
-        }
-    }
-
-    /// The house before `cell` on the same row (against the sowing direction), if any.
-    pub(super) fn previous_on_row(&self, pos: &Position, cell: usize) -> Option<usize> {
-        let h = pos.rules.houses();
-        let (row, i) = (cell / h, cell % h);
-        match self.sowing.direction {
-            Direction::Anticlockwise => (i > 0).then(|| cell - 1),
-            Direction::Clockwise => (i + 1 < h).then(|| row * h + i + 1),
+            me: pos.to_move,
         }
     }
 
@@ -189,10 +175,10 @@ impl Described {
     }
 }
 
-/// The ring a sowing goes round: both rows of houses in the game's direction, with the
-/// mover's store after one house where seeds are sown into it.
-struct Path {
-    ring: usize,
+/// The ring a sowing goes round: both rows of houses in the move's direction, with
+/// the mover's store after one house where seeds are sown into it.
+pub(super) struct Path {
+    houses: usize,
     clockwise: bool,
     /// The house the mover's store follows (`usize::MAX`: no store on the path).
     store_after: usize,
@@ -204,14 +190,36 @@ struct Path {
 impl Path {
     /// The spot after `at`. (No `%`: a division costs more than the rest of a step.)
     #[inline]
-    fn step(&self, at: Spot) -> Spot {
+    pub(super) fn step(&self, at: Spot) -> Spot {
+        let ring = 2 * self.houses;
         match at {
             Spot::Cell(cell) if cell == self.store_after => Spot::Store(self.me),
             Spot::Cell(cell) if self.clockwise => {
-                Spot::Cell(if cell == 0 { self.ring - 1 } else { cell - 1 })
+                Spot::Cell(if cell == 0 { ring - 1 } else { cell - 1 })
             }
-            Spot::Cell(cell) => Spot::Cell(if cell + 1 == self.ring { 0 } else { cell + 1 }),
+            Spot::Cell(cell) => Spot::Cell(if cell + 1 == ring { 0 } else { cell + 1 }),
             Spot::Store(_) => Spot::Cell(self.resume),
+        }
+    }
+
+    /// The house after `cell` on the path, or `None` where the mover's store comes
+    /// first.
+    #[inline]
+    pub(super) fn next_house(&self, cell: usize) -> Option<usize> {
+        match self.step(Spot::Cell(cell)) {
+            Spot::Cell(next) => Some(next),
+            Spot::Store(_) => None,
+        }
+    }
+
+    /// The house before `cell` on the same row (against the sowing), if any.
+    #[inline]
+    pub(super) fn previous_on_row(&self, cell: usize) -> Option<usize> {
+        let i = cell % self.houses;
+        if self.clockwise {
+            (i + 1 < self.houses).then(|| cell + 1)
+        } else {
+            (i > 0).then(|| cell - 1)
         }
     }
 }

@@ -1,7 +1,7 @@
 //! What makes a description playable: values in range and rules that agree with each
 //! other, and a game that cannot go round for ever.
 
-use super::{Capture, CaptureKind, Description, FORMAT, Relay, Taker, Timing};
+use super::{Capture, CaptureKind, Description, Direction, FORMAT, Relay, Taker, Timing};
 use crate::{MAX_HOUSES, MAX_SEEDS};
 
 /// Why a description was refused: where it came from, the field and why.
@@ -206,6 +206,12 @@ impl Description {
     /// it can go round the board for ever, so it needs a bound on its laps.
     fn check_relay(&self) -> Result<(), DescriptionError> {
         let s = &self.sowing;
+        if s.relay != Relay::None && s.direction == Direction::ByCount {
+            return refuse(
+                "sowing.relay",
+                "a sowing whose direction its count sets is one lap (no relay)",
+            );
+        }
         if s.relay == Relay::None && s.max_laps != 0 {
             return refuse(
                 "sowing.max_laps",
@@ -221,9 +227,11 @@ impl Description {
         Ok(())
     }
 
-    /// A game must end. With sowing into stores it does (every seed moves on towards a
-    /// store); without, a game can go round for ever, so it needs the repetition rule
-    /// (few seeds left is not enough: the captures may stop first).
+    /// A game must end. With sowing into stores in one direction it does (every seed
+    /// moves on towards a store); without stores, or where the count turns a sowing
+    /// clockwise past the opponent's row before the store, a game can go round for ever,
+    /// so it needs the repetition rule (few seeds left is not enough: the captures may
+    /// stop first).
     fn check_ending(&self) -> Result<(), DescriptionError> {
         if self.capture.is_empty() && self.claim.is_none() && !self.sowing.own_store {
             return refuse(
@@ -235,6 +243,12 @@ impl Description {
             return refuse(
                 "end.repetition",
                 "a game without sowing into stores can go round for ever: it needs the repetition rule",
+            );
+        }
+        if self.sowing.direction == Direction::ByCount && !self.end.repetition {
+            return refuse(
+                "end.repetition",
+                "a game whose sowing direction the count sets can go round for ever: it needs the repetition rule",
             );
         }
         Ok(())

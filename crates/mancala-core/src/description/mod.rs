@@ -149,6 +149,9 @@ pub enum Direction {
     /// Along the mover's row to the left, then along the opponent's row (many games of
     /// East and South Africa and of India).
     Clockwise,
+    /// Set by the count sown: an odd number clockwise, an even number anticlockwise,
+    /// each player's store staying at their right (Cross-Kalah).
+    ByCount,
 }
 
 /// Whether a sowing goes on after its last seed (multi-lap or relay sowing).
