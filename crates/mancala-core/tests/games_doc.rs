@@ -152,6 +152,7 @@ fn sowing_words(d: &Description) -> String {
     let direction = match d.sowing.direction {
         Direction::Anticlockwise => "anticlockwise",
         Direction::Clockwise => "clockwise",
+        Direction::ByCount => "in the direction its count sets (odd clockwise, even anticlockwise)",
     };
     let mut words = match d.sowing.relay {
         Relay::None => format!("single-lap sowing {direction}"),

@@ -153,7 +153,11 @@ fn a_game_of_ones_own_is_played_and_its_records_carry_its_description() {
     let last: Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
     assert_eq!(last["over"], true, "{out}");
     let scores = &last["result"]["scores"];
-    assert_eq!(scores[0].as_u64().unwrap() + scores[1].as_u64().unwrap(), 48, "{out}");
+    assert_eq!(
+        scores[0].as_u64().unwrap() + scores[1].as_u64().unwrap(),
+        48,
+        "{out}"
+    );
 }
 
 #[test]
