@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mancala_core::{Rules, Variant};
+use mancala_core::Rules;
 use mancala_solver::{EndgameTable, OwareTable};
 
 /// The most boards a table is given by default: one byte each, 32 MiB.
@@ -50,7 +50,7 @@ static BUILDING: Mutex<()> = Mutex::new(());
 /// ```
 #[must_use]
 pub fn default_probe_seeds(rules: Rules) -> u16 {
-    if rules.variant() == Variant::Oware {
+    if OwareTable::supports(rules) {
         return default_oware_seeds(rules);
     }
     if !EndgameTable::supports(rules) {
