@@ -139,6 +139,12 @@ const ASSETS: &[Asset] = &[
         cache: STATIC_CACHE,
     },
     Asset {
+        path: "/static/focus.js",
+        content_type: JS,
+        body: include_bytes!("../static/focus.js"),
+        cache: STATIC_CACHE,
+    },
+    Asset {
         path: "/static/lobby.js",
         content_type: JS,
         body: include_bytes!("../static/lobby.js"),

@@ -149,6 +149,7 @@ class GamePage {
     $("join").addEventListener("click", () => this.join());
     $("rematch").addEventListener("click", () => this.rematch());
     Play.setupGame(this);
+    BoardFocus.setup($("board"));
     document.addEventListener("keydown", (e) => this.onKey(e));
     // The variant's words (its name, what its stores are called) come from the server;
     // without them the game is still played, named by its key.
@@ -292,6 +293,11 @@ class GamePage {
       }
       this.render(view);
       if (moved && this.mySeat() !== null && prev.to_move !== this.mySeat()) chime();
+      // The other side's move, for screen readers (what it did follows in the message).
+      if (moved && view.last_move.seat !== this.mySeat()) {
+        const lm = view.last_move;
+        $("said").textContent = `${this.nameOf(view, lm.seat)} ${this.verb(view, lm.seat, "sow", "sows")} house ${lm.house}.`;
+      }
       // What the move did, animated or not (the end has its own panel).
       if (moved || (view.over && !(prev && prev.over))) $("message").textContent = Play.moveNotes(view);
     }
@@ -382,18 +388,20 @@ class GamePage {
       // The button's label (set in render) names it for screen readers. Of what is
       // drawn only the house's number is text (which the label contains, as speech
       // input needs); its letter and count are drawn by the style sheet.
-      // A tuzdyk's badge is drawn, by the style sheet, only on a house that is one
-      // (see render).
-      b.innerHTML = `<span class="label" aria-hidden="true">${number}<small data-letter="${letter}"></small></span><span class="count" aria-hidden="true"></span><span class="seeds" aria-hidden="true"></span><span class="tz" aria-hidden="true"></span>`;
+      // A claimed house's badge is drawn, by the style sheet, only on a house that is
+      // one (see render), in the game's word for it (its data-word).
+      b.innerHTML = `<span class="label" aria-hidden="true">${number}<small data-letter="${letter}"></small></span><span class="count" aria-hidden="true"></span><span class="seeds" aria-hidden="true"></span><span class="badge" aria-hidden="true"></span>`;
       b.addEventListener("click", () => this.play(n));
       return b;
     };
-    // Each pit's column and row across (--c, --r), and its row down a phone's screen
-    // (--d): the board turned a quarter anticlockwise, your store on top.
+    // Each pit's column and row across (--c, --r), and its row and column down a
+    // phone's screen (--d, --dc): the board turned a quarter clockwise, so that your
+    // store is at the bottom beside your panel and the opponent's at the top.
     const place = (el, column, row) => {
       el.style.setProperty("--c", column);
       el.style.setProperty("--r", row);
-      el.style.setProperty("--d", h + 3 - column);
+      el.style.setProperty("--d", column);
+      el.style.setProperty("--dc", 3 - row);
     };
     board.append(store(them, "left"));
     place(board.lastChild, 1, 1);
@@ -417,6 +425,8 @@ class GamePage {
     board.classList.toggle("down", width > 0 && width / columns < 40);
   }
 
+  // Draws `n` seeds in a pit, and says so in its spoken label: whatever draws a count
+  // (a move, its animation, the end's sweep) keeps the label equal to it.
   setCount(pitId, n) {
     const el = $(pitId);
     if (!el) return;
@@ -427,6 +437,13 @@ class GamePage {
       dots.innerHTML = "<i></i>".repeat(shown);
     }
     el.dataset.count = n;
+    GamePage.speak(el);
+  }
+
+  // A pit's spoken label: its name and what it holds (a claimed house: its name).
+  static speak(el) {
+    if (el.dataset.claimedLabel) el.setAttribute("aria-label", el.dataset.claimedLabel);
+    else if (el.dataset.name) el.setAttribute("aria-label", `${el.dataset.name}, ${seeds(Number(el.dataset.count))}`);
   }
 
   paintCounts(view) {
@@ -446,30 +463,34 @@ class GamePage {
     for (const seat of [1, 2]) {
       for (let n = 1; n <= view.rules.houses; n++) {
         const b = $(`h${seat}-${n}`);
-        const count = view.houses[seat - 1][n - 1];
         const legal = myTurn && seat === mine && view.legal_moves.includes(n);
         b.disabled = !legal;
         b.classList.toggle("legal", legal);
         b.classList.toggle("to-move", !view.over && view.to_move === seat);
-        // A house of this row that the other player owns as their tuzdyk.
-        const owner = this.tuzdykOwner(view, seat, n);
-        b.classList.toggle("tuzdyk", owner !== null);
+        // A house of this row that the other player has claimed (the game's word
+        // for it is its description's).
+        const owner = this.claimOwner(view, seat, n);
+        const word = Catalogue.claimWord(view.variant);
+        b.classList.toggle("claimed", owner !== null);
         if (owner !== null) b.dataset.owner = owner; else delete b.dataset.owner;
-        b.title = owner !== null ? `${this.ownerOf(view, owner, true)} tuzdyk: every seed sown here goes to ${this.nameOf(view, owner) === "You" ? "you" : this.nameOf(view, owner)}` : "";
-        b.setAttribute("aria-label", owner !== null
-          ? `${this.ownerOf(view, owner)} tuzdyk on ${this.ownerOf(view, seat)} house ${n}`
-          : `${this.ownerOf(view, seat)} house ${n}, ${seeds(count)}`);
+        b.querySelector(".badge").dataset.word = owner !== null ? word : "";
+        b.title = owner !== null ? `${this.ownerOf(view, owner, true)} ${word}: every seed sown here goes to ${this.nameOf(view, owner) === "You" ? "you" : this.nameOf(view, owner)}` : "";
+        b.dataset.name = `${this.ownerOf(view, seat)} house ${n}`;
+        b.dataset.claimedLabel = owner !== null ? `${this.ownerOf(view, owner)} ${word} on ${this.ownerOf(view, seat)} house ${n}` : "";
+        GamePage.speak(b);
         b.classList.toggle("pending", !!this.pending && seat === mine && this.pending.house === n);
       }
       const s = $(`s${seat}`);
       s.querySelector(".who").replaceChildren(...this.storeLabel(view, seat).childNodes);
-      s.setAttribute("aria-label", `${this.ownerOf(view, seat)} ${Catalogue.bank(view.variant).spoken}, ${seeds(view.stores[seat - 1])}`);
+      s.dataset.name = `${this.ownerOf(view, seat)} ${Catalogue.bank(view.variant).spoken}`;
+      GamePage.speak(s);
     }
     this.renderStatus(view, myTurn);
     this.renderHistory(view);
     this.renderEnd(view);
     this.showTurn(view, myTurn);
     Play.render(view, stepDelay());
+    BoardFocus.restore();
     // The rules as the variant's description words them: its name, the board, and
     // each rule option it takes.
     const v = Catalogue.variant(view.variant);
@@ -478,10 +499,10 @@ class GamePage {
     $("rules-line").title = v.rules;
   }
 
-  // The seat owning house `n` of `seat`'s row as its tuzdyk, or null.
-  tuzdykOwner(view, seat, n) {
+  // The seat that has claimed house `n` of `seat`'s row, or null.
+  claimOwner(view, seat, n) {
     const other = 3 - seat;
-    return view.tuzdyks && view.tuzdyks[other - 1] === n ? other : null;
+    return view.claimed && view.claimed[other - 1] === n ? other : null;
   }
 
   renderStatus(view, myTurn) {
@@ -550,7 +571,7 @@ class GamePage {
   moveWords(view, m) {
     const notes = [];
     if (m.captured) notes.push(`captures ${m.captured}`);
-    if (m.tuzdyk) notes.push(`claims a tuzdyk on house ${m.tuzdyk}`);
+    if (m.claim) notes.push(`claims a ${Catalogue.claimWord(view.variant)} on house ${m.claim}`);
     if (m.again) notes.push("moves again");
     return [`${this.nameOf(view, m.seat)}: house ${m.house}`, ...notes].join(", ");
   }
@@ -596,7 +617,28 @@ class GamePage {
       end.title = view.end ? view.end.text : "";
       box.append(end);
     }
-    box.scrollTop = box.scrollHeight;
+    // The end of the list in sight, its top row whole (not cut in half).
+    GamePage.showRow(box, box.lastElementChild);
+  }
+
+  // Scrolls the list `box` (and nothing else) so that its row `row` is in sight and
+  // the top of the box falls on a row's edge.
+  // (The box is positioned: its rows' offsets are from its top.)
+  static showRow(box, row) {
+    if (!row) return;
+    box.style.paddingBottom = "";
+    const top = row.offsetTop;
+    const bottom = top + row.offsetHeight;
+    let scroll = box.scrollTop;
+    if (top < scroll) scroll = top;
+    else if (bottom > scroll + box.clientHeight) scroll = bottom - box.clientHeight;
+    // Down to the first row that starts at or below that point, so none is cut; the
+    // box gets the room below its last row that this needs.
+    const first = [...box.children].find((r) => r.offsetTop >= scroll - 1);
+    if (!first || first.offsetTop === 0) { box.scrollTop = first ? 0 : scroll; return; }
+    const short = first.offsetTop + box.clientHeight - box.scrollHeight;
+    if (short > 0) box.style.paddingBottom = `${short}px`;
+    box.scrollTop = first.offsetTop;
   }
 
   renderEnd(view) {
@@ -651,6 +693,7 @@ class GamePage {
       b.disabled = true;
       b.classList.remove("legal");
     }
+    BoardFocus.restore();
     if (status) $("status").textContent = status;
   }
 
@@ -678,18 +721,18 @@ class GamePage {
       else { counts[step.pit] -= step.seeds; counts[mover] += step.seeds; flash(mover, "pulse"); }
       this.setCount(step.pit, counts[step.pit]);
       this.setCount(mover, counts[mover]);
-      // A seed sown into a tuzdyk goes to its owner's store, the mover's or not: the
-      // tuzdyk it passed flashes with it.
-      const passed = step.op === "drop" && step.pit[0] === "s" ? this.tuzdykOf(prev, Number(step.pit.slice(1))) : null;
+      // A seed sown into a claimed house goes to its owner's store, the mover's or
+      // not: the claimed house it passed flashes with it.
+      const passed = step.op === "drop" && step.pit[0] === "s" ? this.claimedBy(prev, Number(step.pit.slice(1))) : null;
       if (passed) flash(passed, "pulse");
       flash(step.pit, step.op === "capture" ? "captured" : "pulse");
       await sleep(step.op === "drop" ? stepDelay() : stepDelay() * 2);
     }
   }
 
-  // The pit id of the tuzdyk that `owner` holds in `view`, if any.
-  tuzdykOf(view, owner) {
-    const house = view.tuzdyks && view.tuzdyks[owner - 1];
+  // The pit id of the house that `owner` has claimed in `view`, if any.
+  claimedBy(view, owner) {
+    const house = view.claimed && view.claimed[owner - 1];
     return house ? `h${3 - owner}-${house}` : null;
   }
 
@@ -699,6 +742,7 @@ class GamePage {
     const view = this.shown;
     if (!view || this.sending || !this.seat || this.pending) return;
     if (view.over || view.to_move !== this.seat.seat || !view.legal_moves.includes(house)) return;
+    BoardFocus.play(house);
     await this.send({ house, ply: view.ply });
   }
 

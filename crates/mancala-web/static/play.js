@@ -157,8 +157,8 @@ const Play = (() => {
   }
 
   // The seeds each seat captured up to the position shown: its store, where the
-  // variant has no stores on the board to sow into (all it banks it won, a tuzdyk's
-  // seeds too); else the captures of its moves.
+  // variant has no stores on the board to sow into (all it banks it won, the seeds
+  // sown into its claimed house too); else the captures of its moves.
   function captures(view) {
     if (!Catalogue.variant(view.variant).stores) return [...view.stores];
     const taken = [0, 0];
@@ -184,11 +184,11 @@ const Play = (() => {
       else if (you) tag = "you";
       $(`tag-${seat}`).textContent = tag;
       $(`captured-${seat}`).textContent = `${taken[seat - 1]} captured`;
-      // The player's tuzdyk, in their colour as on the board.
-      const tuzdyk = view.tuzdyks && view.tuzdyks[seat - 1];
-      const chip = $(`tuzdyk-${seat}`);
-      chip.hidden = !tuzdyk;
-      chip.textContent = tuzdyk ? `tuzdyk: ${nameOf(view, 3 - seat) === "You" ? "your" : `${view.players[2 - seat].name}'s`} house ${tuzdyk}` : "";
+      // The house the player has claimed, in their colour as on the board.
+      const claimed = view.claimed && view.claimed[seat - 1];
+      const chip = $(`claim-${seat}`);
+      chip.hidden = !claimed;
+      chip.textContent = claimed ? `${Catalogue.claimWord(view.variant)}: ${nameOf(view, 3 - seat) === "You" ? "your" : `${view.players[2 - seat].name}'s`} house ${claimed}` : "";
       panel.setAttribute("aria-label", `Player ${seat}: ${p.name}${tag ? ` (${tag})` : ""}`);
     }
   }
@@ -226,7 +226,7 @@ const Play = (() => {
     if (waiting && wait > 0 && wait < 2 ** 31 - 1) claimTimer = setTimeout(() => renderControls(page.shown), wait + 500);
   }
 
-  // What the last move did, in words: captures, a tuzdyk claimed, another turn,
+  // What the last move did, in words: captures, a house claimed, another turn,
   // feeding (the end is the game-over panel's to say).
   function moveNotes(view) {
     const notes = [];
@@ -235,10 +235,10 @@ const Play = (() => {
       const who = nameOf(view, lm.seat);
       const you = who === "You";
       if (lm.captured > 0) notes.push(`${who} ${you ? "capture" : "captures"} ${lm.captured} seed${lm.captured === 1 ? "" : "s"}.`);
-      if (lm.tuzdyk) {
+      if (lm.claim) {
         const row = nameOf(view, 3 - lm.seat);
         const whose = row === "You" ? "your" : `${row}'s`;
-        notes.push(`${who} ${you ? "claim" : "claims"} a tuzdyk: ${whose} house ${lm.tuzdyk}. Every seed sown there from now on goes to ${you ? "you" : who}.`);
+        notes.push(`${who} ${you ? "claim" : "claims"} a ${Catalogue.claimWord(view.variant)}: ${whose} house ${lm.claim}. Every seed sown there from now on goes to ${you ? "you" : who}.`);
       }
       if (lm.again && !view.over) notes.push(`${who} ${you ? "move" : "moves"} again.`);
     }

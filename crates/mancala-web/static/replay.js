@@ -96,7 +96,7 @@ class ReplayPage extends GamePage {
       ...this.final,
       houses: p.houses,
       stores: p.stores,
-      tuzdyks: p.tuzdyks,
+      claimed: p.claimed,
       to_move: p.to_move,
       ply,
       over: last && this.final.over,
@@ -125,7 +125,9 @@ class ReplayPage extends GamePage {
     const current = document.querySelector(`#history li[data-ply="${this.at}"]`);
     if (current) {
       current.classList.add("current");
-      current.scrollIntoView({ block: "nearest" });
+      // Within the move list only: the page itself stays where it is (scrolling the
+      // element into view scrolled a phone's page down past the board).
+      GamePage.showRow($("history"), current.closest(".round"));
     }
     history.replaceState(null, "", `#ply=${this.at}`);
     if (this.analysis) this.analysis.show(this.at);

@@ -350,7 +350,7 @@ fn games(server: &Server) -> Games {
         assert_eq!(status, 200, "{v}");
     }
     let view = play_on(server, &togyz, &t, |v| v["to_move"] == 1);
-    assert_eq!(view["tuzdyks"], json!([5, 1]), "{view}");
+    assert_eq!(view["claimed"], json!([5, 1]), "{view}");
     let small = json!({"variant": "kalah", "houses": 4, "seeds": 3, "name": "Ann"});
     let (analysed, a) = friend_game(server, small);
     play_on(server, &analysed, &a, |_| false);
@@ -449,7 +449,7 @@ async fn every_page_reads_well(dark: bool) {
             .unwrap();
         wait_for(
             &c,
-            "document.querySelectorAll('#board .house.tuzdyk').length === 2 && \
+            "document.querySelectorAll('#board .house.claimed').length === 2 && \
              document.querySelector('#board button.house.legal')",
             "the Togyz Kumalak game with its tuzdyks",
         )

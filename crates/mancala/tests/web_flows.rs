@@ -493,7 +493,7 @@ async fn a_tuzdyk_is_claimed_marked_and_sown_into(db: TestDb) {
     f.wait_for("document.body.dataset.live === 'open'", "the live game")
         .await;
     assert_eq!(
-        f.js("return document.querySelectorAll('#board .tuzdyk').length;")
+        f.js("return document.querySelectorAll('#board .claimed').length;")
             .await,
         0
     );
@@ -514,10 +514,10 @@ async fn a_tuzdyk_is_claimed_marked_and_sown_into(db: TestDb) {
     );
     let house = f
         .js("const h = document.getElementById('h1-1'); \
-             return [h.classList.contains('tuzdyk'), h.dataset.owner, h.getAttribute('aria-label'), \
-                     getComputedStyle(h.querySelector('.tz')).display, \
-                     document.getElementById('tuzdyk-2').textContent, document.getElementById('tuzdyk-2').hidden, \
-                     document.getElementById('tuzdyk-1').hidden, \
+             return [h.classList.contains('claimed'), h.dataset.owner, h.getAttribute('aria-label'), \
+                     getComputedStyle(h.querySelector('.badge')).display, \
+                     document.getElementById('claim-2').textContent, document.getElementById('claim-2').hidden, \
+                     document.getElementById('claim-1').hidden, \
                      document.querySelector('#history li[data-ply=\"4\"]').title];")
         .await;
     assert_eq!(

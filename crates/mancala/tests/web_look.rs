@@ -683,15 +683,15 @@ async fn open_as_player_1(c: &Client, base: &str, id: &str, token: &str) {
     c.goto(&format!("{base}/g/{id}")).await.unwrap();
     wait_for(
         c,
-        "document.querySelectorAll('#board .house.tuzdyk').length === 2 && document.querySelector('#board button.house.legal')",
+        "document.querySelectorAll('#board .house.claimed').length === 2 && document.querySelector('#board button.house.legal')",
         "the board with its tuzdyks",
     )
     .await;
 }
 
 /// Each tuzdyk's badge, and whether it is drawn whole inside its house.
-const TUZDYK_BADGES: &str = "return [...document.querySelectorAll('#board .house.tuzdyk')].map(h => { \
-    const a = h.getBoundingClientRect(), b = h.querySelector('.tz').getBoundingClientRect(); \
+const TUZDYK_BADGES: &str = "return [...document.querySelectorAll('#board .house.claimed')].map(h => { \
+    const a = h.getBoundingClientRect(), b = h.querySelector('.badge').getBoundingClientRect(); \
     return [h.id, h.dataset.owner, b.width > 0 && b.left >= a.left && b.right <= a.right && b.top >= a.top && b.bottom <= a.bottom]; });";
 
 /// Togyz Kumalak's nine houses a side, with a tuzdyk each, on a laptop (1280 × 800,
