@@ -134,8 +134,19 @@ impl EndView {
             sweep: end.sweep,
             unclaimed: end.unclaimed,
             headline: words.headline.clone(),
-            text: words.reason_sentence(),
+            text: sentence(&words, names),
         }
+    }
+}
+
+/// The reason of `words` as a sentence of its own, its first letter made a capital
+/// unless it begins with a player's name (a name is written as its owner gave it:
+/// "ann_r has no seeds to move.").
+fn sentence(words: &EndText, names: [&str; 2]) -> String {
+    if names.iter().any(|n| !n.is_empty() && words.reason.starts_with(n)) {
+        format!("{}.", words.reason)
+    } else {
+        words.reason_sentence()
     }
 }
 
@@ -434,8 +445,33 @@ fn end_view(session: &Session) -> Option<EndView> {
             sweep: [0, 0],
             unclaimed: 0,
             headline: words.headline.clone(),
-            text: words.reason_sentence(),
+            text: sentence(&words, names),
         });
     }
     session.end().map(|end| EndView::of(&end, names))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_keeps_a_name_as_written() {
+        let named = EndText {
+            headline: String::new(),
+            reason: "ann_r has no seeds to move".into(),
+        };
+        assert_eq!(
+            sentence(&named, ["ann_r", "Bob"]),
+            "ann_r has no seeds to move."
+        );
+        let other = EndText {
+            headline: String::new(),
+            reason: "two seeds or fewer are left".into(),
+        };
+        assert_eq!(
+            sentence(&other, ["ann_r", "Bob"]),
+            "Two seeds or fewer are left."
+        );
+    }
 }

@@ -110,6 +110,34 @@ const Account = (() => {
     return board ? `${name} ${board.replace("x", "×")}` : name;
   }
 
+  // A game's rating pool: its variant's key, with the board when it is not the
+  // standard one (as the server names pools).
+  function poolOf(view) {
+    const v = Catalogue.variant(view.variant);
+    const standard = view.rules.houses === v.default_houses && view.rules.seeds === v.default_seeds;
+    return standard ? view.variant : `${view.variant}-${view.rules.houses}x${view.rules.seeds}`;
+  }
+
+  const users = new Map(); // an account's name → its profile (a promise), once a page
+  const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n);
+
+  // Each seat's rating in a rated game, as its panel shows it beside the name (as
+  // lichess does): the rating the account has in the game's pool ("1500?" while it has
+  // none), and once the game is rated the new one and the change ("1512? +12"); ""
+  // for a seat without an account and in a game that is not rated.
+  async function seatRatings(view) {
+    if (!view.rated) return ["", ""];
+    return Promise.all(view.players.map(async (p) => {
+      if (p.rating) return `${shown(p.rating, p.rating.after)} ${signed(p.rating.change)}`;
+      if (!p.account) return "";
+      if (!users.has(p.account)) users.set(p.account, api("GET", `/api/users/${encodeURIComponent(p.account)}`).catch(() => null));
+      const user = await users.get(p.account);
+      if (!user) return "";
+      const r = user.ratings[poolOf(view)];
+      return r ? shown(r) : "1500?";
+    }));
+  }
+
   // What a rated game did to each player's rating, for the game-over panel.
   function ratingLine(view) {
     const changes = view.players.filter((p) => p.rating);
@@ -297,6 +325,7 @@ const Account = (() => {
     get me() { return me; },
     setupNav,
     ratingLine,
+    seatRatings,
     nameNode,
     markedName,
     stateFor,

@@ -121,6 +121,8 @@ function showHome() {
 
 const letters = "abcdefghijklmnopqrstuvwxyz";
 const seeds = (n) => `${n} seed${n === 1 ? "" : "s"}`;
+// A message begun with a capital letter (the server's errors begin in lower case).
+const capitalised = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 class GamePage {
   constructor(id) {
@@ -514,9 +516,14 @@ class GamePage {
     if (this.invite && !open) this.inviteSpent();
     if (mine === null && open && !this.invite && this.listed === undefined) this.checkListed();
     const joinable = mine === null && open && (this.invite || this.listed);
-    $("join-box").querySelector("p").textContent = this.invite
-      ? "You have been invited: player 2's seat is yours to take."
-      : "This game is open: anyone may take player 2's seat.";
+    // A rated game's seat is an account's: someone logged out is asked to log in.
+    const logInFirst = view.rated && !Account.me;
+    $("join-box").querySelector("p").textContent = logInFirst
+      ? "This game is rated: log in or create an account to take player 2's seat."
+      : this.invite
+        ? "You have been invited: player 2's seat is yours to take."
+        : "This game is open: anyone may take player 2's seat.";
+    $("join").textContent = logInFirst ? "Log in to join" : "Join as player 2";
     $("share-box").hidden = !(mine === 1 && open && this.seat.invite);
     $("join-box").hidden = !joinable;
     let text;
@@ -656,8 +663,14 @@ class GamePage {
     }
     $("result").textContent = text;
     $("end-reason").textContent = view.end.text;
+    // Each player's entry whole on its line: a line too long breaks between them.
     const rating = Account.ratingLine(view);
-    $("end-rating").textContent = rating;
+    $("end-rating").replaceChildren(...rating.split(" · ").flatMap((text, i) => {
+      const entry = document.createElement("span");
+      entry.className = "entry";
+      entry.textContent = text;
+      return i ? [" · ", entry] : [entry];
+    }));
     $("end-rating").hidden = !rating;
     // The score as a record writes it, over the result in words.
     const w = view.result ? view.result.winner : undefined;
@@ -792,6 +805,8 @@ class GamePage {
   }
 
   async join() {
+    // The dialog's log-in reloads the page, the invite still in its address.
+    if (this.shown && this.shown.rated && !Account.me) { $("login-open").click(); return; }
     try {
       const grant = await api("POST", `/api/games/${this.id}/join`, { invite: this.invite, ...Play.joinOptions() });
       saveSeat(this.id, grant.seat, grant.token);
@@ -802,7 +817,7 @@ class GamePage {
       this.boardKey = null;
       this.render(await api("GET", `/api/games/${this.id}`));
     } catch (err) {
-      $("message").textContent = err.message;
+      $("message").textContent = capitalised(err.message);
     }
   }
 

@@ -128,7 +128,13 @@ const Play = (() => {
       let left = clockBase.remaining[seat - 1];
       if (clockBase.running === seat) left -= Date.now() - clockBase.at;
       const el = $(`clock-${seat}`);
-      el.textContent = formatClock(left);
+      const shown = formatClock(left);
+      // The clock's name says whose it is and the time it shows (a name given to an
+      // element replaces its text for screen readers): "Bob's clock, 4:59 left".
+      if (el.textContent !== shown || !el.getAttribute("aria-label")?.endsWith(`${shown} left`)) {
+        el.textContent = shown;
+        el.setAttribute("aria-label", `${clockBase.owners[seat - 1]} clock, ${shown} left`);
+      }
       el.classList.toggle("running", clockBase.running === seat);
       el.classList.toggle("low", left < 20000);
       el.classList.toggle("flagged", clockBase.flagged === seat);
@@ -143,8 +149,9 @@ const Play = (() => {
     // A player whose time ran out has none left, whatever the clock said last.
     const flagged = view.over && view.end && view.end.reason === "out-of-time" ? view.end.player : null;
     const remaining = view.clocks.remaining_ms.map((ms, i) => (flagged === i + 1 ? 0 : ms));
-    clockBase = { remaining, running: view.over ? null : view.clocks.running, at: Date.now(), flagged };
-    for (const seat of [1, 2]) $(`clock-${seat}`).setAttribute("aria-label", `${nameOf(view, seat) === "You" ? "Your" : `${view.players[seat - 1].name}'s`} clock`);
+    const owners = [1, 2].map((seat) => (nameOf(view, seat) === "You" ? "Your" : `${view.players[seat - 1].name}'s`));
+    clockBase = { remaining, running: view.over ? null : view.clocks.running, at: Date.now(), flagged, owners };
+    for (const seat of [1, 2]) $(`clock-${seat}`).removeAttribute("aria-label");
     tickClocks();
     if (clockBase.running) clockTimer = setInterval(tickClocks, 200);
   }
@@ -168,7 +175,14 @@ const Play = (() => {
 
   // The players' panels: the viewer's seat below the board (player 1's for spectators),
   // the opponent's above; who they are, what they captured, whose turn it is.
+  let ratingsAsked = 0; // the latest ask for the seats' ratings: an older answer is late
+
   function renderPanels(view) {
+    const asked = ++ratingsAsked;
+    Account.seatRatings(view).then((ratings) => {
+      if (asked !== ratingsAsked) return;
+      ratings.forEach((r, i) => { $(`rating-${i + 1}`).textContent = r; });
+    });
     const below = page.layout(view).me;
     const taken = captures(view);
     for (const seat of [1, 2]) {
