@@ -236,9 +236,16 @@ mod tests {
 
     #[test]
     fn claim_words_come_from_the_descriptions() {
-        let words: Vec<Option<String>> =
-            VariantList::all().variants.into_iter().map(|v| v.claim_word).collect();
-        let togyz = Description::builtin("togyzkumalak").unwrap().claim.unwrap().word;
+        let words: Vec<Option<String>> = VariantList::all()
+            .variants
+            .into_iter()
+            .map(|v| v.claim_word)
+            .collect();
+        let togyz = Description::builtin("togyzkumalak")
+            .unwrap()
+            .claim
+            .unwrap()
+            .word;
         assert_eq!(words, [None, None, None, Some(togyz)]);
     }
 

@@ -143,7 +143,10 @@ impl EndView {
 /// unless it begins with a player's name (a name is written as its owner gave it:
 /// "ann_r has no seeds to move.").
 fn sentence(words: &EndText, names: [&str; 2]) -> String {
-    if names.iter().any(|n| !n.is_empty() && words.reason.starts_with(n)) {
+    if names
+        .iter()
+        .any(|n| !n.is_empty() && words.reason.starts_with(n))
+    {
         format!("{}.", words.reason)
     } else {
         words.reason_sentence()

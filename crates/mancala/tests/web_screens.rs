@@ -1,0 +1,432 @@
+//! The game page on every screen (issue 53), as a player sees it in headless Chromium
+//! against the real binary: at 320 px nothing is wider than the screen, on a phone each
+//! store sits beside its own player's panel, the replay opens at its top, the move
+//! list never shows half a row at its top, and on a laptop the board takes at least a
+//! fifth of the window. The keyboard, screen readers and ratings are web_keys.rs's.
+
+mod browser;
+mod server;
+
+use browser::{Driver, Look, chromedriver, js, session, start_driver, wait_for};
+use fantoccini::Client;
+use serde_json::{Value, json};
+use server::{Server, TestDb};
+
+const LAPTOP: (u32, u32) = (1366, 900);
+const PHONE: (u32, u32) = (390, 844);
+const SMALL: (u32, u32) = (320, 700);
+
+/// The server and chromedriver, and browsers opened on them.
+struct Site {
+    _db: TestDb,
+    server: Server,
+    driver: Driver,
+    dir: tempfile::TempDir,
+    opened: usize,
+}
+
+impl Site {
+    fn start() -> Option<Site> {
+        let path = chromedriver()?;
+        let db = TestDb::sqlite();
+        let server = Server::start(&db);
+        Some(Site {
+            _db: db,
+            server,
+            driver: start_driver(path),
+            dir: tempfile::tempdir().unwrap(),
+            opened: 0,
+        })
+    }
+
+    /// A new browser (its own profile) on the site's home page, the sowing not animated.
+    async fn browser(&mut self, look: Look) -> Client {
+        self.opened += 1;
+        let profile = self.dir.path().join(format!("p{}", self.opened));
+        let c = session(&self.driver, &profile, look).await;
+        c.goto(&self.server.base).await.unwrap();
+        js(&c, "localStorage.setItem('mancala:speed', '0');").await;
+        c
+    }
+}
+
+/// Gives browser `c` seat `seat` of game `id` with `token`, as if it had made it.
+async fn hold_seat(c: &Client, id: &str, seat: u8, token: &str) {
+    c.execute(
+        "localStorage.setItem('mancala:seat:' + arguments[0], JSON.stringify({seat: arguments[1], token: arguments[2], at: Date.now()}));",
+        vec![json!(id), json!(seat), json!(token)],
+    )
+    .await
+    .unwrap();
+}
+
+/// A game between Ann and Bob through the API (`body` says which): its id and tokens.
+fn friend_game(server: &Server, body: Value) -> (String, [String; 2]) {
+    let (status, g) = server.call("POST", "/api/games", None, Some(body));
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_owned();
+    let join = json!({"invite": g["invite"], "name": "Bob"});
+    let (status, j) = server.call("POST", &format!("/api/games/{id}/join"), None, Some(join));
+    assert_eq!(status, 200, "{j}");
+    let token = |v: &Value| v["token"].as_str().unwrap().to_owned();
+    (id, [token(&g), token(&j)])
+}
+
+/// Plays `houses` in turn from the start of game `id`; the last view.
+fn play(server: &Server, id: &str, tokens: &[String; 2], houses: &[u8]) -> Value {
+    let mut view = Value::Null;
+    for &house in houses {
+        let (_, now) = server.call("GET", &format!("/api/games/{id}"), None, None);
+        let seat = now["to_move"].as_u64().unwrap() as usize;
+        let body = json!({"house": house, "ply": now["ply"]});
+        let path = format!("/api/games/{id}/moves");
+        let (status, v) = server.call("POST", &path, Some(&tokens[seat - 1]), Some(body));
+        assert_eq!(status, 200, "{v}");
+        view = v;
+    }
+    view
+}
+
+/// A whole Kalah 8×6 game, each side sowing its legal houses in turn: its id and tokens.
+fn finished_game(server: &Server) -> (String, [String; 2]) {
+    let body = json!({"variant": "kalah", "houses": 8, "seeds": 6, "name": "Ann"});
+    let (id, tokens) = friend_game(server, body);
+    let mut view = server
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .1;
+    while view["over"] == false {
+        let legal = view["legal_moves"].as_array().unwrap();
+        let house = legal[view["ply"].as_u64().unwrap() as usize % legal.len()].clone();
+        view = play(server, &id, &tokens, &[house.as_u64().unwrap() as u8]);
+    }
+    (id, tokens)
+}
+
+/// Togyz Kumalak on until each player owns a claimed house (docs/rules.md's line):
+/// its id and tokens.
+fn togyz_with_claims(server: &Server) -> (String, [String; 2]) {
+    let body = json!({"variant": "togyzkumalak", "name": "Ann"});
+    let (id, tokens) = friend_game(server, body);
+    play(server, &id, &tokens, &[1, 5, 2, 1, 3, 7]);
+    (id, tokens)
+}
+
+/// Opens `path` and waits for `ready`.
+async fn open(c: &Client, base: &str, path: &str, ready: &str) {
+    c.goto(&format!("{base}{path}")).await.unwrap();
+    wait_for(c, ready, &format!("{path} drawn")).await;
+}
+
+/// How far the page is wider than the screen, and what of the header sticks out.
+const TOO_WIDE: &str = "const w = window.innerWidth; const out = []; \
+    const sideways = document.scrollingElement.scrollWidth - w; if (sideways > 0) out.push(`scrolls sideways ${sideways}`); \
+    for (const e of document.querySelectorAll('header.top *')) { const r = e.getBoundingClientRect(); \
+      if (r.width > 0 && (r.right > w + 0.5 || r.left < -0.5)) out.push(`header: ${e.id || e.className || e.tagName} out`); \
+      if (e.matches('a, button') && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow !== 'ellipsis') out.push(`header: ${e.id || e.tagName} cut`); } \
+    return [w, out];";
+
+/// Signs `name` up in browser `c` (on the site's pages) and keeps the name as the page does.
+async fn sign_up(c: &Client, name: &str) {
+    let status = c
+        .execute(
+            "return fetch('/api/accounts', {method: 'POST', headers: {'Content-Type': 'application/json'}, \
+               body: JSON.stringify({username: arguments[0], password: 'sowing seeds 4 ever'})}) \
+             .then(r => { localStorage.setItem('mancala:account', arguments[0]); return r.status; });",
+            vec![json!(name)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(status, json!(201), "signing {name} up");
+}
+
+/// Signs `name` up through the API; the session cookie's `name=value`.
+fn account(server: &Server, name: &str) -> String {
+    let answer = ureq::post(&format!("{}/api/accounts", server.base))
+        .send_json(json!({"username": name, "password": "sowing seeds 4 ever"}))
+        .unwrap_or_else(|e| panic!("signing {name} up: {e}"));
+    let cookie = answer.header("set-cookie").expect("a session cookie");
+    cookie.split(';').next().unwrap().to_owned()
+}
+
+/// A rated Kalah game between new accounts `names`, which the second resigns after a
+/// move each: its id.
+fn rated_game(server: &Server, names: [&str; 2]) -> String {
+    let cookies = names.map(|n| account(server, n));
+    let call = |cookie: &str, path: &str, body: Value| -> Value {
+        ureq::post(&format!("{}{path}", server.base))
+            .set("Cookie", cookie)
+            .send_json(body)
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+            .into_json()
+            .unwrap()
+    };
+    let body = json!({"variant": "kalah", "rated": true});
+    let g = call(&cookies[0], "/api/games", body);
+    let id = g["id"].as_str().unwrap().to_owned();
+    let j = call(
+        &cookies[1],
+        &format!("/api/games/{id}/join"),
+        json!({"invite": g["invite"]}),
+    );
+    let token = |v: &Value| v["token"].as_str().unwrap().to_owned();
+    // Houses 1 and 2 give no extra turn: a move each, then the second resigns.
+    play(server, &id, &[token(&g), token(&j)], &[1, 2]);
+    call(&cookies[1], &format!("/api/games/{id}/resign"), json!({}));
+    id
+}
+
+/// Every page at 320 × 700, logged out and logged in, light or dark: none scrolls
+/// sideways and nothing in the header is cut (the page was 355 px wide: "Log in" cut
+/// to "Lo", a name to "ann_", a player's name one letter a line beside a claim badge).
+async fn nothing_is_wider_than_a_small_phone(dark: bool) {
+    let Some(mut site) = Site::start() else {
+        return;
+    };
+    let c = site
+        .browser(Look {
+            dark,
+            ..Look::new(SMALL)
+        })
+        .await;
+    let base = site.server.base.clone();
+    let (togyz, tokens) = togyz_with_claims(&site.server);
+    hold_seat(&c, &togyz, 1, &tokens[0]).await;
+    let (finished, _) = finished_game(&site.server);
+    let board = "document.querySelectorAll('#board .house.claimed').length === 2";
+    let replay = "document.getElementById('replay-where').textContent";
+    let pages = [
+        ("/", "document.body.dataset.lists"),
+        (&format!("/g/{togyz}") as &str, board),
+        (&format!("/g/{togyz}/replay"), board),
+        (
+            &format!("/g/{finished}"),
+            "!document.getElementById('end-box').hidden",
+        ),
+        (&format!("/g/{finished}/replay"), replay),
+        (
+            "/leaderboard",
+            "document.getElementById('leaders-pool').options.length",
+        ),
+    ];
+    let mut found = Vec::new();
+    for login in [false, true] {
+        if login {
+            sign_up(&c, "ann_rasmussen_long").await;
+            // A profile with its ratings' table (it ran to 346 px).
+            let rated = rated_game(&site.server, ["cleo_rasmussen_x", "dan"]);
+            let profile = "!document.getElementById('profile-ratings').hidden";
+            let profiles = [
+                ("/@/cleo_rasmussen_x", profile),
+                (
+                    "/@/ann_rasmussen_long",
+                    "document.getElementById('profile-name').textContent",
+                ),
+            ];
+            pages_at(&c, &base, &profiles, &mut found, "logged in").await;
+            pages_at(
+                &c,
+                &base,
+                &[(
+                    &format!("/g/{rated}"),
+                    "!document.getElementById('end-box').hidden",
+                )],
+                &mut found,
+                "a rated game",
+            )
+            .await;
+        }
+        let state = if login { "logged in" } else { "logged out" };
+        pages_at(&c, &base, &pages, &mut found, state).await;
+    }
+    assert_eq!(found, Vec::<String>::new(), "dark: {dark}");
+    c.close().await.unwrap();
+}
+
+/// Opens each page and notes what is too wide on it.
+async fn pages_at(
+    c: &Client,
+    base: &str,
+    pages: &[(&str, &str)],
+    found: &mut Vec<String>,
+    state: &str,
+) {
+    for (path, ready) in pages {
+        open(c, base, path, ready).await;
+        // The folded parts of the home page open too.
+        js(
+            c,
+            "for (const d of document.querySelectorAll('details')) d.open = true;",
+        )
+        .await;
+        let [w, out] = serde_json::from_value::<[Value; 2]>(js(c, TOO_WIDE).await).unwrap();
+        if w != json!(SMALL.0) || out != json!([]) {
+            found.push(format!("{path} ({state}): {w} px wide, {out}"));
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_is_wider_than_a_small_phone_in_the_light_theme() {
+    nothing_is_wider_than_a_small_phone(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_is_wider_than_a_small_phone_in_the_dark_theme() {
+    nothing_is_wider_than_a_small_phone(true).await;
+}
+
+/// For each seat, how far (vertically, between centres) its store is from its own
+/// panel and from the other player's; and whether the board runs down the screen.
+const STORE_DISTANCES: &str = "const mid = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return (r.top + r.bottom) / 2; }; \
+    return [document.getElementById('board').classList.contains('down'), \
+      [1, 2].map(s => [Math.abs(mid('s' + s) - mid('panel-' + s)), Math.abs(mid('s' + s) - mid('panel-' + (3 - s)))])];";
+
+/// On a phone, where the board runs down the screen, each store is nearer its owner's
+/// panel than the other's: Togyz Kumalak at 390 px, Kalah at 320 px, as player 1 and
+/// as a spectator (the stores were drawn beside the other player: "You captured 22"
+/// under the opponent's panel).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_store_is_beside_its_player_on_a_phone() {
+    let Some(mut site) = Site::start() else {
+        return;
+    };
+    let base = site.server.base.clone();
+    let (togyz, tokens) = togyz_with_claims(&site.server);
+    let (kalah, kalah_tokens) = friend_game(
+        &site.server,
+        json!({"variant": "kalah", "houses": 8, "seeds": 4, "name": "Ann"}),
+    );
+    for (size, id, token) in [
+        (PHONE, &togyz, &tokens[0]),
+        (SMALL, &kalah, &kalah_tokens[0]),
+    ] {
+        let c = site.browser(Look::new(size)).await;
+        for seat in [Some(1), None] {
+            if let Some(seat) = seat {
+                hold_seat(&c, id, seat, token).await;
+            } else {
+                js(&c, "localStorage.clear();").await;
+            }
+            open(
+                &c,
+                &base,
+                &format!("/g/{id}"),
+                "document.getElementById('s2').dataset.count",
+            )
+            .await;
+            let [down, distances] =
+                serde_json::from_value::<[Value; 2]>(js(&c, STORE_DISTANCES).await).unwrap();
+            let at = format!("{} px, seat {seat:?}", size.0);
+            assert_eq!(down, json!(true), "{at}");
+            for (s, d) in distances.as_array().unwrap().iter().enumerate() {
+                let (own, other) = (d[0].as_f64().unwrap(), d[1].as_f64().unwrap());
+                assert!(
+                    own < other,
+                    "{at}: store {} is {own} px from its panel, {other} from the other",
+                    s + 1
+                );
+            }
+        }
+        c.close().await.unwrap();
+    }
+}
+
+/// Whether the move list's top row is whole: its scroll falls on a row's top edge.
+const TOP_ROW_WHOLE: &str = "const h = document.getElementById('history'); \
+    return h.scrollTop === 0 || [...h.children].some(r => Math.abs(r.offsetTop - h.scrollTop) < 1);";
+
+/// The replay of a long game opens at the top of a phone's page (it opened scrolled
+/// 180-320 px down, past the header, the opponent's panel and the top row) and stays
+/// there while stepping through the moves; the move list scrolls within itself, its
+/// top row whole, there and on the finished game's page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_replay_opens_at_its_top_and_the_move_list_shows_whole_rows() {
+    let Some(mut site) = Site::start() else {
+        return;
+    };
+    let base = site.server.base.clone();
+    let (id, tokens) = finished_game(&site.server);
+    let c = site.browser(Look::new(PHONE)).await;
+    hold_seat(&c, &id, 1, &tokens[0]).await;
+    let where_ = "document.getElementById('replay-where').textContent";
+    open(&c, &base, &format!("/g/{id}/replay"), where_).await;
+    assert_eq!(
+        js(&c, "return window.scrollY;").await,
+        json!(0),
+        "the replay opens scrolled"
+    );
+    assert_eq!(
+        js(&c, TOP_ROW_WHOLE).await,
+        json!(true),
+        "the replay's list"
+    );
+    js(&c, "document.getElementById('replay-first').click();").await;
+    for step in 1..=4 {
+        js(&c, "document.getElementById('replay-next').click();").await;
+        let at =
+            format!("'Move' + ' ' && document.getElementById('replay-ply').value === '{step}'");
+        wait_for(&c, &at, "the next move").await;
+        assert_eq!(
+            js(&c, "return window.scrollY;").await,
+            json!(0),
+            "after › {step}"
+        );
+        assert_eq!(js(&c, TOP_ROW_WHOLE).await, json!(true), "after › {step}");
+    }
+    for size in [PHONE, LAPTOP] {
+        let c = site.browser(Look::new(size)).await;
+        open(
+            &c,
+            &base,
+            &format!("/g/{id}"),
+            "!document.getElementById('end-box').hidden",
+        )
+        .await;
+        let scrolls =
+            "const h = document.getElementById('history'); return h.scrollHeight > h.clientHeight;";
+        assert_eq!(
+            js(&c, scrolls).await,
+            json!(true),
+            "a list long enough to scroll"
+        );
+        assert_eq!(
+            js(&c, TOP_ROW_WHOLE).await,
+            json!(true),
+            "the game's list at {} px",
+            size.0
+        );
+        c.close().await.unwrap();
+    }
+    c.close().await.unwrap();
+}
+
+/// The board's share of a 1366 × 900 window.
+const BOARD_SHARE: &str = "const r = document.getElementById('board').getBoundingClientRect(); return r.width * r.height / (1366 * 900);";
+
+/// On a laptop the board takes at least a fifth of a 1366 × 900 window (it took 13%,
+/// 768 × 179 px, with more than half the screen empty below it), Kalah and Togyz
+/// Kumalak, still across the screen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_takes_a_fifth_of_a_laptop_window() {
+    let Some(mut site) = Site::start() else {
+        return;
+    };
+    let base = site.server.base.clone();
+    let (togyz, _) = togyz_with_claims(&site.server);
+    let (kalah, _) = friend_game(&site.server, json!({"variant": "kalah"}));
+    let c = site.browser(Look::new(LAPTOP)).await;
+    for id in [kalah, togyz] {
+        open(
+            &c,
+            &base,
+            &format!("/g/{id}"),
+            "document.getElementById('s2').dataset.count",
+        )
+        .await;
+        let share = js(&c, BOARD_SHARE).await.as_f64().unwrap();
+        assert!(share >= 0.2, "the board takes {share:.3} of the window");
+        let down = "return document.getElementById('board').classList.contains('down');";
+        assert_eq!(js(&c, down).await, json!(false));
+    }
+    c.close().await.unwrap();
+}
