@@ -6,116 +6,18 @@
 
 mod browser;
 mod server;
+mod site;
 
-use browser::{Driver, Look, chromedriver, js, session, start_driver, wait_for};
+use browser::{Look, js, wait_for};
 use fantoccini::Client;
 use serde_json::{Value, json};
-use server::{Server, TestDb};
+use site::{
+    Site, finished_game, friend_game, hold_seat, open, rated_game, sign_up, togyz_with_claims,
+};
 
 const LAPTOP: (u32, u32) = (1366, 900);
 const PHONE: (u32, u32) = (390, 844);
 const SMALL: (u32, u32) = (320, 700);
-
-/// The server and chromedriver, and browsers opened on them.
-struct Site {
-    _db: TestDb,
-    server: Server,
-    driver: Driver,
-    dir: tempfile::TempDir,
-    opened: usize,
-}
-
-impl Site {
-    fn start() -> Option<Site> {
-        let path = chromedriver()?;
-        let db = TestDb::sqlite();
-        let server = Server::start(&db);
-        Some(Site {
-            _db: db,
-            server,
-            driver: start_driver(path),
-            dir: tempfile::tempdir().unwrap(),
-            opened: 0,
-        })
-    }
-
-    /// A new browser (its own profile) on the site's home page, the sowing not animated.
-    async fn browser(&mut self, look: Look) -> Client {
-        self.opened += 1;
-        let profile = self.dir.path().join(format!("p{}", self.opened));
-        let c = session(&self.driver, &profile, look).await;
-        c.goto(&self.server.base).await.unwrap();
-        js(&c, "localStorage.setItem('mancala:speed', '0');").await;
-        c
-    }
-}
-
-/// Gives browser `c` seat `seat` of game `id` with `token`, as if it had made it.
-async fn hold_seat(c: &Client, id: &str, seat: u8, token: &str) {
-    c.execute(
-        "localStorage.setItem('mancala:seat:' + arguments[0], JSON.stringify({seat: arguments[1], token: arguments[2], at: Date.now()}));",
-        vec![json!(id), json!(seat), json!(token)],
-    )
-    .await
-    .unwrap();
-}
-
-/// A game between Ann and Bob through the API (`body` says which): its id and tokens.
-fn friend_game(server: &Server, body: Value) -> (String, [String; 2]) {
-    let (status, g) = server.call("POST", "/api/games", None, Some(body));
-    assert_eq!(status, 201, "{g}");
-    let id = g["id"].as_str().unwrap().to_owned();
-    let join = json!({"invite": g["invite"], "name": "Bob"});
-    let (status, j) = server.call("POST", &format!("/api/games/{id}/join"), None, Some(join));
-    assert_eq!(status, 200, "{j}");
-    let token = |v: &Value| v["token"].as_str().unwrap().to_owned();
-    (id, [token(&g), token(&j)])
-}
-
-/// Plays `houses` in turn from the start of game `id`; the last view.
-fn play(server: &Server, id: &str, tokens: &[String; 2], houses: &[u8]) -> Value {
-    let mut view = Value::Null;
-    for &house in houses {
-        let (_, now) = server.call("GET", &format!("/api/games/{id}"), None, None);
-        let seat = now["to_move"].as_u64().unwrap() as usize;
-        let body = json!({"house": house, "ply": now["ply"]});
-        let path = format!("/api/games/{id}/moves");
-        let (status, v) = server.call("POST", &path, Some(&tokens[seat - 1]), Some(body));
-        assert_eq!(status, 200, "{v}");
-        view = v;
-    }
-    view
-}
-
-/// A whole Kalah 8×6 game, each side sowing its legal houses in turn: its id and tokens.
-fn finished_game(server: &Server) -> (String, [String; 2]) {
-    let body = json!({"variant": "kalah", "houses": 8, "seeds": 6, "name": "Ann"});
-    let (id, tokens) = friend_game(server, body);
-    let mut view = server
-        .call("GET", &format!("/api/games/{id}"), None, None)
-        .1;
-    while view["over"] == false {
-        let legal = view["legal_moves"].as_array().unwrap();
-        let house = legal[view["ply"].as_u64().unwrap() as usize % legal.len()].clone();
-        view = play(server, &id, &tokens, &[house.as_u64().unwrap() as u8]);
-    }
-    (id, tokens)
-}
-
-/// Togyz Kumalak on until each player owns a claimed house (docs/rules.md's line):
-/// its id and tokens.
-fn togyz_with_claims(server: &Server) -> (String, [String; 2]) {
-    let body = json!({"variant": "togyzkumalak", "name": "Ann"});
-    let (id, tokens) = friend_game(server, body);
-    play(server, &id, &tokens, &[1, 5, 2, 1, 3, 7]);
-    (id, tokens)
-}
-
-/// Opens `path` and waits for `ready`.
-async fn open(c: &Client, base: &str, path: &str, ready: &str) {
-    c.goto(&format!("{base}{path}")).await.unwrap();
-    wait_for(c, ready, &format!("{path} drawn")).await;
-}
 
 /// How far the page is wider than the screen, and what of the header sticks out.
 const TOO_WIDE: &str = "const w = window.innerWidth; const out = []; \
@@ -124,56 +26,6 @@ const TOO_WIDE: &str = "const w = window.innerWidth; const out = []; \
       if (r.width > 0 && (r.right > w + 0.5 || r.left < -0.5)) out.push(`header: ${e.id || e.className || e.tagName} out`); \
       if (e.matches('a, button') && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow !== 'ellipsis') out.push(`header: ${e.id || e.tagName} cut`); } \
     return [w, out];";
-
-/// Signs `name` up in browser `c` (on the site's pages) and keeps the name as the page does.
-async fn sign_up(c: &Client, name: &str) {
-    let status = c
-        .execute(
-            "return fetch('/api/accounts', {method: 'POST', headers: {'Content-Type': 'application/json'}, \
-               body: JSON.stringify({username: arguments[0], password: 'sowing seeds 4 ever'})}) \
-             .then(r => { localStorage.setItem('mancala:account', arguments[0]); return r.status; });",
-            vec![json!(name)],
-        )
-        .await
-        .unwrap();
-    assert_eq!(status, json!(201), "signing {name} up");
-}
-
-/// Signs `name` up through the API; the session cookie's `name=value`.
-fn account(server: &Server, name: &str) -> String {
-    let answer = ureq::post(&format!("{}/api/accounts", server.base))
-        .send_json(json!({"username": name, "password": "sowing seeds 4 ever"}))
-        .unwrap_or_else(|e| panic!("signing {name} up: {e}"));
-    let cookie = answer.header("set-cookie").expect("a session cookie");
-    cookie.split(';').next().unwrap().to_owned()
-}
-
-/// A rated Kalah game between new accounts `names`, which the second resigns after a
-/// move each: its id.
-fn rated_game(server: &Server, names: [&str; 2]) -> String {
-    let cookies = names.map(|n| account(server, n));
-    let call = |cookie: &str, path: &str, body: Value| -> Value {
-        ureq::post(&format!("{}{path}", server.base))
-            .set("Cookie", cookie)
-            .send_json(body)
-            .unwrap_or_else(|e| panic!("{path}: {e}"))
-            .into_json()
-            .unwrap()
-    };
-    let body = json!({"variant": "kalah", "rated": true});
-    let g = call(&cookies[0], "/api/games", body);
-    let id = g["id"].as_str().unwrap().to_owned();
-    let j = call(
-        &cookies[1],
-        &format!("/api/games/{id}/join"),
-        json!({"invite": g["invite"]}),
-    );
-    let token = |v: &Value| v["token"].as_str().unwrap().to_owned();
-    // Houses 1 and 2 give no extra turn: a move each, then the second resigns.
-    play(server, &id, &[token(&g), token(&j)], &[1, 2]);
-    call(&cookies[1], &format!("/api/games/{id}/resign"), json!({}));
-    id
-}
 
 /// Every page at 320 × 700, logged out and logged in, light or dark: none scrolls
 /// sideways and nothing in the header is cut (the page was 355 px wide: "Log in" cut
