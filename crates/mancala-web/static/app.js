@@ -593,6 +593,15 @@ class GamePage {
     if (box.dataset.key === key) return;
     box.dataset.key = key;
     box.innerHTML = "";
+    // The columns' heads: whose moves each holds (the players' names, as text).
+    const heads = document.createElement("div");
+    heads.className = "heads";
+    heads.append(document.createElement("span"), ...[1, 2].map((seat) => {
+      const head = document.createElement("span");
+      head.textContent = this.nameOf(view, seat);
+      return head;
+    }));
+    box.append(heads);
     let round = null;
     let number = 0;
     let previous = 2;
@@ -600,7 +609,8 @@ class GamePage {
       if (!round || (m.seat === 1 && previous === 2)) {
         number += 1;
         round = document.createElement("div");
-        round.className = "round";
+        // The first turn, when player 2 moved first, shows "…" for player 1's move.
+        round.className = number === 1 ? "round opening" : "round";
         const num = document.createElement("span");
         num.className = "num";
         num.textContent = `${number}.`;
