@@ -302,6 +302,8 @@ class GamePage {
       }
       // What the move did, animated or not (the end has its own panel).
       if (moved || (view.over && !(prev && prev.over))) $("message").textContent = Play.moveNotes(view);
+      const answer = Play.offerAnswer(prev, view);
+      if (answer) $("message").textContent = answer;
     }
     this.animating = false;
   }
@@ -442,10 +444,12 @@ class GamePage {
     GamePage.speak(el);
   }
 
-  // A pit's spoken label: its name and what it holds (a claimed house: its name).
+  // A pit's spoken label: its name and what it holds (a claimed house: its name), and
+  // in the replay's analysis whether it is the best move.
   static speak(el) {
-    if (el.dataset.claimedLabel) el.setAttribute("aria-label", el.dataset.claimedLabel);
-    else if (el.dataset.name) el.setAttribute("aria-label", `${el.dataset.name}, ${seeds(Number(el.dataset.count))}`);
+    const best = el.classList.contains("best") ? ", best move" : "";
+    if (el.dataset.claimedLabel) el.setAttribute("aria-label", el.dataset.claimedLabel + best);
+    else if (el.dataset.name) el.setAttribute("aria-label", `${el.dataset.name}, ${seeds(Number(el.dataset.count))}${best}`);
   }
 
   paintCounts(view) {

@@ -92,7 +92,7 @@ const Play = (() => {
       "offer-draw": () => act("offer", { kind: "draw" }),
       "offer-takeback": () => act("offer", { kind: "takeback" }),
       "accept": () => act("accept"),
-      "decline": () => act("decline"),
+      "decline": () => { withdrawing = page.shown?.offer?.seat === page.mySeat(); act("decline"); },
       "claim": () => act("claim"),
     };
     for (const [id, run] of Object.entries(actions)) $(id).addEventListener("click", run);
@@ -287,6 +287,19 @@ const Play = (() => {
     document.body.dataset.swept = String(view.version);
   }
 
+  let withdrawing = false; // this player is taking their own offer back
+
+  // What became of this player's own offer once it is gone from the game (the other
+  // player answered it), for the message line: the one who asked was told nothing.
+  // A draw accepted ends the game, which the game-over panel says.
+  function offerAnswer(prev, view) {
+    const asked = prev && prev.offer;
+    if (!asked || page.mySeat() === null || asked.seat !== page.mySeat() || view.offer) return "";
+    if (withdrawing) { withdrawing = false; return ""; }
+    if (asked.kind === "draw") return view.over ? "" : "Your draw offer was declined.";
+    return view.ply < prev.ply ? "Your takeback was accepted: your last move is taken back." : "Your takeback request was declined.";
+  }
+
   // Everything of this file on the game page, after app.js drew the board.
   function render(view, delay) {
     renderPlayers(view);
@@ -299,5 +312,5 @@ const Play = (() => {
   // The seat that asked for the rematch of finished game `view`, if the server says.
   const rematchBy = (view) => (view.rematch_by ?? null);
 
-  return { setupHome, newGameOptions, joinOptions, setupGame, render, moveNotes, rematchBy };
+  return { setupHome, newGameOptions, joinOptions, setupGame, render, moveNotes, offerAnswer, rematchBy };
 })();

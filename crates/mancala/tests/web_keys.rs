@@ -263,3 +263,50 @@ async fn a_rated_game_asks_to_log_in_and_shows_the_ratings() {
     assert_eq!(js(&c, entries).await, json!(["nowrap", "nowrap"]));
     c.close().await.unwrap();
 }
+
+/// A declined draw offer and an accepted takeback are said to the player who asked,
+/// who was told nothing: the offer just went away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_asker_is_told_the_answer_to_an_offer() {
+    let Some(mut site) = Site::start() else {
+        return;
+    };
+    let body = json!({"variant": "kalah", "name": "Ann"});
+    let (id, tokens) = site::friend_game(&site.server, body);
+    let c = site.browser(Look::new(PHONE)).await;
+    hold_seat(&c, &id, 1, &tokens[0]).await;
+    let base = site.server.base.clone();
+    let legal = "document.querySelector('#board button.house.legal')";
+    open(&c, &base, &format!("/g/{id}"), legal).await;
+    let answer = |path: &str| {
+        let (status, v) = site.server.call(
+            "POST",
+            &format!("/api/games/{id}/{path}"),
+            Some(&tokens[1]),
+            None,
+        );
+        assert_eq!(status, 200, "{path}: {v}");
+    };
+    let offered = "!document.getElementById('offer-box').hidden && document.getElementById('offer-text').textContent.startsWith('You offered')";
+    let message =
+        |text: &str| format!("document.getElementById('message').textContent === {text:?}");
+    js(&c, "document.getElementById('offer-draw').click();").await;
+    wait_for(&c, offered, "the draw offered").await;
+    answer("decline");
+    wait_for(
+        &c,
+        &message("Your draw offer was declined."),
+        "the draw declined said",
+    )
+    .await;
+    // House 1 of Kalah 6×4 gives no extra turn: Ann asks to take it back, Bob accepts.
+    play(&site.server, &id, &tokens, &[1]);
+    let can_ask = "!document.getElementById('offer-takeback').hidden";
+    wait_for(&c, can_ask, "the takeback button").await;
+    js(&c, "document.getElementById('offer-takeback').click();").await;
+    wait_for(&c, offered, "the takeback asked").await;
+    answer("accept");
+    let accepted = message("Your takeback was accepted: your last move is taken back.");
+    wait_for(&c, &accepted, "the takeback accepted said").await;
+    c.close().await.unwrap();
+}
