@@ -34,6 +34,9 @@ const Account = (() => {
       $("me-link").href = profileHref(me.name);
     }
     showRated();
+    // Logged in, a game is played under the account's name: the form's name is not asked.
+    const name = $("player-name");
+    if (name) name.closest("label").hidden = !!me;
   }
 
   // The home form's "Rated" box: for a game against a friend, logged in.

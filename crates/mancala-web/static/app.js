@@ -704,7 +704,9 @@ class GamePage {
     // A rematch seat is derived from the seat's token: a device that plays by the
     // account alone follows the link instead.
     const tokenless = mine !== null && !this.seat.token;
-    $("rematch").hidden = mine === null || tokenless;
+    // A game aborted before the other player came has nobody to play again.
+    const nobodyCame = view.players.some((p) => p.kind === "human" && !p.joined);
+    $("rematch").hidden = mine === null || tokenless || nobodyCame;
     // Asking again is harmless (the server gives the same seat), but say where it goes.
     $("rematch").textContent = !view.rematch ? "Rematch" : ours ? "Go to the rematch" : offered ? "Join" : "Join the rematch";
     $("rematch-link").hidden = !(view.rematch && (mine === null || tokenless));

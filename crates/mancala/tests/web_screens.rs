@@ -282,3 +282,82 @@ async fn the_board_takes_a_fifth_of_a_laptop_window() {
     }
     c.close().await.unwrap();
 }
+
+/// What the home page and a game offer fits who is there: the username's and the
+/// password's rules are shown in the log-in dialog before anything is sent; logged in,
+/// the form no longer asks for a name (it was ignored); the games to watch say the
+/// seeds banked in words ("0–1" read like a result); a game aborted before anyone took
+/// the other seat offers no rematch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_pages_offer_fits_who_is_there() {
+    let Some(mut site) = Site::start() else {
+        return;
+    };
+    let base = site.server.base.clone();
+    // A public game being played, for the list of games to watch.
+    let body = json!({"variant": "kalah", "public": true, "name": "Cleo"});
+    let (watched, tokens) = friend_game(&site.server, body);
+    site::play(&site.server, &watched, &tokens, &[1]);
+    let c = site.browser(Look::new(PHONE)).await;
+    let lists = "document.body.dataset.lists && document.querySelector('#watch-list li')";
+    open(&c, &base, "/", lists).await;
+    let watch = js(
+        &c,
+        "return document.querySelector('#watch-list li').textContent;",
+    )
+    .await;
+    let watch = watch.as_str().unwrap();
+    assert!(
+        watch.contains("seeds banked") && !watch.contains('–'),
+        "{watch}"
+    );
+    js(&c, "document.getElementById('login-open').click();").await;
+    let rules = "return ['username-rules', 'password-rules'].map(id => document.getElementById(id).getClientRects().length > 0 && document.getElementById(id).textContent);";
+    let shown = js(&c, rules).await;
+    assert!(shown[0].as_str().unwrap().contains("3 to 20"), "{shown}");
+    assert!(shown[1].as_str().unwrap().contains("at least 8"), "{shown}");
+    js(&c, "document.getElementById('account-dialog').close();").await;
+    let name_asked = "return document.getElementById('player-name').getClientRects().length > 0;";
+    js(&c, "document.getElementById('settings').open = true;").await;
+    assert_eq!(js(&c, name_asked).await, json!(true), "logged out");
+    sign_up(&c, "ann_r").await;
+    c.goto(&format!("{base}/g/none")).await.unwrap();
+    open(
+        &c,
+        &base,
+        "/",
+        "document.body.dataset.form === 'ready' && !document.getElementById('me-link').hidden",
+    )
+    .await;
+    js(&c, "document.getElementById('settings').open = true;").await;
+    assert_eq!(js(&c, name_asked).await, json!(false), "logged in");
+    // Ann's game against a friend who never came, aborted.
+    let (status, g) = site.server.call(
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"variant": "kalah"})),
+    );
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap();
+    hold_seat(&c, id, 1, g["token"].as_str().unwrap()).await;
+    let (status, v) = site.server.call(
+        "POST",
+        &format!("/api/games/{id}/abort"),
+        g["token"].as_str(),
+        None,
+    );
+    assert_eq!(status, 200, "{v}");
+    open(
+        &c,
+        &base,
+        &format!("/g/{id}"),
+        "!document.getElementById('end-box').hidden",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "return document.getElementById('rematch').hidden;").await,
+        json!(true)
+    );
+    c.close().await.unwrap();
+}
