@@ -361,3 +361,32 @@ async fn what_the_pages_offer_fits_who_is_there() {
     );
     c.close().await.unwrap();
 }
+
+/// The move list heads its columns with the players' names, and when player 2 moved
+/// first its first turn shows "…" for player 1's move (the cell was blank).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_move_list_names_its_columns() {
+    let Some(mut site) = Site::start() else {
+        return;
+    };
+    let base = site.server.base.clone();
+    let body = json!({"variant": "kalah", "name": "Ann", "first": 2});
+    let (id, tokens) = friend_game(&site.server, body);
+    site::play(&site.server, &id, &tokens, &[1]);
+    let c = site.browser(Look::new(SMALL)).await;
+    hold_seat(&c, &id, 1, &tokens[0]).await;
+    open(
+        &c,
+        &base,
+        &format!("/g/{id}"),
+        "document.querySelector('#history .round')",
+    )
+    .await;
+    let heads =
+        "return [...document.querySelectorAll('#history .heads span')].map(s => s.textContent);";
+    assert_eq!(js(&c, heads).await, json!(["", "You", "Bob"]));
+    let first = "const r = document.querySelector('#history .round'); \
+        return [getComputedStyle(r.children[1], '::before').content, r.children[2].textContent];";
+    assert_eq!(js(&c, first).await, json!(["\"…\"", "1"]));
+    c.close().await.unwrap();
+}
