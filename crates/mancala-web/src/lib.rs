@@ -58,7 +58,9 @@
 //!               and players as the server describes them; the home form built from
 //!               them), lobby.js (the home page's lists and import), replay.js (the
 //!               replay viewer), focus.js (keyboard play keeps the focus on the
-//!               board), account.js (the log-in dialog, "Your games" of an
+//!               board), live.js (a game followed live: WebSocket or event
+//!               stream, the lost connection's banner), moves.js (the move
+//!               list), account.js (the log-in dialog, "Your games" of an
 //!               account, profiles, the leaderboard), style.css, icons (embedded in
 //!               the binary)
 //! ```

@@ -124,8 +124,9 @@ const seeds = (n) => `${n} seed${n === 1 ? "" : "s"}`;
 // A message begun with a capital letter (the server's errors begin in lower case).
 const capitalised = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
-class GamePage {
+class GamePage extends MoveList {
   constructor(id) {
+    super();
     this.id = id;
     this.seat = loadSeat(id);
     this.invite = this.seat ? null : inviteOfLink();
@@ -134,7 +135,6 @@ class GamePage {
     this.animating = false;
     this.sending = false;
     this.pending = null;    // a move that could not be sent: { house, ply }
-    this.online = true;     // whether the live connection is up
   }
 
   async start() {
@@ -171,108 +171,6 @@ class GamePage {
       const i = view.players.findIndex((p) => p.account === me.name.toLowerCase());
       if (i >= 0) this.seat = { seat: i + 1, token: null };
     } catch { /* the live connection reports what is wrong */ }
-  }
-
-  // Follows the game over one WebSocket. The server closes it after the game's last
-  // view (the one that brings the rematch, or none after a while); any other close (a
-  // restart, a lost network) is retried after a pause, under a banner that says so. A
-  // browser that cannot open WebSockets here (a proxy in the way) uses server-sent
-  // events instead. Either way the tab holds one connection at most, and none once the
-  // server has ended it: browsers allow a site only six open event streams over HTTP/1.1,
-  // shared by all its tabs, which a page per game would soon use up.
-  connect(attempt = 0) {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${this.id}/ws`);
-    let opened = false;
-    this.setLive("connecting");
-    socket.onopen = () => { opened = true; this.setLive("open"); this.setOnline(true); };
-    socket.onmessage = (e) => this.receive(JSON.parse(e.data));
-    socket.onclose = async (e) => {
-      this.setLive("closed");
-      document.body.dataset.liveEnd = `${e.code} ${e.reason}`;
-      if (this.shown && this.shown.over) return;
-      // A socket refused before it opened says nothing of why: ask the same of the
-      // event stream, whose refusal does (the per-client cap, a game gone).
-      if (!opened && await this.refused()) return;
-      this.setOnline(false);
-      if (!opened && attempt >= 1) { this.connectEvents(); return; }
-      this.reconnect(() => this.connect(opened ? 0 : attempt + 1));
-    };
-  }
-
-  // Whether the server refuses this page a live stream; if so the page says why in
-  // plain words and asks again later. A stream it grants is closed at once.
-  async refused() {
-    const stop = new AbortController();
-    let res;
-    try {
-      res = await fetch(`/api/games/${this.id}/live`, { signal: stop.signal });
-    } catch {
-      return false; // No answer at all: the connection is lost.
-    }
-    stop.abort();
-    if (res.status === 404) { this.fatal("There is no such game (any more)."); return true; }
-    if (res.status !== 429 && res.status !== 503) return false;
-    const wait = Number(res.headers.get("Retry-After")) || 10;
-    this.showBanner("Live updates are paused: this browser follows too many games at once. " +
-      "Close some game tabs; this page tries again by itself.", "refused");
-    await sleep(wait * 1000);
-    this.connect();
-    return true;
-  }
-
-  // The banner over the game: `text`, or none. Its kind is kept on the body for tests.
-  showBanner(text, kind) {
-    $("conn-banner").textContent = text || "";
-    $("conn-banner").hidden = !text;
-    document.body.dataset.banner = text ? kind : "";
-  }
-
-  // The connection lost (a banner; moves are kept until it is back) or back again
-  // (the banner goes, a kept move is sent).
-  setOnline(online) {
-    const back = online && !this.online;
-    this.online = online;
-    if (!online) this.showBanner("Connection lost. Reconnecting…", "offline");
-    else if (document.body.dataset.banner) this.showBanner(null);
-    if (back && this.pending) this.sendPending();
-  }
-
-  connectEvents() {
-    const source = new EventSource(`/api/games/${this.id}/live`);
-    this.setLive("connecting");
-    source.onopen = () => { this.setLive("open"); this.setOnline(true); };
-    source.addEventListener("game", (e) => {
-      const view = JSON.parse(e.data);
-      this.receive(view);
-      // A finished game's stream stays open for its rematch, then ends.
-      if (view.over && view.rematch) { source.close(); this.setLive("closed"); }
-    });
-    source.onerror = () => {
-      if (this.shown && this.shown.over) { source.close(); return; }
-      this.setOnline(false);
-      if (source.readyState === EventSource.CLOSED) {
-        this.setLive("closed");
-        this.reconnect(() => this.connectEvents());
-      }
-    };
-  }
-
-  // Tries again after a pause, unless the game is gone (expired or never existed).
-  async reconnect(again) {
-    await sleep(2000 + Math.random() * 3000);
-    try { await api("GET", `/api/games/${this.id}`); } catch (err) {
-      if (err.status === 404) { this.fatal("There is no such game (any more)."); return; }
-    }
-    again();
-  }
-
-  // The state of the live connection, on the page for tests and curious people.
-  setLive(state) { document.body.dataset.live = state; }
-
-  fatal(text) {
-    $("status").textContent = text;
-    $("board-wrap").hidden = true;
   }
 
   receive(view) {
@@ -571,95 +469,6 @@ class GamePage {
     const icon = document.querySelector('link[rel="icon"]');
     const href = myTurn ? "/favicon-turn.svg" : "/favicon.svg";
     if (icon && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
-  }
-
-  // One move in the record notation (docs/records.md): the house, `x` after a capture,
-  // `+` when the same player moves again.
-  static moveText(m) {
-    return `${m.house}${m.captured ? "x" : ""}${m.again ? "+" : ""}`;
-  }
-
-  moveWords(view, m) {
-    const notes = [];
-    if (m.captured) notes.push(`captures ${m.captured}`);
-    if (m.claim) notes.push(`claims a ${Catalogue.claimWord(view.variant)} on house ${m.claim}`);
-    if (m.again) notes.push("moves again");
-    return [`${this.nameOf(view, m.seat)}: house ${m.house}`, ...notes].join(", ");
-  }
-
-  // The moves in numbered turns, as records number them: a move of player 1 after one
-  // of player 2 opens the next number, and a player's moves in a row share it. The
-  // numbers are text in a column of their own, so no width cuts them (the list's
-  // markers used to sit outside its scrolling box, which clipped "10." to "l0.").
-  renderHistory(view) {
-    const box = $("history");
-    const key = `${view.history.length}:${view.over}`;
-    if (box.dataset.key === key) return;
-    box.dataset.key = key;
-    box.innerHTML = "";
-    // The columns' heads: whose moves each holds (the players' names, as text).
-    const heads = document.createElement("div");
-    heads.className = "heads";
-    heads.append(document.createElement("span"), ...[1, 2].map((seat) => {
-      const head = document.createElement("span");
-      head.textContent = this.nameOf(view, seat);
-      return head;
-    }));
-    box.append(heads);
-    let round = null;
-    let number = 0;
-    let previous = 2;
-    view.history.forEach((m, ply) => {
-      if (!round || (m.seat === 1 && previous === 2)) {
-        number += 1;
-        round = document.createElement("div");
-        // The first turn, when player 2 moved first, shows "…" for player 1's move.
-        round.className = number === 1 ? "round opening" : "round";
-        const num = document.createElement("span");
-        num.className = "num";
-        num.textContent = `${number}.`;
-        round.append(num, document.createElement("ol"), document.createElement("ol"));
-        box.append(round);
-      }
-      const li = document.createElement("li");
-      li.textContent = GamePage.moveText(m);
-      li.title = this.moveWords(view, m);
-      li.setAttribute("aria-label", li.title);
-      li.dataset.ply = ply + 1;
-      li.dataset.seat = m.seat;
-      round.children[m.seat].append(li);
-      previous = m.seat;
-    });
-    if (view.over && view.result) {
-      const end = document.createElement("div");
-      end.className = "round result-mark";
-      const w = view.result.winner;
-      end.textContent = w === 1 ? "1-0" : w === 2 ? "0-1" : "½-½";
-      end.title = view.end ? view.end.text : "";
-      box.append(end);
-    }
-    // The end of the list in sight, its top row whole (not cut in half).
-    GamePage.showRow(box, box.lastElementChild);
-  }
-
-  // Scrolls the list `box` (and nothing else) so that its row `row` is in sight and
-  // the top of the box falls on a row's edge.
-  // (The box is positioned: its rows' offsets are from its top.)
-  static showRow(box, row) {
-    if (!row) return;
-    box.style.paddingBottom = "";
-    const top = row.offsetTop;
-    const bottom = top + row.offsetHeight;
-    let scroll = box.scrollTop;
-    if (top < scroll) scroll = top;
-    else if (bottom > scroll + box.clientHeight) scroll = bottom - box.clientHeight;
-    // Down to the first row that starts at or below that point, so none is cut; the
-    // box gets the room below its last row that this needs.
-    const first = [...box.children].find((r) => r.offsetTop >= scroll - 1);
-    if (!first || first.offsetTop === 0) { box.scrollTop = first ? 0 : scroll; return; }
-    const short = first.offsetTop + box.clientHeight - box.scrollHeight;
-    if (short > 0) box.style.paddingBottom = `${short}px`;
-    box.scrollTop = first.offsetTop;
   }
 
   renderEnd(view) {

@@ -127,7 +127,7 @@ class ReplayPage extends GamePage {
       current.classList.add("current");
       // Within the move list only: the page itself stays where it is (scrolling the
       // element into view scrolled a phone's page down past the board).
-      GamePage.showRow($("history"), current.closest(".round"));
+      MoveList.showRow($("history"), current.closest(".round"));
     }
     history.replaceState(null, "", `#ply=${this.at}`);
     if (this.analysis) this.analysis.show(this.at);
