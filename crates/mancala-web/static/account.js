@@ -60,6 +60,16 @@ const Account = (() => {
 
   const dialogError = (text) => { $("account-error").textContent = text; };
 
+  // Why the dialog's request was refused, as a sentence: with how long to wait when
+  // the server says (too many log-in attempts).
+  function refusal(err) {
+    const text = capitalised(err.message);
+    if (!err.retryAfter) return text;
+    const s = err.retryAfter;
+    const wait = s < 90 ? `${s} second${s === 1 ? "" : "s"}` : `${Math.ceil(s / 60)} minutes`;
+    return `${text} (in ${wait}).`;
+  }
+
   async function submit(e) {
     e.preventDefault();
     const signUp = e.submitter && e.submitter.value === "signup";
@@ -74,7 +84,7 @@ const Account = (() => {
       if (seats.length) await api("POST", "/api/me/games/claim", { seats }).catch(() => null);
       location.reload();
     } catch (err) {
-      dialogError(err.status === 401 ? "Wrong username or password." : err.message);
+      dialogError(err.status === 401 ? "Wrong username or password." : refusal(err));
       for (const b of $("account-form").querySelectorAll("button")) b.disabled = false;
     }
   }

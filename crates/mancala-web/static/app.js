@@ -44,6 +44,8 @@ async function api(method, path, body, token) {
   if (!res.ok) {
     const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
     err.status = res.status;
+    // How long to wait before asking again (a throttled log-in, a busy server), in s.
+    err.retryAfter = Number(res.headers.get("Retry-After")) || null;
     throw err;
   }
   return data;

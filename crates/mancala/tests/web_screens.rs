@@ -390,3 +390,50 @@ async fn the_move_list_names_its_columns() {
     assert_eq!(js(&c, first).await, json!(["\"…\"", "1"]));
     c.close().await.unwrap();
 }
+
+/// A log-in throttled after too many wrong passwords says how long to wait (it said
+/// only "wait, then try again").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_throttled_log_in_says_how_long_to_wait() {
+    let Some(mut site) = Site::start() else {
+        return;
+    };
+    let base = site.server.base.clone();
+    site::account(&site.server, "ann_r");
+    let c = site.browser(Look::new(PHONE)).await;
+    open(&c, &base, "/", "document.body.dataset.form === 'ready'").await;
+    js(&c, "document.getElementById('login-open').click();").await;
+    let mut said = Value::Null;
+    for attempt in 0..8 {
+        js(
+            &c,
+            "document.getElementById('account-username').value = 'ann_r'; \
+                document.getElementById('account-password').value = 'not the password'; \
+                document.getElementById('account-error').textContent = ''; \
+                document.querySelector('#account-form button[value=login]').click();",
+        )
+        .await;
+        let answered = "document.getElementById('account-error').textContent && \
+            !document.querySelector('#account-form button[value=login]').disabled && \
+            document.getElementById('account-error').textContent";
+        said = wait_for(&c, answered, &format!("the answer to attempt {attempt}")).await;
+        if said.as_str().unwrap().starts_with("Too many") {
+            break;
+        }
+    }
+    let said = said.as_str().unwrap();
+    let wait = wait_said(said);
+    assert!(wait.is_some(), "{said}");
+    c.close().await.unwrap();
+}
+
+/// The seconds or minutes in "… (in 59 seconds).", if the text ends so.
+fn wait_said(text: &str) -> Option<u64> {
+    let rest = text.strip_prefix("Too many log-in attempts")?;
+    let inner = rest.rsplit_once("(in ")?.1.strip_suffix(").")?;
+    let (n, unit) = inner.split_once(' ')?;
+    ["second", "seconds", "minutes"]
+        .contains(&unit)
+        .then_some(())?;
+    n.parse().ok()
+}
