@@ -316,6 +316,15 @@ async fn what_the_pages_offer_fits_who_is_there() {
     let shown = js(&c, rules).await;
     assert!(shown[0].as_str().unwrap().contains("3 to 20"), "{shown}");
     assert!(shown[1].as_str().unwrap().contains("at least 8"), "{shown}");
+    // A name too long is kept as typed and refused with the rules, not cut to 20.
+    let long = "a".repeat(30);
+    let field = c
+        .find(fantoccini::Locator::Id("account-username"))
+        .await
+        .unwrap();
+    field.send_keys(&long).await.unwrap();
+    let typed = "const f = document.getElementById('account-username'); return [f.value.length, f.checkValidity()];";
+    assert_eq!(js(&c, typed).await, json!([30, false]));
     js(&c, "document.getElementById('account-dialog').close();").await;
     let name_asked = "return document.getElementById('player-name').getClientRects().length > 0;";
     js(&c, "document.getElementById('settings').open = true;").await;
