@@ -187,7 +187,8 @@ async fn the_clocks_say_whose_they_are_and_their_time() {
 /// log in (not that the seat is theirs: Join then failed with a lower-case error and
 /// no way to log in), "Log in to join" opens the log-in dialog; logged in, they join,
 /// and both panels show the ratings beside the names ("1500?", provisional), then the
-/// rating and its change after the game, each entry of the end panel's line whole.
+/// rating and its change after the game, each entry of the end panel's line whole; the
+/// end's sentence keeps a username as written (it read "Bob_b resigned.").
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rated_game_asks_to_log_in_and_shows_the_ratings() {
     let Some(mut site) = Site::start() else {
@@ -261,6 +262,13 @@ async fn a_rated_game_asks_to_log_in_and_shows_the_ratings() {
     wait_for(&c, rated, "the ratings after the game").await;
     let entries = "return [...document.querySelectorAll('#end-rating .entry')].map(e => getComputedStyle(e).whiteSpace);";
     assert_eq!(js(&c, entries).await, json!(["nowrap", "nowrap"]));
+    // A username begins the end's sentence as its owner wrote it ("Bob_b resigned.").
+    let reason = js(
+        &c,
+        "return document.getElementById('end-reason').textContent;",
+    )
+    .await;
+    assert_eq!(reason, json!("bob_b resigned."));
     c.close().await.unwrap();
 }
 
