@@ -47,6 +47,12 @@ fn main() {
     for (name, rules) in kinds {
         println!("playouts/s {name} {:.0}", playouts(rules, 200_000));
     }
-    println!("perft-leaves/s kalah(6,4) d9 {:.0}", perft_rate(Rules::kalah(6, 4), 9));
-    println!("perft-leaves/s oware(6,4) d8 {:.0}", perft_rate(Rules::oware(6, 4), 8));
+    println!(
+        "perft-leaves/s kalah(6,4) d9 {:.0}",
+        perft_rate(Rules::kalah(6, 4), 9)
+    );
+    println!(
+        "perft-leaves/s oware(6,4) d8 {:.0}",
+        perft_rate(Rules::oware(6, 4), 8)
+    );
 }

@@ -52,8 +52,10 @@ pub struct VariantView {
     pub leftover: &'static str,
     /// The same in words.
     pub leftover_text: &'static str,
-    /// Whether players claim tuzdyks (then game views carry `tuzdyks`).
-    pub tuzdyks: bool,
+    /// What the game calls a house a player claims, from its description's `[claim]
+    /// word`, where players claim houses (then game views carry `claimed`); `null`
+    /// otherwise.
+    pub claim_word: Option<String>,
     /// What a player's banked seeds are called: `store` or `captured`.
     pub bank: &'static str,
 }
@@ -111,6 +113,8 @@ fn option_view(o: &RuleOptionInfo) -> OptionView {
     }
 }
 
+/// The word of the shipped description of game `key` for a claimed house, if its
+/// players claim houses.
 impl VariantView {
     /// The description of one variant.
     #[must_use]
@@ -131,7 +135,7 @@ impl VariantView {
             must_feed: info.must_feed,
             leftover: leftover_key(info.leftover),
             leftover_text: info.leftover.describe(),
-            tuzdyks: info.claims,
+            claim_word: (!info.claim_word.is_empty()).then(|| info.claim_word.to_owned()),
             bank: info.bank,
         }
     }
@@ -223,6 +227,21 @@ mod tests {
         let kalah = VariantView::of(Variant::Kalah.info());
         let fields: Vec<&str> = kalah.options.iter().map(|o| o.field.as_str()).collect();
         assert_eq!(fields, ["empty_capture", "end_rule"]);
+    }
+
+    #[test]
+    fn claim_words_come_from_the_descriptions() {
+        let words: Vec<Option<String>> = VariantList::all()
+            .variants
+            .into_iter()
+            .map(|v| v.claim_word)
+            .collect();
+        let described: Vec<Option<String>> = Variant::catalogue()
+            .iter()
+            .map(|v| v.description().claim.map(|c| c.word))
+            .collect();
+        assert_eq!(words, described);
+        assert!(words.contains(&Some("tuzdyk".to_owned())));
     }
 
     #[test]

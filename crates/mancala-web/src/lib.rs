@@ -57,7 +57,10 @@
 //! static/       index.html, app.js (home and game pages), catalogue.js (the variants
 //!               and players as the server describes them; the home form built from
 //!               them), lobby.js (the home page's lists and import), replay.js (the
-//!               replay viewer), account.js (the log-in dialog, "Your games" of an
+//!               replay viewer), focus.js (keyboard play keeps the focus on the
+//!               board), live.js (a game followed live: WebSocket or event
+//!               stream, the lost connection's banner), moves.js (the move
+//!               list), account.js (the log-in dialog, "Your games" of an
 //!               account, profiles, the leaderboard), style.css, icons (embedded in
 //!               the binary)
 //! ```

@@ -139,6 +139,24 @@ const ASSETS: &[Asset] = &[
         cache: STATIC_CACHE,
     },
     Asset {
+        path: "/static/focus.js",
+        content_type: JS,
+        body: include_bytes!("../static/focus.js"),
+        cache: STATIC_CACHE,
+    },
+    Asset {
+        path: "/static/live.js",
+        content_type: JS,
+        body: include_bytes!("../static/live.js"),
+        cache: STATIC_CACHE,
+    },
+    Asset {
+        path: "/static/moves.js",
+        content_type: JS,
+        body: include_bytes!("../static/moves.js"),
+        cache: STATIC_CACHE,
+    },
+    Asset {
         path: "/static/lobby.js",
         content_type: JS,
         body: include_bytes!("../static/lobby.js"),

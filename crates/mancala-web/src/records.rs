@@ -60,9 +60,10 @@ pub struct PositionView {
     pub houses: [Vec<u16>; 2],
     /// Seeds banked: stores in Kalah, captures in Oware.
     pub stores: [u16; 2],
-    /// The tuzdyks, in a variant that has them, as in the game view; absent otherwise.
+    /// The claimed houses, in a variant whose players claim houses, as in the game
+    /// view; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tuzdyks: Option<[Option<u8>; 2]>,
+    pub claimed: Option<[Option<u8>; 2]>,
     /// 1 or 2; `null` in the final position of a finished game.
     pub to_move: Option<u8>,
     /// The position notation of `docs/records.md`.
@@ -83,7 +84,7 @@ fn position_view(position: &Position, over: bool) -> PositionView {
     PositionView {
         houses: Side::BOTH.map(|s| position.houses(s).to_vec()),
         stores: position.stores(),
-        tuzdyks: (position.variant().info().claims)
+        claimed: (position.variant().info().claims)
             .then(|| position.claims().map(|t| t.map(Move::house))),
         to_move: (!over).then(|| position.to_move().number()),
         notation: position.to_notation(),

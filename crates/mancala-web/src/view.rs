@@ -25,11 +25,11 @@ pub struct GameView {
     pub houses: [Vec<u16>; 2],
     /// Seeds banked: stores in Kalah, captures in Oware.
     pub stores: [u16; 2],
-    /// The tuzdyks, in a variant that has them (Togyz Kumalak; absent otherwise): for
-    /// each player, player 1 first, the house of the opponent's row it owns, as the
-    /// opponent numbers it, or `null`.
+    /// The claimed houses, in a variant whose players claim houses (its `claim_word`
+    /// names them; absent otherwise): for each player, player 1 first, the house of the
+    /// opponent's row it owns, as the opponent numbers it, or `null`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tuzdyks: Option<[Option<u8>; 2]>,
+    pub claimed: Option<[Option<u8>; 2]>,
     /// 1 or 2; `null` once the game is over.
     pub to_move: Option<u8>,
     /// Plies played: the `ply` to send with the next move.
@@ -134,8 +134,22 @@ impl EndView {
             sweep: end.sweep,
             unclaimed: end.unclaimed,
             headline: words.headline.clone(),
-            text: words.reason_sentence(),
+            text: sentence(&words, names),
         }
+    }
+}
+
+/// The reason of `words` as a sentence of its own, its first letter made a capital
+/// unless it begins with a player's name (a name is written as its owner gave it:
+/// "ann_r has no seeds to move.").
+fn sentence(words: &EndText, names: [&str; 2]) -> String {
+    if names
+        .iter()
+        .any(|n| !n.is_empty() && words.reason.starts_with(n))
+    {
+        format!("{}.", words.reason)
+    } else {
+        words.reason_sentence()
     }
 }
 
@@ -151,10 +165,10 @@ pub struct HistoryEntry {
     /// The same seat moves next (the record's `+`: Kalah's extra turn, or in simplified
     /// Oware an opponent with no seeds skipped). False for the move that ends the game.
     pub again: bool,
-    /// The house of the opponent's row (as the opponent numbers it) that the move made
-    /// the mover's tuzdyk (Togyz Kumalak); absent for every other move.
+    /// The house of the opponent's row (as the opponent numbers it) that the move
+    /// claimed for the mover; absent for every other move.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tuzdyk: Option<u8>,
+    pub claim: Option<u8>,
 }
 
 /// A seat: a person (who may not have joined yet) or a computer player.
@@ -234,12 +248,12 @@ pub struct LastMove {
     pub captured: u16,
     /// The mover moves again (Kalah: the last seed reached the store).
     pub again: bool,
-    /// The house the move made the mover's tuzdyk, as in [`HistoryEntry::tuzdyk`].
+    /// The house the move claimed for the mover, as in [`HistoryEntry::claim`].
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tuzdyk: Option<u8>,
+    pub claim: Option<u8>,
     /// The steps: `{"op":"lift"|"drop"|"capture","pit":"h1-3"|"s2","seeds":n}`; pits are
     /// `h<seat>-<house>` and `s<seat>` (store or captures); captured seeds go to the
-    /// mover's `s<seat>`. A seed sown into a tuzdyk is a drop into its owner's
+    /// mover's `s<seat>`. A seed sown into a claimed house is a drop into its owner's
     /// `s<seat>`, which may be the other player's.
     pub steps: Vec<StepView>,
 }
@@ -255,8 +269,8 @@ pub struct StepView {
     pub seeds: u16,
 }
 
-/// The house `side` claimed as its tuzdyk by the move from `before` to `after`.
-fn claimed_tuzdyk(before: &Position, after: &Position, side: Side) -> Option<u8> {
+/// The house `side` claimed by the move from `before` to `after`.
+fn claimed_house(before: &Position, after: &Position, side: Side) -> Option<u8> {
     let claimed = after.claimed(side)?;
     (before.claimed(side) != Some(claimed)).then(|| claimed.house())
 }
@@ -298,7 +312,7 @@ fn last_move(before: &Position, mv: Move) -> Option<LastMove> {
         house: mv.house(),
         captured: report.captured,
         again: !after.is_over() && after.to_move() == before.to_move(),
-        tuzdyk: claimed_tuzdyk(before, &after, before.to_move()),
+        claim: claimed_house(before, &after, before.to_move()),
         steps,
     })
 }
@@ -329,7 +343,7 @@ impl GameView {
                 house: r.mv.house(),
                 captured: r.report.captured,
                 again: !r.after.is_over() && r.after.to_move() == r.side,
-                tuzdyk: claimed_tuzdyk(&r.before, &r.after, r.side),
+                claim: claimed_house(&r.before, &r.after, r.side),
             })
             .collect();
         let state = StateView::of(game);
@@ -340,7 +354,7 @@ impl GameView {
             variant: row.variant.clone(),
             houses: state.houses,
             stores: state.stores,
-            tuzdyks: state.claimed,
+            claimed: state.claimed,
             to_move: session.to_move().map(Side::number),
             ply: state.ply,
             over: session.is_over(),
@@ -434,8 +448,33 @@ fn end_view(session: &Session) -> Option<EndView> {
             sweep: [0, 0],
             unclaimed: 0,
             headline: words.headline.clone(),
-            text: words.reason_sentence(),
+            text: sentence(&words, names),
         });
     }
     session.end().map(|end| EndView::of(&end, names))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_keeps_a_name_as_written() {
+        let named = EndText {
+            headline: String::new(),
+            reason: "ann_r has no seeds to move".into(),
+        };
+        assert_eq!(
+            sentence(&named, ["ann_r", "Bob"]),
+            "ann_r has no seeds to move."
+        );
+        let other = EndText {
+            headline: String::new(),
+            reason: "two seeds or fewer are left".into(),
+        };
+        assert_eq!(
+            sentence(&other, ["ann_r", "Bob"]),
+            "Two seeds or fewer are left."
+        );
+    }
 }

@@ -34,6 +34,9 @@ const Account = (() => {
       $("me-link").href = profileHref(me.name);
     }
     showRated();
+    // Logged in, a game is played under the account's name: the form's name is not asked.
+    const name = $("player-name");
+    if (name) name.closest("label").hidden = !!me;
   }
 
   // The home form's "Rated" box: for a game against a friend, logged in.
@@ -57,6 +60,16 @@ const Account = (() => {
 
   const dialogError = (text) => { $("account-error").textContent = text; };
 
+  // Why the dialog's request was refused, as a sentence: with how long to wait when
+  // the server says (too many log-in attempts).
+  function refusal(err) {
+    const text = capitalised(err.message);
+    if (!err.retryAfter) return text;
+    const s = err.retryAfter;
+    const wait = s < 90 ? `${s} second${s === 1 ? "" : "s"}` : `${Math.ceil(s / 60)} minutes`;
+    return `${text} (in ${wait}).`;
+  }
+
   async function submit(e) {
     e.preventDefault();
     const signUp = e.submitter && e.submitter.value === "signup";
@@ -71,7 +84,7 @@ const Account = (() => {
       if (seats.length) await api("POST", "/api/me/games/claim", { seats }).catch(() => null);
       location.reload();
     } catch (err) {
-      dialogError(err.status === 401 ? "Wrong username or password." : err.message);
+      dialogError(err.status === 401 ? "Wrong username or password." : refusal(err));
       for (const b of $("account-form").querySelectorAll("button")) b.disabled = false;
     }
   }
@@ -108,6 +121,34 @@ const Account = (() => {
     const [key, board] = pool.split(/-(?=\d+x\d+$)/);
     const name = Catalogue.variant(key).name;
     return board ? `${name} ${board.replace("x", "×")}` : name;
+  }
+
+  // A game's rating pool: its variant's key, with the board when it is not the
+  // standard one (as the server names pools).
+  function poolOf(view) {
+    const v = Catalogue.variant(view.variant);
+    const standard = view.rules.houses === v.default_houses && view.rules.seeds === v.default_seeds;
+    return standard ? view.variant : `${view.variant}-${view.rules.houses}x${view.rules.seeds}`;
+  }
+
+  const users = new Map(); // an account's name → its profile (a promise), once a page
+  const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "±") + Math.abs(n);
+
+  // Each seat's rating in a rated game, as its panel shows it beside the name (as
+  // lichess does): the rating the account has in the game's pool ("1500?" while it has
+  // none), and once the game is rated the new one and the change ("1512? +12"); ""
+  // for a seat without an account and in a game that is not rated.
+  async function seatRatings(view) {
+    if (!view.rated) return ["", ""];
+    return Promise.all(view.players.map(async (p) => {
+      if (p.rating) return `${shown(p.rating, p.rating.after)} ${signed(p.rating.change)}`;
+      if (!p.account) return "";
+      if (!users.has(p.account)) users.set(p.account, api("GET", `/api/users/${encodeURIComponent(p.account)}`).catch(() => null));
+      const user = await users.get(p.account);
+      if (!user) return "";
+      const r = user.ratings[poolOf(view)];
+      return r ? shown(r) : "1500?";
+    }));
   }
 
   // What a rated game did to each player's rating, for the game-over panel.
@@ -297,6 +338,7 @@ const Account = (() => {
     get me() { return me; },
     setupNav,
     ratingLine,
+    seatRatings,
     nameNode,
     markedName,
     stateFor,

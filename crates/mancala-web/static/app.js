@@ -44,6 +44,8 @@ async function api(method, path, body, token) {
   if (!res.ok) {
     const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
     err.status = res.status;
+    // How long to wait before asking again (a throttled log-in, a busy server), in s.
+    err.retryAfter = Number(res.headers.get("Retry-After")) || null;
     throw err;
   }
   return data;
@@ -121,9 +123,12 @@ function showHome() {
 
 const letters = "abcdefghijklmnopqrstuvwxyz";
 const seeds = (n) => `${n} seed${n === 1 ? "" : "s"}`;
+// A message begun with a capital letter (the server's errors begin in lower case).
+const capitalised = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
-class GamePage {
+class GamePage extends MoveList {
   constructor(id) {
+    super();
     this.id = id;
     this.seat = loadSeat(id);
     this.invite = this.seat ? null : inviteOfLink();
@@ -132,7 +137,6 @@ class GamePage {
     this.animating = false;
     this.sending = false;
     this.pending = null;    // a move that could not be sent: { house, ply }
-    this.online = true;     // whether the live connection is up
   }
 
   async start() {
@@ -149,6 +153,7 @@ class GamePage {
     $("join").addEventListener("click", () => this.join());
     $("rematch").addEventListener("click", () => this.rematch());
     Play.setupGame(this);
+    BoardFocus.setup($("board"));
     document.addEventListener("keydown", (e) => this.onKey(e));
     // The variant's words (its name, what its stores are called) come from the server;
     // without them the game is still played, named by its key.
@@ -168,108 +173,6 @@ class GamePage {
       const i = view.players.findIndex((p) => p.account === me.name.toLowerCase());
       if (i >= 0) this.seat = { seat: i + 1, token: null };
     } catch { /* the live connection reports what is wrong */ }
-  }
-
-  // Follows the game over one WebSocket. The server closes it after the game's last
-  // view (the one that brings the rematch, or none after a while); any other close (a
-  // restart, a lost network) is retried after a pause, under a banner that says so. A
-  // browser that cannot open WebSockets here (a proxy in the way) uses server-sent
-  // events instead. Either way the tab holds one connection at most, and none once the
-  // server has ended it: browsers allow a site only six open event streams over HTTP/1.1,
-  // shared by all its tabs, which a page per game would soon use up.
-  connect(attempt = 0) {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${this.id}/ws`);
-    let opened = false;
-    this.setLive("connecting");
-    socket.onopen = () => { opened = true; this.setLive("open"); this.setOnline(true); };
-    socket.onmessage = (e) => this.receive(JSON.parse(e.data));
-    socket.onclose = async (e) => {
-      this.setLive("closed");
-      document.body.dataset.liveEnd = `${e.code} ${e.reason}`;
-      if (this.shown && this.shown.over) return;
-      // A socket refused before it opened says nothing of why: ask the same of the
-      // event stream, whose refusal does (the per-client cap, a game gone).
-      if (!opened && await this.refused()) return;
-      this.setOnline(false);
-      if (!opened && attempt >= 1) { this.connectEvents(); return; }
-      this.reconnect(() => this.connect(opened ? 0 : attempt + 1));
-    };
-  }
-
-  // Whether the server refuses this page a live stream; if so the page says why in
-  // plain words and asks again later. A stream it grants is closed at once.
-  async refused() {
-    const stop = new AbortController();
-    let res;
-    try {
-      res = await fetch(`/api/games/${this.id}/live`, { signal: stop.signal });
-    } catch {
-      return false; // No answer at all: the connection is lost.
-    }
-    stop.abort();
-    if (res.status === 404) { this.fatal("There is no such game (any more)."); return true; }
-    if (res.status !== 429 && res.status !== 503) return false;
-    const wait = Number(res.headers.get("Retry-After")) || 10;
-    this.showBanner("Live updates are paused: this browser follows too many games at once. " +
-      "Close some game tabs; this page tries again by itself.", "refused");
-    await sleep(wait * 1000);
-    this.connect();
-    return true;
-  }
-
-  // The banner over the game: `text`, or none. Its kind is kept on the body for tests.
-  showBanner(text, kind) {
-    $("conn-banner").textContent = text || "";
-    $("conn-banner").hidden = !text;
-    document.body.dataset.banner = text ? kind : "";
-  }
-
-  // The connection lost (a banner; moves are kept until it is back) or back again
-  // (the banner goes, a kept move is sent).
-  setOnline(online) {
-    const back = online && !this.online;
-    this.online = online;
-    if (!online) this.showBanner("Connection lost. Reconnecting…", "offline");
-    else if (document.body.dataset.banner) this.showBanner(null);
-    if (back && this.pending) this.sendPending();
-  }
-
-  connectEvents() {
-    const source = new EventSource(`/api/games/${this.id}/live`);
-    this.setLive("connecting");
-    source.onopen = () => { this.setLive("open"); this.setOnline(true); };
-    source.addEventListener("game", (e) => {
-      const view = JSON.parse(e.data);
-      this.receive(view);
-      // A finished game's stream stays open for its rematch, then ends.
-      if (view.over && view.rematch) { source.close(); this.setLive("closed"); }
-    });
-    source.onerror = () => {
-      if (this.shown && this.shown.over) { source.close(); return; }
-      this.setOnline(false);
-      if (source.readyState === EventSource.CLOSED) {
-        this.setLive("closed");
-        this.reconnect(() => this.connectEvents());
-      }
-    };
-  }
-
-  // Tries again after a pause, unless the game is gone (expired or never existed).
-  async reconnect(again) {
-    await sleep(2000 + Math.random() * 3000);
-    try { await api("GET", `/api/games/${this.id}`); } catch (err) {
-      if (err.status === 404) { this.fatal("There is no such game (any more)."); return; }
-    }
-    again();
-  }
-
-  // The state of the live connection, on the page for tests and curious people.
-  setLive(state) { document.body.dataset.live = state; }
-
-  fatal(text) {
-    $("status").textContent = text;
-    $("board-wrap").hidden = true;
   }
 
   receive(view) {
@@ -292,8 +195,15 @@ class GamePage {
       }
       this.render(view);
       if (moved && this.mySeat() !== null && prev.to_move !== this.mySeat()) chime();
+      // The other side's move, for screen readers (what it did follows in the message).
+      if (moved && view.last_move.seat !== this.mySeat()) {
+        const lm = view.last_move;
+        $("said").textContent = `${this.nameOf(view, lm.seat)} ${this.verb(view, lm.seat, "sow", "sows")} house ${lm.house}.`;
+      }
       // What the move did, animated or not (the end has its own panel).
       if (moved || (view.over && !(prev && prev.over))) $("message").textContent = Play.moveNotes(view);
+      const answer = Play.offerAnswer(prev, view);
+      if (answer) $("message").textContent = answer;
     }
     this.animating = false;
   }
@@ -382,18 +292,20 @@ class GamePage {
       // The button's label (set in render) names it for screen readers. Of what is
       // drawn only the house's number is text (which the label contains, as speech
       // input needs); its letter and count are drawn by the style sheet.
-      // A tuzdyk's badge is drawn, by the style sheet, only on a house that is one
-      // (see render).
-      b.innerHTML = `<span class="label" aria-hidden="true">${number}<small data-letter="${letter}"></small></span><span class="count" aria-hidden="true"></span><span class="seeds" aria-hidden="true"></span><span class="tz" aria-hidden="true"></span>`;
+      // A claimed house's badge is drawn, by the style sheet, only on a house that is
+      // one (see render), in the game's word for it (its data-word).
+      b.innerHTML = `<span class="label" aria-hidden="true">${number}<small data-letter="${letter}"></small></span><span class="count" aria-hidden="true"></span><span class="seeds" aria-hidden="true"></span><span class="badge" aria-hidden="true"></span>`;
       b.addEventListener("click", () => this.play(n));
       return b;
     };
-    // Each pit's column and row across (--c, --r), and its row down a phone's screen
-    // (--d): the board turned a quarter anticlockwise, your store on top.
+    // Each pit's column and row across (--c, --r), and its row and column down a
+    // phone's screen (--d, --dc): the board turned a quarter clockwise, so that your
+    // store is at the bottom beside your panel and the opponent's at the top.
     const place = (el, column, row) => {
       el.style.setProperty("--c", column);
       el.style.setProperty("--r", row);
-      el.style.setProperty("--d", h + 3 - column);
+      el.style.setProperty("--d", column);
+      el.style.setProperty("--dc", 3 - row);
     };
     board.append(store(them, "left"));
     place(board.lastChild, 1, 1);
@@ -417,6 +329,8 @@ class GamePage {
     board.classList.toggle("down", width > 0 && width / columns < 40);
   }
 
+  // Draws `n` seeds in a pit, and says so in its spoken label: whatever draws a count
+  // (a move, its animation, the end's sweep) keeps the label equal to it.
   setCount(pitId, n) {
     const el = $(pitId);
     if (!el) return;
@@ -427,6 +341,15 @@ class GamePage {
       dots.innerHTML = "<i></i>".repeat(shown);
     }
     el.dataset.count = n;
+    GamePage.speak(el);
+  }
+
+  // A pit's spoken label: its name and what it holds (a claimed house: its name), and
+  // in the replay's analysis whether it is the best move.
+  static speak(el) {
+    const best = el.classList.contains("best") ? ", best move" : "";
+    if (el.dataset.claimedLabel) el.setAttribute("aria-label", el.dataset.claimedLabel + best);
+    else if (el.dataset.name) el.setAttribute("aria-label", `${el.dataset.name}, ${seeds(Number(el.dataset.count))}${best}`);
   }
 
   paintCounts(view) {
@@ -446,30 +369,34 @@ class GamePage {
     for (const seat of [1, 2]) {
       for (let n = 1; n <= view.rules.houses; n++) {
         const b = $(`h${seat}-${n}`);
-        const count = view.houses[seat - 1][n - 1];
         const legal = myTurn && seat === mine && view.legal_moves.includes(n);
         b.disabled = !legal;
         b.classList.toggle("legal", legal);
         b.classList.toggle("to-move", !view.over && view.to_move === seat);
-        // A house of this row that the other player owns as their tuzdyk.
-        const owner = this.tuzdykOwner(view, seat, n);
-        b.classList.toggle("tuzdyk", owner !== null);
+        // A house of this row that the other player has claimed (the game's word
+        // for it is its description's).
+        const owner = this.claimOwner(view, seat, n);
+        const word = Catalogue.claimWord(view.variant);
+        b.classList.toggle("claimed", owner !== null);
         if (owner !== null) b.dataset.owner = owner; else delete b.dataset.owner;
-        b.title = owner !== null ? `${this.ownerOf(view, owner, true)} tuzdyk: every seed sown here goes to ${this.nameOf(view, owner) === "You" ? "you" : this.nameOf(view, owner)}` : "";
-        b.setAttribute("aria-label", owner !== null
-          ? `${this.ownerOf(view, owner)} tuzdyk on ${this.ownerOf(view, seat)} house ${n}`
-          : `${this.ownerOf(view, seat)} house ${n}, ${seeds(count)}`);
+        b.querySelector(".badge").dataset.word = owner !== null ? word : "";
+        b.title = owner !== null ? `${this.ownerOf(view, owner, true)} ${word}: every seed sown here goes to ${this.nameOf(view, owner) === "You" ? "you" : this.nameOf(view, owner)}` : "";
+        b.dataset.name = `${this.ownerOf(view, seat)} house ${n}`;
+        b.dataset.claimedLabel = owner !== null ? `${this.ownerOf(view, owner)} ${word} on ${this.ownerOf(view, seat)} house ${n}` : "";
+        GamePage.speak(b);
         b.classList.toggle("pending", !!this.pending && seat === mine && this.pending.house === n);
       }
       const s = $(`s${seat}`);
       s.querySelector(".who").replaceChildren(...this.storeLabel(view, seat).childNodes);
-      s.setAttribute("aria-label", `${this.ownerOf(view, seat)} ${Catalogue.bank(view.variant).spoken}, ${seeds(view.stores[seat - 1])}`);
+      s.dataset.name = `${this.ownerOf(view, seat)} ${Catalogue.bank(view.variant).spoken}`;
+      GamePage.speak(s);
     }
     this.renderStatus(view, myTurn);
     this.renderHistory(view);
     this.renderEnd(view);
     this.showTurn(view, myTurn);
     Play.render(view, stepDelay());
+    BoardFocus.restore();
     // The rules as the variant's description words them: its name, the board, and
     // each rule option it takes.
     const v = Catalogue.variant(view.variant);
@@ -478,10 +405,10 @@ class GamePage {
     $("rules-line").title = v.rules;
   }
 
-  // The seat owning house `n` of `seat`'s row as its tuzdyk, or null.
-  tuzdykOwner(view, seat, n) {
+  // The seat that has claimed house `n` of `seat`'s row, or null.
+  claimOwner(view, seat, n) {
     const other = 3 - seat;
-    return view.tuzdyks && view.tuzdyks[other - 1] === n ? other : null;
+    return view.claimed && view.claimed[other - 1] === n ? other : null;
   }
 
   renderStatus(view, myTurn) {
@@ -493,9 +420,14 @@ class GamePage {
     if (this.invite && !open) this.inviteSpent();
     if (mine === null && open && !this.invite && this.listed === undefined) this.checkListed();
     const joinable = mine === null && open && (this.invite || this.listed);
-    $("join-box").querySelector("p").textContent = this.invite
-      ? "You have been invited: player 2's seat is yours to take."
-      : "This game is open: anyone may take player 2's seat.";
+    // A rated game's seat is an account's: someone logged out is asked to log in.
+    const logInFirst = view.rated && !Account.me;
+    $("join-box").querySelector("p").textContent = logInFirst
+      ? "This game is rated: log in or create an account to take player 2's seat."
+      : this.invite
+        ? "You have been invited: player 2's seat is yours to take."
+        : "This game is open: anyone may take player 2's seat.";
+    $("join").textContent = logInFirst ? "Log in to join" : "Join as player 2";
     $("share-box").hidden = !(mine === 1 && open && this.seat.invite);
     $("join-box").hidden = !joinable;
     let text;
@@ -541,64 +473,6 @@ class GamePage {
     if (icon && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
   }
 
-  // One move in the record notation (docs/records.md): the house, `x` after a capture,
-  // `+` when the same player moves again.
-  static moveText(m) {
-    return `${m.house}${m.captured ? "x" : ""}${m.again ? "+" : ""}`;
-  }
-
-  moveWords(view, m) {
-    const notes = [];
-    if (m.captured) notes.push(`captures ${m.captured}`);
-    if (m.tuzdyk) notes.push(`claims a tuzdyk on house ${m.tuzdyk}`);
-    if (m.again) notes.push("moves again");
-    return [`${this.nameOf(view, m.seat)}: house ${m.house}`, ...notes].join(", ");
-  }
-
-  // The moves in numbered turns, as records number them: a move of player 1 after one
-  // of player 2 opens the next number, and a player's moves in a row share it. The
-  // numbers are text in a column of their own, so no width cuts them (the list's
-  // markers used to sit outside its scrolling box, which clipped "10." to "l0.").
-  renderHistory(view) {
-    const box = $("history");
-    const key = `${view.history.length}:${view.over}`;
-    if (box.dataset.key === key) return;
-    box.dataset.key = key;
-    box.innerHTML = "";
-    let round = null;
-    let number = 0;
-    let previous = 2;
-    view.history.forEach((m, ply) => {
-      if (!round || (m.seat === 1 && previous === 2)) {
-        number += 1;
-        round = document.createElement("div");
-        round.className = "round";
-        const num = document.createElement("span");
-        num.className = "num";
-        num.textContent = `${number}.`;
-        round.append(num, document.createElement("ol"), document.createElement("ol"));
-        box.append(round);
-      }
-      const li = document.createElement("li");
-      li.textContent = GamePage.moveText(m);
-      li.title = this.moveWords(view, m);
-      li.setAttribute("aria-label", li.title);
-      li.dataset.ply = ply + 1;
-      li.dataset.seat = m.seat;
-      round.children[m.seat].append(li);
-      previous = m.seat;
-    });
-    if (view.over && view.result) {
-      const end = document.createElement("div");
-      end.className = "round result-mark";
-      const w = view.result.winner;
-      end.textContent = w === 1 ? "1-0" : w === 2 ? "0-1" : "½-½";
-      end.title = view.end ? view.end.text : "";
-      box.append(end);
-    }
-    box.scrollTop = box.scrollHeight;
-  }
-
   renderEnd(view) {
     $("end-box").hidden = !view.over;
     if (!view.over) return;
@@ -614,8 +488,14 @@ class GamePage {
     }
     $("result").textContent = text;
     $("end-reason").textContent = view.end.text;
+    // Each player's entry whole on its line: a line too long breaks between them.
     const rating = Account.ratingLine(view);
-    $("end-rating").textContent = rating;
+    $("end-rating").replaceChildren(...rating.split(" · ").flatMap((text, i) => {
+      const entry = document.createElement("span");
+      entry.className = "entry";
+      entry.textContent = text;
+      return i ? [" · ", entry] : [entry];
+    }));
     $("end-rating").hidden = !rating;
     // The score as a record writes it, over the result in words.
     const w = view.result ? view.result.winner : undefined;
@@ -635,7 +515,9 @@ class GamePage {
     // A rematch seat is derived from the seat's token: a device that plays by the
     // account alone follows the link instead.
     const tokenless = mine !== null && !this.seat.token;
-    $("rematch").hidden = mine === null || tokenless;
+    // A game aborted before the other player came has nobody to play again.
+    const nobodyCame = view.players.some((p) => p.kind === "human" && !p.joined);
+    $("rematch").hidden = mine === null || tokenless || nobodyCame;
     // Asking again is harmless (the server gives the same seat), but say where it goes.
     $("rematch").textContent = !view.rematch ? "Rematch" : ours ? "Go to the rematch" : offered ? "Join" : "Join the rematch";
     $("rematch-link").hidden = !(view.rematch && (mine === null || tokenless));
@@ -651,6 +533,7 @@ class GamePage {
       b.disabled = true;
       b.classList.remove("legal");
     }
+    BoardFocus.restore();
     if (status) $("status").textContent = status;
   }
 
@@ -678,18 +561,18 @@ class GamePage {
       else { counts[step.pit] -= step.seeds; counts[mover] += step.seeds; flash(mover, "pulse"); }
       this.setCount(step.pit, counts[step.pit]);
       this.setCount(mover, counts[mover]);
-      // A seed sown into a tuzdyk goes to its owner's store, the mover's or not: the
-      // tuzdyk it passed flashes with it.
-      const passed = step.op === "drop" && step.pit[0] === "s" ? this.tuzdykOf(prev, Number(step.pit.slice(1))) : null;
+      // A seed sown into a claimed house goes to its owner's store, the mover's or
+      // not: the claimed house it passed flashes with it.
+      const passed = step.op === "drop" && step.pit[0] === "s" ? this.claimedBy(prev, Number(step.pit.slice(1))) : null;
       if (passed) flash(passed, "pulse");
       flash(step.pit, step.op === "capture" ? "captured" : "pulse");
       await sleep(step.op === "drop" ? stepDelay() : stepDelay() * 2);
     }
   }
 
-  // The pit id of the tuzdyk that `owner` holds in `view`, if any.
-  tuzdykOf(view, owner) {
-    const house = view.tuzdyks && view.tuzdyks[owner - 1];
+  // The pit id of the house that `owner` has claimed in `view`, if any.
+  claimedBy(view, owner) {
+    const house = view.claimed && view.claimed[owner - 1];
     return house ? `h${3 - owner}-${house}` : null;
   }
 
@@ -699,6 +582,7 @@ class GamePage {
     const view = this.shown;
     if (!view || this.sending || !this.seat || this.pending) return;
     if (view.over || view.to_move !== this.seat.seat || !view.legal_moves.includes(house)) return;
+    BoardFocus.play(house);
     await this.send({ house, ply: view.ply });
   }
 
@@ -748,6 +632,8 @@ class GamePage {
   }
 
   async join() {
+    // The dialog's log-in reloads the page, the invite still in its address.
+    if (this.shown && this.shown.rated && !Account.me) { $("login-open").click(); return; }
     try {
       const grant = await api("POST", `/api/games/${this.id}/join`, { invite: this.invite, ...Play.joinOptions() });
       saveSeat(this.id, grant.seat, grant.token);
@@ -758,7 +644,7 @@ class GamePage {
       this.boardKey = null;
       this.render(await api("GET", `/api/games/${this.id}`));
     } catch (err) {
-      $("message").textContent = err.message;
+      $("message").textContent = capitalised(err.message);
     }
   }
 

@@ -35,7 +35,7 @@ const Catalogue = (() => {
   // one that names it by its key and says nothing more.
   function variant(key) {
     return variants.find((v) => v.key === key) ||
-      { key, name: key, rules: "", tip: "", options: [], stores: false, must_feed: false, tuzdyks: false, bank: "captured" };
+      { key, name: key, rules: "", tip: "", options: [], stores: false, must_feed: false, claim_word: null, bank: "captured" };
   }
 
   // Words for a key or value: "end-rule" reads "end rule".
@@ -67,6 +67,10 @@ const Catalogue = (() => {
     const word = variant(key).bank;
     return { word, spoken: word === "captured" ? "captured seeds" : word };
   }
+
+  // What the game calls a claimed house (its description's word), for a game that
+  // has them; "claimed house" otherwise.
+  const claimWord = (key) => variant(key).claim_word || "claimed house";
 
   // ------------------------------------------------------------ the home form
 
@@ -213,5 +217,5 @@ const Catalogue = (() => {
   // Every variant the server plays, as it describes them.
   const list = () => variants.slice();
 
-  return { load, list, variant, words, changedOptions, allOptions, bank, setupForm, chosenOptions };
+  return { load, list, variant, words, changedOptions, allOptions, bank, claimWord, setupForm, chosenOptions };
 })();

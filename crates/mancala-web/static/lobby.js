@@ -82,7 +82,8 @@ async function joinListed(game, button) {
 async function refreshWatch() {
   const { games } = await api("GET", "/api/watch");
   fill("watch-list", "watch-empty", games.map((g) => {
-    const score = `${g.stores[0]}–${g.stores[1]}`;
+    // The seeds banked so far, in words: "0–1" read like a result.
+    const score = `${g.stores[0]} and ${g.stores[1]} seeds banked`;
     return listItem([seatName(g, 1), " vs ", seatName(g, 2), `, ${describeRules(g)}, move ${g.ply}, ${score}`], `/g/${g.id}`);
   }));
 }

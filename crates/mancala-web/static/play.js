@@ -92,7 +92,7 @@ const Play = (() => {
       "offer-draw": () => act("offer", { kind: "draw" }),
       "offer-takeback": () => act("offer", { kind: "takeback" }),
       "accept": () => act("accept"),
-      "decline": () => act("decline"),
+      "decline": () => { withdrawing = page.shown?.offer?.seat === page.mySeat(); act("decline"); },
       "claim": () => act("claim"),
     };
     for (const [id, run] of Object.entries(actions)) $(id).addEventListener("click", run);
@@ -128,7 +128,13 @@ const Play = (() => {
       let left = clockBase.remaining[seat - 1];
       if (clockBase.running === seat) left -= Date.now() - clockBase.at;
       const el = $(`clock-${seat}`);
-      el.textContent = formatClock(left);
+      const shown = formatClock(left);
+      // The clock's name says whose it is and the time it shows (a name given to an
+      // element replaces its text for screen readers): "Bob's clock, 4:59 left".
+      if (el.textContent !== shown || !el.getAttribute("aria-label")?.endsWith(`${shown} left`)) {
+        el.textContent = shown;
+        el.setAttribute("aria-label", `${clockBase.owners[seat - 1]} clock, ${shown} left`);
+      }
       el.classList.toggle("running", clockBase.running === seat);
       el.classList.toggle("low", left < 20000);
       el.classList.toggle("flagged", clockBase.flagged === seat);
@@ -143,8 +149,9 @@ const Play = (() => {
     // A player whose time ran out has none left, whatever the clock said last.
     const flagged = view.over && view.end && view.end.reason === "out-of-time" ? view.end.player : null;
     const remaining = view.clocks.remaining_ms.map((ms, i) => (flagged === i + 1 ? 0 : ms));
-    clockBase = { remaining, running: view.over ? null : view.clocks.running, at: Date.now(), flagged };
-    for (const seat of [1, 2]) $(`clock-${seat}`).setAttribute("aria-label", `${nameOf(view, seat) === "You" ? "Your" : `${view.players[seat - 1].name}'s`} clock`);
+    const owners = [1, 2].map((seat) => (nameOf(view, seat) === "You" ? "Your" : `${view.players[seat - 1].name}'s`));
+    clockBase = { remaining, running: view.over ? null : view.clocks.running, at: Date.now(), flagged, owners };
+    for (const seat of [1, 2]) $(`clock-${seat}`).removeAttribute("aria-label");
     tickClocks();
     if (clockBase.running) clockTimer = setInterval(tickClocks, 200);
   }
@@ -157,8 +164,8 @@ const Play = (() => {
   }
 
   // The seeds each seat captured up to the position shown: its store, where the
-  // variant has no stores on the board to sow into (all it banks it won, a tuzdyk's
-  // seeds too); else the captures of its moves.
+  // variant has no stores on the board to sow into (all it banks it won, the seeds
+  // sown into its claimed house too); else the captures of its moves.
   function captures(view) {
     if (!Catalogue.variant(view.variant).stores) return [...view.stores];
     const taken = [0, 0];
@@ -168,7 +175,14 @@ const Play = (() => {
 
   // The players' panels: the viewer's seat below the board (player 1's for spectators),
   // the opponent's above; who they are, what they captured, whose turn it is.
+  let ratingsAsked = 0; // the latest ask for the seats' ratings: an older answer is late
+
   function renderPanels(view) {
+    const asked = ++ratingsAsked;
+    Account.seatRatings(view).then((ratings) => {
+      if (asked !== ratingsAsked) return;
+      ratings.forEach((r, i) => { $(`rating-${i + 1}`).textContent = r; });
+    });
     const below = page.layout(view).me;
     const taken = captures(view);
     for (const seat of [1, 2]) {
@@ -184,11 +198,11 @@ const Play = (() => {
       else if (you) tag = "you";
       $(`tag-${seat}`).textContent = tag;
       $(`captured-${seat}`).textContent = `${taken[seat - 1]} captured`;
-      // The player's tuzdyk, in their colour as on the board.
-      const tuzdyk = view.tuzdyks && view.tuzdyks[seat - 1];
-      const chip = $(`tuzdyk-${seat}`);
-      chip.hidden = !tuzdyk;
-      chip.textContent = tuzdyk ? `tuzdyk: ${nameOf(view, 3 - seat) === "You" ? "your" : `${view.players[2 - seat].name}'s`} house ${tuzdyk}` : "";
+      // The house the player has claimed, in their colour as on the board.
+      const claimed = view.claimed && view.claimed[seat - 1];
+      const chip = $(`claim-${seat}`);
+      chip.hidden = !claimed;
+      chip.textContent = claimed ? `${Catalogue.claimWord(view.variant)}: ${nameOf(view, 3 - seat) === "You" ? "your" : `${view.players[2 - seat].name}'s`} house ${claimed}` : "";
       panel.setAttribute("aria-label", `Player ${seat}: ${p.name}${tag ? ` (${tag})` : ""}`);
     }
   }
@@ -226,7 +240,7 @@ const Play = (() => {
     if (waiting && wait > 0 && wait < 2 ** 31 - 1) claimTimer = setTimeout(() => renderControls(page.shown), wait + 500);
   }
 
-  // What the last move did, in words: captures, a tuzdyk claimed, another turn,
+  // What the last move did, in words: captures, a house claimed, another turn,
   // feeding (the end is the game-over panel's to say).
   function moveNotes(view) {
     const notes = [];
@@ -235,10 +249,10 @@ const Play = (() => {
       const who = nameOf(view, lm.seat);
       const you = who === "You";
       if (lm.captured > 0) notes.push(`${who} ${you ? "capture" : "captures"} ${lm.captured} seed${lm.captured === 1 ? "" : "s"}.`);
-      if (lm.tuzdyk) {
+      if (lm.claim) {
         const row = nameOf(view, 3 - lm.seat);
         const whose = row === "You" ? "your" : `${row}'s`;
-        notes.push(`${who} ${you ? "claim" : "claims"} a tuzdyk: ${whose} house ${lm.tuzdyk}. Every seed sown there from now on goes to ${you ? "you" : who}.`);
+        notes.push(`${who} ${you ? "claim" : "claims"} a ${Catalogue.claimWord(view.variant)}: ${whose} house ${lm.claim}. Every seed sown there from now on goes to ${you ? "you" : who}.`);
       }
       if (lm.again && !view.over) notes.push(`${who} ${you ? "move" : "moves"} again.`);
     }
@@ -273,6 +287,19 @@ const Play = (() => {
     document.body.dataset.swept = String(view.version);
   }
 
+  let withdrawing = false; // this player is taking their own offer back
+
+  // What became of this player's own offer once it is gone from the game (the other
+  // player answered it), for the message line: the one who asked was told nothing.
+  // A draw accepted ends the game, which the game-over panel says.
+  function offerAnswer(prev, view) {
+    const asked = prev && prev.offer;
+    if (!asked || page.mySeat() === null || asked.seat !== page.mySeat() || view.offer) return "";
+    if (withdrawing) { withdrawing = false; return ""; }
+    if (asked.kind === "draw") return view.over ? "" : "Your draw offer was declined.";
+    return view.ply < prev.ply ? "Your takeback was accepted: your last move is taken back." : "Your takeback request was declined.";
+  }
+
   // Everything of this file on the game page, after app.js drew the board.
   function render(view, delay) {
     renderPlayers(view);
@@ -285,5 +312,5 @@ const Play = (() => {
   // The seat that asked for the rematch of finished game `view`, if the server says.
   const rematchBy = (view) => (view.rematch_by ?? null);
 
-  return { setupHome, newGameOptions, joinOptions, setupGame, render, moveNotes, rematchBy };
+  return { setupHome, newGameOptions, joinOptions, setupGame, render, moveNotes, offerAnswer, rematchBy };
 })();

@@ -96,7 +96,7 @@ class ReplayPage extends GamePage {
       ...this.final,
       houses: p.houses,
       stores: p.stores,
-      tuzdyks: p.tuzdyks,
+      claimed: p.claimed,
       to_move: p.to_move,
       ply,
       over: last && this.final.over,
@@ -125,7 +125,9 @@ class ReplayPage extends GamePage {
     const current = document.querySelector(`#history li[data-ply="${this.at}"]`);
     if (current) {
       current.classList.add("current");
-      current.scrollIntoView({ block: "nearest" });
+      // Within the move list only: the page itself stays where it is (scrolling the
+      // element into view scrolled a phone's page down past the board).
+      MoveList.showRow($("history"), current.closest(".round"));
     }
     history.replaceState(null, "", `#ply=${this.at}`);
     if (this.analysis) this.analysis.show(this.at);
@@ -322,14 +324,17 @@ class AnalysisView {
       mark.textContent = LABELS[p.label].mark;
       mark.setAttribute("aria-hidden", "true");
       li.append(mark);
-      const words = `${LABELS[p.label].word}${p.exact ? "" : " (estimate)"}`;
+      // Why the move got its mark, in its title and accessible name.
+      const words = judgement(p);
       li.title = `${li.title}: ${words}`;
       li.setAttribute("aria-label", li.title);
     }
   }
 
   // The position after `ply` moves: the graph's line there, the best move on the board
-  // (the houses lit), and the next move's label in words.
+  // (the houses lit), and in words the move that led there (its label and why: what it
+  // kept against what the best kept; the graph's dot of a marked move is drawn at the
+  // position after it, so a click on the dot shows that move) and the best move now.
   show(ply) {
     const at = $("graph-at");
     if (at) {
@@ -338,27 +343,33 @@ class AnalysisView {
     }
     for (const b of document.querySelectorAll("#board .best")) {
       b.classList.remove("best");
-      b.setAttribute("aria-label", b.getAttribute("aria-label").replace(/, best move$/, ""));
+      GamePage.speak(b);
     }
     const next = this.doc.plies[ply];
-    if (!next) {
-      $("analysis-move").textContent = ply === 0 ? "" : "The end of the game.";
-      return;
-    }
-    for (const house of next.best) {
+    for (const house of next ? next.best : []) {
       const b = $(`h${next.mover}-${house}`);
       if (!b) continue;
       b.classList.add("best");
-      b.setAttribute("aria-label", `${b.getAttribute("aria-label")}, best move`);
+      GamePage.speak(b);
     }
-    const who = this.page.final.players[next.mover - 1].name;
-    const best = next.best.length === 1 ? `house ${next.best[0]}` : `houses ${next.best.join(", ")}`;
-    const judged = next.label === "best"
-      ? `the best move (${signed(next.value_best)})`
-      : `a ${LABELS[next.label].word}: ${signed(next.value_played)} where ${best} ${next.best.length === 1 ? "keeps" : "keep"} ${signed(next.value_best)}`;
-    const how = next.exact ? "" : " (estimated)";
-    $("analysis-move").textContent = `Best here: ${best}. ${who} played house ${next.played}, ${judged}${how}.`;
+    const said = [];
+    const played = this.doc.plies[ply - 1];
+    if (played) said.push(`${this.page.final.players[played.mover - 1].name} played house ${played.played}, ${judgement(played)}.`);
+    said.push(next ? `Best here: ${houses(next.best)}.` : "The end of the game.");
+    $("analysis-move").textContent = ply === 0 && !next ? "" : said.join(" ");
   }
+}
+
+// "house 3", or "houses 2, 5".
+const houses = (list) => (list.length === 1 ? `house ${list[0]}` : `houses ${list.join(", ")}`);
+
+// A move's label and why it got it: what it kept against what the best move kept
+// ("a mistake: −3 where house 4 keeps +2"), estimated or proven.
+function judgement(p) {
+  const why = p.label === "best"
+    ? `the best move (${signed(p.value_best)})`
+    : `${/^[aeiou]/.test(LABELS[p.label].word) ? "an" : "a"} ${LABELS[p.label].word}: ${signed(p.value_played)} where ${houses(p.best)} ${p.best.length === 1 ? "keeps" : "keep"} ${signed(p.value_best)}`;
+  return `${why}${p.exact ? "" : " (estimated)"}`;
 }
 
 // The players' names, as the game view has them.

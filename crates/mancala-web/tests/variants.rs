@@ -148,7 +148,9 @@ async fn every_variant_is_served_as_core_describes_it() {
             "must_feed": info.must_feed,
             "leftover": v["leftover"],
             "leftover_text": info.leftover.describe(),
-            "tuzdyks": info.claims,
+            "claim_word": mancala_core::description::Description::builtin(info.key)
+                .and_then(|d| d.claim)
+                .map(|c| c.word),
             "bank": info.bank,
         });
         assert_eq!(v, &expected, "{}", info.key);
@@ -332,15 +334,15 @@ async fn a_togyz_kumalak_game_between_two_people(db: TestDb) {
         (json!(9), json!(9))
     );
     assert_eq!(view["houses"], json!([vec![9; 9], vec![9; 9]]));
-    assert_eq!(view["tuzdyks"], json!([null, null]));
+    assert_eq!(view["claimed"], json!([null, null]));
     assert_eq!(view["legal_moves"], json!([1, 2, 3, 4, 5, 6, 7, 8, 9]));
 
     let view = play_all(&r, &id, [&t1, &t2], &TUZDYK_LINE).await;
-    assert_eq!(view["tuzdyks"], json!([null, 1]), "{view}");
+    assert_eq!(view["claimed"], json!([null, 1]), "{view}");
     assert_eq!(view["houses"][0][0], 0, "a tuzdyk holds no seeds");
     let last = &view["last_move"];
     assert_eq!(
-        (last["seat"].clone(), last["tuzdyk"].clone()),
+        (last["seat"].clone(), last["claim"].clone()),
         (json!(2), json!(1))
     );
     assert_eq!(last["captured"], 3);
@@ -348,7 +350,7 @@ async fn a_togyz_kumalak_game_between_two_people(db: TestDb) {
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| m.get("tuzdyk").cloned().unwrap_or(Value::Null))
+        .map(|m| m.get("claim").cloned().unwrap_or(Value::Null))
         .collect();
     assert_eq!(claims, [Value::Null, Value::Null, Value::Null, json!(1)]);
     assert_eq!(view["stores"], json!([2, 3]));
@@ -363,17 +365,17 @@ async fn a_togyz_kumalak_game_between_two_people(db: TestDb) {
         &json!({"op": "drop", "pit": "s2", "seeds": 1}),
         "{steps:?}"
     );
-    assert!(view["last_move"].get("tuzdyk").is_none());
+    assert!(view["last_move"].get("claim").is_none());
     assert_eq!(view["stores"], json!([2, 4]));
     assert_eq!(view["houses"][0][0], 0);
-    assert_eq!(view["tuzdyks"], json!([null, 1]));
+    assert_eq!(view["claimed"], json!([null, 1]));
 
     // The positions ply by ply carry the tuzdyks, and the notation marks one `x`.
     let positions = get(&r, &format!("/api/games/{id}/positions")).await.json();
     let positions = positions["positions"].as_array().unwrap();
     assert_eq!(positions.len(), 6);
-    assert_eq!(positions[3]["tuzdyks"], json!([null, null]));
-    assert_eq!(positions[4]["tuzdyks"], json!([null, 1]));
+    assert_eq!(positions[3]["claimed"], json!([null, null]));
+    assert_eq!(positions[4]["claimed"], json!([null, 1]));
     let notation = positions[4]["notation"].as_str().unwrap();
     assert!(notation.starts_with("togyzkumalak 9x9 x,"), "{notation}");
 
@@ -381,7 +383,7 @@ async fn a_togyz_kumalak_game_between_two_people(db: TestDb) {
     let kalah = create(&r, json!({"variant": "kalah"})).await;
     let uri = format!("/api/games/{}", kalah["id"].as_str().unwrap());
     let view = get(&r, &uri).await.json();
-    assert!(view.get("tuzdyks").is_none(), "{view}");
+    assert!(view.get("claimed").is_none(), "{view}");
     assert_eq!(view["rules"]["houses"], 6);
 }
 
@@ -416,7 +418,7 @@ async fn a_togyz_kumalak_record_imports_to_the_same_game(db: TestDb) {
         "history",
         "houses",
         "stores",
-        "tuzdyks",
+        "claimed",
         "to_move",
         "last_move",
     ] {
@@ -441,7 +443,7 @@ async fn a_togyz_kumalak_record_imports_to_the_same_game(db: TestDb) {
     .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     let uri = format!("/api/games/{}", a.json()["id"].as_str().unwrap());
-    assert_eq!(get(&r, &uri).await.json()["tuzdyks"], json!([null, 1]));
+    assert_eq!(get(&r, &uri).await.json()["claimed"], json!([null, 1]));
 }
 
 async fn togyz_kumalak_against_the_computer_and_in_the_lobby(db: TestDb) {

@@ -1,7 +1,7 @@
 //! The web game readable and usable by everyone, end to end in headless Chromium: every
 //! text on the home page, a game in progress, a finished game and the replay viewer
 //! (with a game's computer analysis, too) meets WCAG AA contrast (4.5:1, 3:1 for large text) in the light and the dark theme,
-//! at a laptop's width (1366 px) and a phone's (390 px), measured in the page from the
+//! at a laptop's width (1366 px) and two phones' (390 and 320 px), measured in the page from the
 //! computed styles; axe-core (from npm: `scripts/test.sh` installs it in `.axe-core/`)
 //! finds nothing serious or critical there; the houses are played from the keyboard and
 //! named for screen readers; a system that asks for reduced motion gets no sowing
@@ -20,6 +20,7 @@ use server::{Server, TestDb};
 
 const LAPTOP: (u32, u32) = (1366, 768);
 const PHONE: (u32, u32) = (390, 844);
+const SMALL_PHONE: (u32, u32) = (320, 700);
 
 /// axe-core's script: `MANCALA_AXE`, else where `scripts/test.sh` installs it. `None`
 /// when it is not there: a failure under `CI=true`, a loud skip elsewhere.
@@ -350,7 +351,7 @@ fn games(server: &Server) -> Games {
         assert_eq!(status, 200, "{v}");
     }
     let view = play_on(server, &togyz, &t, |v| v["to_move"] == 1);
-    assert_eq!(view["tuzdyks"], json!([5, 1]), "{view}");
+    assert_eq!(view["claimed"], json!([5, 1]), "{view}");
     let small = json!({"variant": "kalah", "houses": 4, "seeds": 3, "name": "Ann"});
     let (analysed, a) = friend_game(server, small);
     play_on(server, &analysed, &a, |_| false);
@@ -384,7 +385,7 @@ fn games(server: &Server) -> Games {
     }
 }
 
-/// Every page, at a laptop's and a phone's width, in one colour scheme.
+/// Every page, at a laptop's and two phones' widths, in one colour scheme.
 async fn every_page_reads_well(dark: bool) {
     let Some(path) = chromedriver() else { return };
     let axe = axe_source();
@@ -394,7 +395,7 @@ async fn every_page_reads_well(dark: bool) {
     let driver: Driver = start_driver(path);
     let dir = tempfile::tempdir().unwrap();
     let mut problems = Vec::new();
-    for (i, size) in [LAPTOP, PHONE].into_iter().enumerate() {
+    for (i, size) in [LAPTOP, PHONE, SMALL_PHONE].into_iter().enumerate() {
         let look = Look {
             dark,
             ..Look::new(size)
@@ -449,7 +450,7 @@ async fn every_page_reads_well(dark: bool) {
             .unwrap();
         wait_for(
             &c,
-            "document.querySelectorAll('#board .house.tuzdyk').length === 2 && \
+            "document.querySelectorAll('#board .house.claimed').length === 2 && \
              document.querySelector('#board button.house.legal')",
             "the Togyz Kumalak game with its tuzdyks",
         )

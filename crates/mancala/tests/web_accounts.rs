@@ -172,19 +172,22 @@ async fn an_account_s_games_ratings_profile_and_leaderboard(db: TestDb) {
     // Bob, on a phone, signs up, then opens the invite and joins.
     bob.goto(&server.base).await.unwrap();
     sign_up_in_dialog(&bob, "Bob").await;
-    // Logged in on a 360 px phone, the header stays one line with the name in it, and
-    // the page does not scroll sideways.
+    // Logged in on a 360 px phone, the header shows the leaderboard, the name and "Log
+    // out" whole, inside it and the screen (on its two lines), and the page does not
+    // scroll sideways.
     let fits = js(
         &bob,
         "const top = document.querySelector('header.top').getBoundingClientRect(); \
-         const name = document.getElementById('me-link').getBoundingClientRect(); \
+         const whole = (e) => { const r = e.getBoundingClientRect(); \
+           return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth && r.top >= top.top && r.bottom <= top.bottom; }; \
          return {width: window.innerWidth, sideways: document.documentElement.scrollWidth - window.innerWidth, \
-                 one_line: name.top >= top.top && name.bottom <= top.bottom && top.height < 3.5 * 16};",
+                 whole: [...document.querySelectorAll('.account-nav a, .account-nav button:not([hidden])')].every(whole), \
+                 lines: top.height < 6 * 16};",
     )
     .await;
     assert_eq!(
         fits,
-        json!({"width": 360, "sideways": 0, "one_line": true}),
+        json!({"width": 360, "sideways": 0, "whole": true, "lines": true}),
         "{fits}"
     );
     bob.goto(&invite).await.unwrap();

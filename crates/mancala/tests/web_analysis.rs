@@ -241,6 +241,16 @@ async fn check_analysed(c: &Client) {
         json!("0"),
         "the graph's line follows the position shown"
     );
+    // The position after move 1 (where the graph's dot of move 1 is) explains move 1,
+    // Ann's, with why it got its label; it explained the next move.
+    let line = js(
+        c,
+        "return document.getElementById('analysis-move').textContent;",
+    )
+    .await;
+    let line = line.as_str().unwrap();
+    assert!(line.starts_with("Ann played house "), "{line}");
+    assert!(line.contains(" move") || line.contains(" where "), "{line}");
 }
 
 /// Screenshots of the analysed replay at a laptop's and a phone's size, light and dark.

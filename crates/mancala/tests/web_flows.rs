@@ -493,7 +493,7 @@ async fn a_tuzdyk_is_claimed_marked_and_sown_into(db: TestDb) {
     f.wait_for("document.body.dataset.live === 'open'", "the live game")
         .await;
     assert_eq!(
-        f.js("return document.querySelectorAll('#board .tuzdyk').length;")
+        f.js("return document.querySelectorAll('#board .claimed').length;")
             .await,
         0
     );
@@ -514,10 +514,10 @@ async fn a_tuzdyk_is_claimed_marked_and_sown_into(db: TestDb) {
     );
     let house = f
         .js("const h = document.getElementById('h1-1'); \
-             return [h.classList.contains('tuzdyk'), h.dataset.owner, h.getAttribute('aria-label'), \
-                     getComputedStyle(h.querySelector('.tz')).display, \
-                     document.getElementById('tuzdyk-2').textContent, document.getElementById('tuzdyk-2').hidden, \
-                     document.getElementById('tuzdyk-1').hidden, \
+             return [h.classList.contains('claimed'), h.dataset.owner, h.getAttribute('aria-label'), \
+                     getComputedStyle(h.querySelector('.badge')).display, \
+                     document.getElementById('claim-2').textContent, document.getElementById('claim-2').hidden, \
+                     document.getElementById('claim-1').hidden, \
                      document.querySelector('#history li[data-ply=\"4\"]').title];")
         .await;
     assert_eq!(
@@ -560,12 +560,12 @@ async fn a_tuzdyk_is_claimed_marked_and_sown_into(db: TestDb) {
 }
 
 /// The home page's form is built from the server's lists; when they cannot be had (here
-/// the reads' rate limit refuses them: the page and its six files take the first
-/// seven reads), the page says why, the buttons wait, and "Try again" builds the form
+/// the reads' rate limit refuses them: the page and its files take the first ten
+/// reads), the page says why, the buttons wait, and "Try again" builds the form
 /// once the server answers.
 async fn the_home_page_says_when_it_cannot_load_what_the_server_plays(db: TestDb) {
     let Some(path) = chromedriver() else { return };
-    let args = ["--rate-read", "7/7s", "--refusal-delay", "0s"];
+    let args = ["--rate-read", "10/10s", "--refusal-delay", "0s"];
     let f = Flow::start_with(path, db, &args).await;
     f.c.goto(&f.server.base).await.unwrap();
     f.wait_for(

@@ -598,9 +598,10 @@ async fn pages_fit_a_phone_and_a_laptop() {
 }
 
 /// What does not fit a phone's game page as it should: a count or a house's label on
-/// more than one line, houses of unequal height, a store's name cut short, a header on
-/// more than one line (of the parts it shows: the account links of the other state,
-/// logged in or out, are hidden); and how far the page scrolls sideways.
+/// more than one line, houses of unequal height, a store's name cut short, a header
+/// whose parts are cut by the screen's edges or whose words wrap (it has two lines on a
+/// phone, one on a laptop; of the parts it shows: the account links of the other
+/// state, logged in or out, are hidden); and how far the page scrolls sideways.
 const CRAMPED: &str = "const tall = (el) => el.getBoundingClientRect().height > 1.7 * parseFloat(getComputedStyle(el).fontSize); \
     const broken = (el) => { const t = el.firstChild; if (!t || t.nodeType !== 3) return false; \
       return [...t.textContent.matchAll(/\\S+/g)].some(m => { const r = document.createRange(); \
@@ -616,7 +617,9 @@ const CRAMPED: &str = "const tall = (el) => el.getBoundingClientRect().height > 
     const top = document.querySelector('header.top'); \
     const parts = [...top.querySelectorAll('a, select, input, label:not(:has(select))')].filter(e => e.getClientRects().length > 0); \
     const middles = parts.map(e => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; }); \
-    if (Math.max(...middles) - Math.min(...middles) > 4 || parts.some(e => e.matches('a, label') && tall(e))) found.push('header wraps'); \
+    if (middles.length && Math.max(...middles) - Math.min(...middles) > 4 && window.innerWidth > 640) found.push('header wraps'); \
+    if (parts.some(e => e.matches('a, label') && tall(e))) found.push('header text wraps'); \
+    if (parts.some(e => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; })) found.push('header cut'); \
     const sideways = document.documentElement.scrollWidth - window.innerWidth; \
     if (sideways > 0) found.push(`scrolls sideways ${sideways}`); \
     const wrap = document.getElementById('board-wrap'); \
@@ -683,15 +686,15 @@ async fn open_as_player_1(c: &Client, base: &str, id: &str, token: &str) {
     c.goto(&format!("{base}/g/{id}")).await.unwrap();
     wait_for(
         c,
-        "document.querySelectorAll('#board .house.tuzdyk').length === 2 && document.querySelector('#board button.house.legal')",
+        "document.querySelectorAll('#board .house.claimed').length === 2 && document.querySelector('#board button.house.legal')",
         "the board with its tuzdyks",
     )
     .await;
 }
 
 /// Each tuzdyk's badge, and whether it is drawn whole inside its house.
-const TUZDYK_BADGES: &str = "return [...document.querySelectorAll('#board .house.tuzdyk')].map(h => { \
-    const a = h.getBoundingClientRect(), b = h.querySelector('.tz').getBoundingClientRect(); \
+const TUZDYK_BADGES: &str = "return [...document.querySelectorAll('#board .house.claimed')].map(h => { \
+    const a = h.getBoundingClientRect(), b = h.querySelector('.badge').getBoundingClientRect(); \
     return [h.id, h.dataset.owner, b.width > 0 && b.left >= a.left && b.right <= a.right && b.top >= a.top && b.bottom <= a.bottom]; });";
 
 /// Togyz Kumalak's nine houses a side, with a tuzdyk each, on a laptop (1280 × 800,
