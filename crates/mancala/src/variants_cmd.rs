@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use clap::{Args, Subcommand};
-use mancala_core::description::Description;
+use mancala_core::description::{Description, Mechanic};
 use serde::Serialize;
 
 /// Arguments of `mancala variants`.
@@ -12,10 +12,30 @@ pub struct VariantsArgs {
     #[command(subcommand)]
     what: Option<VariantsCommand>,
 
-    /// Print every game as JSON (key, name, aliases, region, sources, summary and the
-    /// description) instead of a table
+    /// Print every game as JSON (key, name, aliases, region, mechanics, sources, summary
+    /// and the description) instead of a table
     #[arg(long)]
     json: bool,
+
+    /// Only the games whose key, name, other names or region hold every word of this,
+    /// ignoring case and accents (e.g. "ayo", "kazakh", "unee")
+    #[arg(long, value_name = "WORDS")]
+    find: Option<String>,
+
+    /// Only the games using this mechanic
+    #[arg(long, value_name = "MECHANIC", value_parser = parse_mechanic)]
+    mechanic: Option<Mechanic>,
+}
+
+fn parse_mechanic(text: &str) -> Result<Mechanic, String> {
+    let wanted = text.trim().to_lowercase().replace('-', " ");
+    Mechanic::ALL
+        .into_iter()
+        .find(|m| m.words() == wanted)
+        .ok_or_else(|| {
+            let all: Vec<&str> = Mechanic::ALL.iter().map(|m| m.words()).collect();
+            format!("the mechanics are: {}", all.join(", "))
+        })
 }
 
 #[derive(Subcommand, Debug)]
@@ -34,6 +54,7 @@ struct GameEntry<'a> {
     name: &'a str,
     aliases: &'a [String],
     region: &'a str,
+    mechanics: Vec<&'static str>,
     sources: Vec<&'a str>,
     summary: &'a str,
     description: &'a Description,
@@ -53,6 +74,14 @@ pub fn run(args: &VariantsArgs, out: &mut impl Write) -> anyhow::Result<()> {
         out.write_all(text.as_bytes())?;
         return Ok(());
     }
+    let games: Vec<Description> = games
+        .into_iter()
+        .filter(|d| args.find.as_deref().is_none_or(|q| d.matches(q)))
+        .filter(|d| args.mechanic.is_none_or(|m| d.mechanics().contains(&m)))
+        .collect();
+    if games.is_empty() {
+        anyhow::bail!("no game matches; `mancala variants` lists them all");
+    }
     if args.json {
         let entries: Vec<GameEntry> = games
             .iter()
@@ -61,6 +90,7 @@ pub fn run(args: &VariantsArgs, out: &mut impl Write) -> anyhow::Result<()> {
                 name: &d.name,
                 aliases: &d.aliases,
                 region: &d.region,
+                mechanics: d.mechanics().iter().map(|m| m.words()).collect(),
                 sources: d.sources.iter().map(|s| s.cite.as_str()).collect(),
                 summary: &d.summary,
                 description: d,

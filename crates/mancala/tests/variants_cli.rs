@@ -194,3 +194,37 @@ fn a_broken_rules_file_exits_2_naming_the_file_and_the_field() {
         "{err}"
     );
 }
+
+#[test]
+fn variants_finds_a_game_by_any_name_without_accents_and_filters_by_mechanic() {
+    let (ok, out, err) = spec::run_binary(&["variants", "--find", "unee"], "");
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.lines().filter(|l| l.contains("Ünee")).count(),
+        1,
+        "{out}"
+    );
+    assert!(!out.contains("Kalah"), "{out}");
+    let (ok, out, err) =
+        spec::run_binary(&["variants", "--json", "--mechanic", "relay sowing"], "");
+    assert!(ok, "{err}");
+    let games: Vec<Value> = serde_json::from_str(&out).unwrap();
+    assert!(games.len() >= 3, "{out}");
+    for g in &games {
+        let mechanics = g["mechanics"].as_array().unwrap();
+        assert!(mechanics.iter().any(|m| m == "relay sowing"), "{g}");
+        assert!(!g["region"].as_str().unwrap().is_empty(), "{g}");
+    }
+    let keys: Vec<&str> = games.iter().map(|g| g["key"].as_str().unwrap()).collect();
+    assert!(
+        keys.contains(&"ayoayo") && !keys.contains(&"kalah"),
+        "{keys:?}"
+    );
+    let (ok, _, err) = spec::run_binary(&["variants", "--mechanic", "juggling"], "");
+    assert!(
+        !ok && err.contains("the mechanics are: extra turns"),
+        "{err}"
+    );
+    let (ok, _, err) = spec::run_binary(&["variants", "--find", "no such game"], "");
+    assert!(!ok && err.contains("no game matches"), "{err}");
+}

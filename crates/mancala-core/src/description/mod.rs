@@ -18,12 +18,14 @@
 
 mod builtin;
 mod check;
+mod find;
 mod json;
 mod parse;
 
 use serde::{Deserialize, Serialize};
 
 pub use check::DescriptionError;
+pub use find::Mechanic;
 
 /// The format version this build reads and writes.
 pub const FORMAT: u32 = 1;
