@@ -3,15 +3,15 @@
 //! [`Position`](crate::Position) stay `Copy` while carrying any description.
 //!
 //! Handles are interned: the same description always gives the same handle, so two
-//! handles are equal exactly when their descriptions are, and comparing or hashing one
-//! costs a pointer. What a handle points to lives for the rest of the process; the
-//! number of distinct descriptions a process may intern is bounded
-//! ([`MAX_INTERNED`]) so that a server taking descriptions from users cannot be made
-//! to grow without end.
+//! handles are equal exactly when their descriptions are. A handle is a 16-bit index
+//! into a table of games that only grows, so that it keeps `Position` as small as it
+//! was before games were data (search and MCTS trees copy and store positions by the
+//! million) and reading a game is one atomic load, without a lock. The number of
+//! distinct descriptions a process may intern is bounded ([`MAX_INTERNED`]) so that a
+//! server taking descriptions from users cannot be made to grow without end.
 
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::sync::{Mutex, OnceLock};
 
 use super::Described;
@@ -36,8 +36,8 @@ pub const MAX_INTERNED: usize = 4096;
 /// // The same description gives the same handle.
 /// assert_eq!(DescribedGame::intern(d).unwrap(), game);
 /// ```
-#[derive(Clone, Copy)]
-pub struct DescribedGame(&'static Entry);
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DescribedGame(u16);
 
 struct Entry {
     description: Description,
@@ -60,8 +60,8 @@ impl DescribedGame {
         let mut map = registry
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(entry) = map.get(&text) {
-            return Ok(DescribedGame(entry));
+        if let Some(&index) = map.get(&text) {
+            return Ok(DescribedGame(index));
         }
         if map.len() >= MAX_INTERNED {
             return Err(DescriptionError::new(
@@ -75,13 +75,28 @@ impl DescribedGame {
             info: info_of(&description),
             description,
         }));
-        map.insert(text, entry);
+        let index = u16::try_from(map.len())
+            .unwrap_or_else(|_| unreachable!("MAX_INTERNED fits in 16 bits"));
+        // Set before the index is published in the map: whoever sees the index finds
+        // the entry.
+        if GAMES[usize::from(index)].set(entry).is_err() {
+            unreachable!("each index is set once, under the registry's lock");
+        }
+        map.insert(text, index);
         LATEST
             .get_or_init(Mutex::default)
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(entry.description.key.clone(), entry);
-        Ok(DescribedGame(entry))
+            .insert(entry.description.key.clone(), index);
+        Ok(DescribedGame(index))
+    }
+
+    /// The interned entry.
+    #[inline]
+    fn entry(self) -> &'static Entry {
+        GAMES[usize::from(self.0)]
+            .get()
+            .unwrap_or_else(|| unreachable!("a handle is made only after its entry is set"))
     }
 
     /// The game with this key that this process interned last, if any: what a key
@@ -104,51 +119,40 @@ impl DescribedGame {
         let latest = latest
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        latest.get(key).map(|entry| DescribedGame(entry))
+        latest.get(key).map(|&index| DescribedGame(index))
     }
 
     /// The description.
     #[must_use]
     pub fn description(self) -> &'static Description {
-        &self.0.description
+        &self.entry().description
     }
 
     /// The engine that plays it.
     #[must_use]
     pub fn engine(self) -> &'static Described {
-        &self.0.engine
+        &self.entry().engine
     }
 
     /// What front ends, records and players read of the game.
     #[must_use]
     pub fn info(self) -> &'static VariantInfo {
-        &self.0.info
+        &self.entry().info
     }
 }
 
-/// Every interned game, by its description's text.
-static REGISTRY: OnceLock<Mutex<HashMap<String, &'static Entry>>> = OnceLock::new();
+/// Every interned game's index, by its description's text.
+static REGISTRY: OnceLock<Mutex<HashMap<String, u16>>> = OnceLock::new();
 
 /// The last game interned with each key.
-static LATEST: OnceLock<Mutex<HashMap<String, &'static Entry>>> = OnceLock::new();
+static LATEST: OnceLock<Mutex<HashMap<String, u16>>> = OnceLock::new();
 
-impl PartialEq for DescribedGame {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-
-impl Eq for DescribedGame {}
-
-impl Hash for DescribedGame {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        std::ptr::hash(self.0, state);
-    }
-}
+/// The interned games, by index: each slot is set once, before its index is handed out.
+static GAMES: [OnceLock<&'static Entry>; MAX_INTERNED] = [const { OnceLock::new() }; MAX_INTERNED];
 
 impl fmt::Debug for DescribedGame {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "DescribedGame({:?})", self.0.description.key)
+        write!(f, "DescribedGame({:?})", self.entry().description.key)
     }
 }
 
@@ -180,5 +184,23 @@ fn info_of(d: &Description) -> VariantInfo {
         claims: d.claim.is_some(),
         claim_word: d.claim.as_ref().map_or("", |c| leak(&c.word)),
         bank: if d.board.stores { "store" } else { "captured" },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Position, Rules, Variant};
+
+    /// Search and MCTS trees hold positions by the million: a game from a description
+    /// must not make every position bigger than the hand-written games made it.
+    #[test]
+    fn a_described_game_keeps_rules_and_positions_small() {
+        assert_eq!(std::mem::size_of::<Variant>(), 4);
+        assert_eq!(std::mem::size_of::<Rules>(), 8);
+        assert!(
+            std::mem::size_of::<Position>() <= 88,
+            "{}",
+            std::mem::size_of::<Position>()
+        );
     }
 }
