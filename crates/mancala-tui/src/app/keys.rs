@@ -481,10 +481,32 @@ fn setup_click(form: &mut SetupForm, size: (u16, u16), y: u16) -> bool {
     false
 }
 
+/// Start-screen keys while finding a game by name (after `/`): typing finds, Enter
+/// keeps the game found, Esc goes back; never starts the game.
+fn finding_key(form: &mut SetupForm, key: KeyEvent) -> bool {
+    match key.code {
+        KeyCode::Enter => form.end_finding(true),
+        KeyCode::Esc => form.end_finding(false),
+        KeyCode::Backspace => form.find(None),
+        KeyCode::Char(c) => form.find(Some(c)),
+        KeyCode::Up | KeyCode::Down | KeyCode::Tab | KeyCode::BackTab => {
+            form.end_finding(true);
+            let delta = if matches!(key.code, KeyCode::Up | KeyCode::BackTab) { -1 } else { 1 };
+            form.move_focus(delta);
+        }
+        _ => {}
+    }
+    false
+}
+
 /// Start-screen keys; returns whether to start the game.
 fn setup_key(form: &mut SetupForm, key: KeyEvent, quit: &mut bool) -> bool {
+    if form.finding().is_some() {
+        return finding_key(form, key);
+    }
     let on_name = matches!(form.focus, Field::Name(_));
     match key.code {
+        KeyCode::Char('/') if !on_name => form.start_finding(),
         KeyCode::Enter => return true,
         KeyCode::Esc => *quit = true,
         KeyCode::Up | KeyCode::BackTab => form.move_focus(-1),

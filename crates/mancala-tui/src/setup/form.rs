@@ -54,6 +54,9 @@ pub struct SetupForm {
     /// The board was changed by hand (or given so): a change of variant keeps it
     /// rather than taking the new variant's default board.
     board_chosen: bool,
+    /// The words typed to find a game (after `/`), and the game chosen before, which
+    /// Esc goes back to; `None` when not finding.
+    finding: Option<(String, Variant)>,
 }
 
 impl SetupForm {
@@ -83,6 +86,7 @@ impl SetupForm {
             fresh: false,
             said: None,
             board_chosen,
+            finding: None,
         };
         form.replace_players();
         form.check_players();
@@ -234,13 +238,8 @@ impl SetupForm {
             Field::Variant => {
                 let games = Variant::catalogue();
                 let i = games.iter().position(|v| *v == s.variant).unwrap_or(0);
-                s.variant = games[cycle(i, delta, games.len())];
-                if !self.board_chosen {
-                    let info = s.variant.info();
-                    (s.houses, s.seeds) = (info.default_houses, info.default_seeds);
-                }
-                self.replaced = [None, None];
-                self.replace_players();
+                self.finding = None;
+                self.choose_variant(games[cycle(i, delta, games.len())]);
             }
             Field::Houses => {
                 s.houses = step(s.houses, delta, 1, MAX_HOUSES as u8);
@@ -271,6 +270,72 @@ impl SetupForm {
         }
         self.fresh = false;
         self.check_players();
+    }
+
+    /// Plays `variant`: its board unless one was chosen, and players that play it.
+    fn choose_variant(&mut self, variant: Variant) {
+        let s = &mut self.setup;
+        s.variant = variant;
+        if !self.board_chosen {
+            let info = variant.info();
+            (s.houses, s.seeds) = (info.default_houses, info.default_seeds);
+        }
+        self.replaced = [None, None];
+        self.replace_players();
+    }
+
+    /// The words typed to find a game, while finding one (after `/`).
+    #[must_use]
+    pub fn finding(&self) -> Option<&str> {
+        self.finding.as_ref().map(|(words, _)| words.as_str())
+    }
+
+    /// Starts finding a game by its name, another of its names or its region: the
+    /// focus goes to the game, and what is typed next chooses it.
+    pub fn start_finding(&mut self) {
+        self.focus = Field::Variant;
+        self.finding = Some((String::new(), self.setup.variant));
+        self.said = Some("Type a game's name or region; Enter keeps it, Esc goes back.".into());
+    }
+
+    /// Ends finding a game, keeping the game found (`keep`) or going back to the one
+    /// chosen before.
+    pub fn end_finding(&mut self, keep: bool) {
+        if let Some((_, before)) = self.finding.take() {
+            if !keep && before != self.setup.variant {
+                self.choose_variant(before);
+            }
+        }
+        self.said = None;
+    }
+
+    /// Adds `c` to the words being found (`None`: deletes the last character) and
+    /// chooses the first game of the catalogue they find, or says none does.
+    pub fn find(&mut self, c: Option<char>) {
+        let Some((words, _)) = &mut self.finding else {
+            return;
+        };
+        match c {
+            Some(c) if !c.is_control() => words.push(c),
+            Some(_) => return,
+            None => {
+                words.pop();
+            }
+        }
+        let words = words.clone();
+        let found = Variant::catalogue()
+            .iter()
+            .copied()
+            .find(|v| v.description().matches(&words));
+        match found {
+            Some(v) => {
+                self.said = None;
+                if v != self.setup.variant {
+                    self.choose_variant(v);
+                }
+            }
+            None => self.said = Some(format!("No game is called {words:?}.")),
+        }
     }
 
     /// Types `c` into the focused name (the first character typed there replaces it);

@@ -44,6 +44,7 @@ pub fn draw(frame: &mut Frame, layout: &SetupLayout, form: &SetupForm) {
         ));
     }
     lines.extend(option_summary(form, notes_w));
+    lines.extend(game_summary(form, notes_w));
     lines.extend(player_notes(form, notes_w));
     frame.render_widget(Paragraph::new(lines), layout.fields);
     let keys = keys_line(usize::from(layout.keys.width));
@@ -101,6 +102,33 @@ fn option_summary(form: &SetupForm, width: usize) -> Vec<Line<'static>> {
     let style = Style::new().fg(DIM).italic();
     let text = format!(" {}.", capitalized(option.summary));
     fit::wrap(&[Span::styled(text, style)], width, 1)
+}
+
+/// What the focused game is, where it is played and where its rules come from,
+/// wrapped to `width` and dimmed, so that a player knows the game before starting it;
+/// nothing when the focus is elsewhere.
+fn game_summary(form: &SetupForm, width: usize) -> Vec<Line<'static>> {
+    if form.focus != Field::Variant {
+        return Vec::new();
+    }
+    let d = form.setup().variant.description();
+    let style = Style::new().fg(DIM).italic();
+    let mut lines = Vec::new();
+    if let Some(words) = form.finding() {
+        let find = format!(" Find: {words}▏");
+        lines.extend(fit::wrap(&[Span::styled(find, Style::new().fg(ACCENT))], width, 1));
+    }
+    let mut about = vec![d.summary.clone()];
+    if !d.region.is_empty() {
+        about.push(format!("Played in {}.", d.region.trim_end_matches('.')));
+    }
+    if let Some(source) = d.sources.first() {
+        about.push(format!("Rules: {}.", source.cite.trim_end_matches('.')));
+    }
+    for text in about.into_iter().filter(|t| !t.is_empty()) {
+        lines.extend(fit::wrap(&[Span::styled(format!(" {text}"), style)], width, 1));
+    }
+    lines
 }
 
 fn capitalized(s: &str) -> String {
@@ -225,6 +253,7 @@ fn keys_line(width: usize) -> Line<'static> {
         (2, vec![key("↑↓"), text(" field")]),
         (1, vec![key("←→"), text(" change")]),
         (3, vec![key("Enter"), text(" start")]),
+        (4, vec![key("/"), text(" find a game")]),
         (9, vec![key("?"), text(" help")]),
         (9, vec![key("Esc"), text(" quit")]),
     ];
