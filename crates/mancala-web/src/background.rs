@@ -18,7 +18,7 @@ use crate::clock::{charge_move, deadline};
 use crate::error::GameError;
 use crate::games::Games;
 use crate::store::{
-    Change, ComputerCommit, GameRow, GameStore, NewMove, Next, StateUpdate, now_ms,
+    Change, ComputerCommit, GameRow, NewMove, Next, StateUpdate, now_ms,
 };
 
 /// How often each instance looks for computer turns nobody holds.
