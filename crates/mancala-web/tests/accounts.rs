@@ -11,7 +11,7 @@ use axum::http::{StatusCode, header};
 use common::TestDb;
 use common::calls::{Answer, Call, bearing, body, call, with_cookie};
 use mancala_web::{
-    AccountStore, Games, Limits, Rating, SESSION_COOKIE, Score, app, pool_of, rate_game,
+    Games, Limits, Rating, SESSION_COOKIE, Score, app, pool_of, rate_game,
 };
 use serde_json::{Value, json};
 

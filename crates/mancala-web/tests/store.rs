@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::{Backend, TestDb};
 use mancala_web::{
-    Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, Games, Limits, NewMove, Next,
+    Change, ComputerCommit, DbLocation, Expiry, GameRow, Games, Limits, NewMove, Next,
     Offer, OfferKind, PlayState, Progress, RematchSeat, RematchToken, StateChange, StateUpdate,
     Store, StoreOptions, now_ms,
 };
