@@ -148,8 +148,8 @@ pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeCont
 pub use store::{
     Account, Change, ComputerCommit, CredentialInfo, CredentialKind, DbLocation, Expiry, GameRow,
     Listing, NewMove, Next, Page, PairCap, PoolUse, Probe, Progress, Ranked, RematchSeat,
-    RematchToken, Schema, StateChange,
-    StateUpdate, Store, StoreError, StoreOptions, StoredAnalysis, now_ms,
+    RematchToken, Schema, StateChange, StateUpdate, Store, StoreError, StoreOptions,
+    StoredAnalysis, now_ms,
 };
 pub use streams::{SentView, StreamSlot};
 pub use think::ThinkLimits;

@@ -367,7 +367,12 @@ impl Store {
     ///
     /// # Errors
     /// When the database fails.
-    pub async fn seat_account(&self, id: &str, seat: u8, account: &str) -> Result<bool, StoreError> {
+    pub async fn seat_account(
+        &self,
+        id: &str,
+        seat: u8,
+        account: &str,
+    ) -> Result<bool, StoreError> {
         let (id, account) = (id.to_owned(), account.to_owned());
         self.run(move |c| {
             Box::pin(async move {

@@ -15,13 +15,7 @@ const RULES_COLUMNS: &str = "variant, houses, seeds, empty_capture, end_rule";
 
 /// The rules columns of `g`, in [`RULES_COLUMNS`]' order.
 fn rules_values(g: &GameRow) -> [Value; 5] {
-    values![
-        &g.variant,
-        g.houses,
-        g.seeds,
-        g.empty_capture,
-        &g.end_rule
-    ]
+    values![&g.variant, g.houses, g.seeds, g.empty_capture, &g.end_rule]
 }
 
 /// Reads the rules columns from `r`, starting at column `first`, into `g`.
@@ -354,9 +348,7 @@ async fn expire(c: &mut dyn Conn, expiry: Expiry, now_ms: i64) -> Result<Vec<Str
                      THEN CAST($2 AS BIGINT) ELSE CAST($3 AS BIGINT) END){}",
         d.skip_locked()
     );
-    let ids: Vec<String> = c
-        .column(&sql, &values![finished, idle, unstarted])
-        .await?;
+    let ids: Vec<String> = c.column(&sql, &values![finished, idle, unstarted]).await?;
     if ids.is_empty() {
         return Ok(ids);
     }
@@ -519,8 +511,7 @@ impl Store {
     /// When the database fails.
     pub async fn expire(&self, expiry: &Expiry, now_ms: i64) -> Result<Vec<String>, StoreError> {
         let expiry = *expiry;
-        self.run(move |c| Box::pin(expire(c, expiry, now_ms)))
-            .await
+        self.run(move |c| Box::pin(expire(c, expiry, now_ms))).await
     }
 
     /// Stores a change of state that is not a move (see [`StateChange`]), if the game

@@ -109,7 +109,9 @@ impl Store {
                     .map_err(|e| StoreError::Task(e.to_string()))??;
                 Arc::new(db)
             }
-            DbLocation::Postgres(url) => Arc::new(postgres::PostgresDb::connect(url, options).await?),
+            DbLocation::Postgres(url) => {
+                Arc::new(postgres::PostgresDb::connect(url, options).await?)
+            }
         };
         Ok(Store { db })
     }
@@ -214,7 +216,11 @@ macro_rules! migrations_of {
             ),
             (
                 "V3__invites_rematches_expiry",
-                include_str!(concat!("../../migrations/", $dir, "/V3__invites_rematches_expiry.sql")),
+                include_str!(concat!(
+                    "../../migrations/",
+                    $dir,
+                    "/V3__invites_rematches_expiry.sql"
+                )),
             ),
             (
                 "V4__play_state",

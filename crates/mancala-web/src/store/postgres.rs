@@ -53,7 +53,10 @@ pub(super) struct PostgresDb {
 
 impl PostgresDb {
     /// Connects to the database at `url`, migrates it, and opens a pool of connections.
-    pub(super) async fn connect(url: &str, options: &StoreOptions) -> Result<PostgresDb, StoreError> {
+    pub(super) async fn connect(
+        url: &str,
+        options: &StoreOptions,
+    ) -> Result<PostgresDb, StoreError> {
         let mut config: tokio_postgres::Config = url
             .parse()
             .map_err(|e| StoreError::Location(format!("{}: {e}", redacted(url))))?;
@@ -231,7 +234,9 @@ impl Conn for PgConn<'_> {
             let sql = format!("SELECT pg_notify('{CHANNEL}', $1)");
             let sent = async {
                 let stmt = self.statement(&sql).await?;
-                self.client()?.execute(&stmt, &params_of(&[payload])).await?;
+                self.client()?
+                    .execute(&stmt, &params_of(&[payload]))
+                    .await?;
                 Ok::<_, StoreError>(())
             };
             if let Err(e) = sent.await {

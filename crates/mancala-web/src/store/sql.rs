@@ -17,9 +17,10 @@ use tokio::sync::mpsc;
 use super::{Change, Probe, StoreError};
 
 /// A value bound to a statement or read from a row, whichever database.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) enum Value {
     /// SQL `NULL`.
+    #[default]
     Null,
     /// Any integer column (PostgreSQL: `smallint`, `integer` or `bigint`, converted
     /// to the parameter's type, failing if it does not fit).
@@ -236,16 +237,13 @@ impl Row {
                 .collect(),
             Value::Text(text) => text
                 .split(',')
-                .map(|n| n.parse().map_err(|_| bad(format!("{n:?} is no small integer"))))
+                .map(|n| {
+                    n.parse()
+                        .map_err(|_| bad(format!("{n:?} is no small integer")))
+                })
                 .collect(),
             other => Err(bad(format!("a list expected, {other:?} found"))),
         }
-    }
-}
-
-impl Default for Value {
-    fn default() -> Value {
-        Value::Null
     }
 }
 
@@ -405,9 +403,7 @@ impl dyn Conn + '_ {
 /// Work handed to a [`Database`]: a closure over a connection whose result travels
 /// back type-erased (see `Store::run`).
 pub(crate) type Job = Box<
-    dyn for<'c> FnOnce(
-            &'c mut dyn Conn,
-        ) -> BoxFuture<'c, Result<Box<dyn Any + Send>, StoreError>>
+    dyn for<'c> FnOnce(&'c mut dyn Conn) -> BoxFuture<'c, Result<Box<dyn Any + Send>, StoreError>>
         + Send,
 >;
 

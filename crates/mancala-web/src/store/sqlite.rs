@@ -109,7 +109,10 @@ impl Database for SqliteDb {
                     // so the connection's thread goes on serving the other requests;
                     // this one fails.
                     let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        run_ready(job(&mut SqliteConn { conn, instance: &instance }))
+                        run_ready(job(&mut SqliteConn {
+                            conn,
+                            instance: &instance,
+                        }))
                     }));
                     if !conn.is_autocommit() {
                         let _ = conn.execute_batch("ROLLBACK");
