@@ -25,15 +25,15 @@
 //!              V8 when a rated game counted, and when credentials were made and used
 //! ```
 //!
-//! Every operation is written once, as statements on a [`sql::Conn`] in the order a
+//! Every operation is written once, as statements on a `sql::Conn` in the order a
 //! transaction runs them; only what the two SQL dialects say differently (times, row
 //! locks, lists as parameters, the column types) lives in the drivers and in
-//! [`sql::Dialect`]. PostgreSQL stores a person's move in one statement rather than a
+//! `sql::Dialect`. PostgreSQL stores a person's move in one statement rather than a
 //! transaction of several (one round trip on the site's busiest path).
 //!
 //! A released migration is never edited (its checksum is recorded in the database, and
 //! a changed one stops the server): a schema change is a new `V<n+1>` file for each
-//! backend, listed in [`migrations_of!`].
+//! backend, listed in `migrations_of!`.
 //!
 //! Games are kept as long as [`Expiry`] says: each records when it last changed and
 //! when it ended, and [`Store::expire`] deletes those past their time (run by one
@@ -247,7 +247,7 @@ macro_rules! migrations_of {
 }
 pub(crate) use migrations_of;
 
-/// The migrations of one backend (see [`migrations_of!`]), for refinery.
+/// The migrations of one backend (see `migrations_of!`), for refinery.
 fn migrations(files: &[(&str, &str)]) -> Result<Vec<refinery::Migration>, StoreError> {
     files
         .iter()
