@@ -4,8 +4,8 @@
 
 use super::sql::{Conn, Dialect, Row, Value, values};
 use super::{
-    Expiry, GameRow, NewMove, Next, RematchSeat, RematchToken, StateChange, StateUpdate, Store,
-    StoreError, now_ms,
+    ComputerCommit, Expiry, GameRow, NewMove, Next, RematchSeat, RematchToken, StateChange,
+    StateUpdate, Store, StoreError, now_ms,
 };
 use crate::state::PlayState;
 
@@ -531,11 +531,7 @@ impl Store {
     ///
     /// # Errors
     /// When the database fails.
-    pub async fn append_computer_move(
-        &self,
-        mv: &NewMove,
-    ) -> Result<super::ComputerCommit, StoreError> {
-        use super::ComputerCommit;
+    pub async fn append_computer_move(&self, mv: &NewMove) -> Result<ComputerCommit, StoreError> {
         let mv = mv.clone();
         self.run(move |c| {
             Box::pin(async move {
