@@ -18,7 +18,7 @@ use crate::games::Games;
 use crate::passwords::check_password;
 use crate::ratings::{Rating, Score, is_pool, pool_of, round};
 use crate::row::session_of;
-use crate::store::{Account, AccountStore, CredentialKind, Page, PairCap, Ranked, StoreError};
+use crate::store::{Account, CredentialKind, Page, PairCap, Ranked, StoreError};
 use crate::tokens::{hash_token, new_token};
 use crate::view::{GameView, PlayerView, RulesView};
 

@@ -3,7 +3,7 @@
 //! timer, which ends games on time.
 //!
 //! Each is decided on the game as loaded, and stored only if the game is still at
-//! that version (see [`GameStore::change_state`]): a move and a resignation racing
+//! that version (see [`Store::change_state`](crate::Store::change_state)): a move and a resignation racing
 //! each other cannot both be stored.
 
 use mancala_core::Side;
@@ -15,7 +15,7 @@ use crate::error::GameError;
 use crate::games::Games;
 use crate::row::started;
 use crate::state::{Offer, OfferKind, PlayState};
-use crate::store::{GameRow, GameStore, Next, StateChange, StateUpdate};
+use crate::store::{GameRow, Next, StateChange, StateUpdate};
 use crate::tokens::{SeatKey, seat_of};
 use crate::view::GameView;
 

@@ -6,7 +6,7 @@
 //! one running) and is answered at once with [`AnalysisAnswer::Pending`]; the client
 //! asks again after `Retry-After`. One job per game: on this instance the running jobs
 //! are kept by game, and across instances the job is claimed in the store
-//! ([`GameStore::claim_analysis`]) for a lease that the job renews while it waits for
+//! ([`Store::claim_analysis`](crate::Store::claim_analysis)) for a lease that the job renews while it waits for
 //! a thinker and while it runs; a crashed instance's claim lapses with its lease, and
 //! the next request starts the job again. Jobs wait for a long thinker slot and their
 //! memory like a long computer move ([`crate::thinkers::Thinkers::long_work`]), so they
@@ -26,7 +26,7 @@ use crate::client::ClientKey;
 use crate::error::GameError;
 use crate::games::Games;
 use crate::row::session_of;
-use crate::store::{GameStore, StoredAnalysis};
+use crate::store::StoredAnalysis;
 use crate::think::ThinkLimits;
 use crate::thinkers::lower_priority;
 

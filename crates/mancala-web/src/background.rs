@@ -17,9 +17,7 @@ use mancala_session::Session;
 use crate::clock::{charge_move, deadline};
 use crate::error::GameError;
 use crate::games::Games;
-use crate::store::{
-    Change, ComputerCommit, GameRow, GameStore, NewMove, Next, StateUpdate, now_ms,
-};
+use crate::store::{Change, ComputerCommit, GameRow, NewMove, Next, StateUpdate, now_ms};
 
 /// How often each instance looks for computer turns nobody holds.
 const SWEEP_EVERY: Duration = Duration::from_millis(500);

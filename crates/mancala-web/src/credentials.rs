@@ -9,7 +9,7 @@ use crate::accounts::{hash_password_now, hashing, password_matches};
 use crate::error::GameError;
 use crate::games::Games;
 use crate::passwords::check_password;
-use crate::store::{Account, AccountStore, CredentialInfo, CredentialKind};
+use crate::store::{Account, CredentialInfo, CredentialKind};
 
 /// A session or a personal API token as its owner sees it: never its secret.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]

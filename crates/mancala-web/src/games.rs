@@ -1,5 +1,5 @@
 //! The game service: what every request about a game goes through. Handlers call it;
-//! it calls the store ([`GameStore`]), which several server instances may share.
+//! it calls the store ([`Store`]), which several server instances may share.
 //!
 //! [`Games`] is defined here with what the rest of the service shares: its state,
 //! reading a stored game and its view, and handing views to the live streams. What it
@@ -21,7 +21,7 @@ use crate::clock::{Clock, SystemClock};
 use crate::error::GameError;
 use crate::limits::Limits;
 use crate::live::{LIVE_SESSIONS, LiveSessions};
-use crate::store::{GameRow, GameStore, Store, now_ms};
+use crate::store::{GameRow, Store, now_ms};
 use crate::streams::{SentView, StreamSlot, Streams};
 use crate::thinkers::{ThinkStats, Thinkers};
 use crate::view::GameView;

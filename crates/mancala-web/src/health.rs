@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use crate::games::Games;
-use crate::store::{GameStore, Schema};
+use crate::store::Schema;
 
 /// How long `/readyz` waits for the database: a probe's own timeout should be longer
 /// (docs/deploy.md says 3 s), so that it gets the 503 and its reason.

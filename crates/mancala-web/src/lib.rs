@@ -52,7 +52,7 @@
 //! catalogue.rs  what the server plays, for the browser's forms: the variants as core
 //!               describes them, the computer players of the engine's catalogue
 //! store/        games, hashed seat tokens and invites, one row per move: one interface
-//!               (GameStore), SQLite (the default) or PostgreSQL (several instances, one
+//!               (Store), SQLite (the default) or PostgreSQL (several instances, one
 //!               database); migrations/ holds each backend's versioned schemas
 //! static/       index.html, app.js (home and game pages), catalogue.js (the variants
 //!               and players as the server describes them; the home form built from
@@ -149,10 +149,10 @@ pub use ratings::{
 pub use records::{ImportRequest, PositionView, PositionsView, RECORD_LIMIT, RecordQuery};
 pub use state::{NAME_MAX_CHARS, Offer, OfferKind, PlayState, StoppedBy, TimeControl};
 pub use store::{
-    Account, AccountStore, Change, ComputerCommit, CredentialInfo, CredentialKind, DbLocation,
-    Expiry, GameRow, GameStore, Listing, NewMove, Next, Page, PairCap, PoolUse, PostgresStore,
-    Probe, Progress, Ranked, RematchSeat, RematchToken, Schema, SqliteStore, StateChange,
-    StateUpdate, Store, StoreError, StoreOptions, StoredAnalysis, now_ms,
+    Account, Change, ComputerCommit, CredentialInfo, CredentialKind, DbLocation, Expiry, GameRow,
+    Listing, NewMove, Next, Page, PairCap, PoolUse, Probe, Progress, Ranked, RematchSeat,
+    RematchToken, Schema, StateChange, StateUpdate, Store, StoreError, StoreOptions,
+    StoredAnalysis, now_ms,
 };
 pub use streams::{SentView, StreamSlot};
 pub use think::ThinkLimits;

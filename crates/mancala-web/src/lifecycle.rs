@@ -18,8 +18,8 @@ use crate::error::GameError;
 use crate::games::Games;
 use crate::row::session_of;
 use crate::state::{PlayState, check_name};
-use crate::store::{Account, AccountStore};
-use crate::store::{GameRow, GameStore, Next, RematchToken, StateChange, StateUpdate, now_ms};
+use crate::store::Account;
+use crate::store::{GameRow, Next, RematchToken, StateChange, StateUpdate, now_ms};
 use crate::tokens::{hash_token, matches, new_token, random_hex, rematch_token, seat_of};
 
 /// What a client asks for when creating a game (`POST /api/games`).

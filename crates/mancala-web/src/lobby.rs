@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::error::GameError;
 use crate::games::Games;
 use crate::state::TimeControl;
-use crate::store::{GameStore, Listing};
+use crate::store::Listing;
 use crate::view::{GameView, PlayerView, RulesView};
 
 /// The most games a list shows: the most recently active. Each is read and replayed

@@ -37,7 +37,7 @@ use tower::{Layer, Service};
 
 use crate::games::Games;
 use crate::health::READY_TIMEOUT;
-use crate::store::{GameStore, Probe};
+use crate::store::Probe;
 
 /// The latency buckets of requests, in seconds: a move is answered in about a
 /// millisecond, a refused request is held back a second.

@@ -14,7 +14,7 @@ use crate::clock::{charge_move, deadline};
 use crate::error::GameError;
 use crate::games::Games;
 use crate::row::started;
-use crate::store::{GameRow, GameStore, NewMove, Next, StateUpdate, now_ms};
+use crate::store::{GameRow, NewMove, Next, StateUpdate, now_ms};
 use crate::tokens::{SeatKey, seat_of};
 use crate::view::GameView;
 

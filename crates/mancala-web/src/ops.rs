@@ -21,7 +21,6 @@ use crate::games::Games;
 use crate::health::{Readiness, healthz};
 use crate::metrics::{Metrics, MetricsToken};
 use crate::request_id::{HEADER, MakeId, RequestSpan, drop_malformed};
-use crate::store::GameStore;
 
 /// The shortest `--metrics-token` accepted: one that could be guessed would open the
 /// metrics to anyone.

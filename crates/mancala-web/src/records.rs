@@ -12,7 +12,7 @@ use crate::games::Games;
 use crate::lifecycle::{FirstMover, NewGame, SeatGrant};
 use crate::row::session_of;
 use crate::state::check_name;
-use crate::store::{GameRow, GameStore, NewMove, Next, StoreError};
+use crate::store::{GameRow, NewMove, Next, StoreError};
 
 /// The largest record `POST /api/games/import` takes (the rest of the API takes
 /// [`crate::BODY_LIMIT`]): a few hundred moves with comments.

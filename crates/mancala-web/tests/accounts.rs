@@ -10,9 +10,7 @@ use axum::Router;
 use axum::http::{StatusCode, header};
 use common::TestDb;
 use common::calls::{Answer, Call, bearing, body, call, with_cookie};
-use mancala_web::{
-    AccountStore, Games, Limits, Rating, SESSION_COOKIE, Score, app, pool_of, rate_game,
-};
+use mancala_web::{Games, Limits, Rating, SESSION_COOKIE, Score, app, pool_of, rate_game};
 use serde_json::{Value, json};
 
 on_both_backends!(

@@ -269,7 +269,7 @@ async fn one_job_per_game(db: TestDb) {
 /// loses the job when its lease lapses; a stored analysis is not claimed again unless
 /// the game's moves differ; it is deleted with its game.
 async fn a_crashed_job_s_claim_lapses(db: TestDb) {
-    use mancala_web::{Expiry, GameRow, GameStore, StoredAnalysis};
+    use mancala_web::{Expiry, GameRow, StoredAnalysis};
     let first = db.store().await;
     let game = GameRow {
         id: "a1".into(),
@@ -338,7 +338,7 @@ async fn a_crashed_job_s_claim_lapses(db: TestDb) {
 /// is opened again.
 #[tokio::test]
 async fn a_restarted_sqlite_server_drops_the_jobs_of_its_last_run() {
-    use mancala_web::{GameRow, GameStore, SqliteStore};
+    use mancala_web::{GameRow, Store};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("games.sqlite");
     let game = GameRow {
@@ -354,10 +354,10 @@ async fn a_restarted_sqlite_server_drops_the_jobs_of_its_last_run() {
     };
     let lease = Duration::from_secs(3600);
     {
-        let store = SqliteStore::open(&path).unwrap();
+        let store = Store::open_sqlite(&path).unwrap();
         store.create(&game).await.unwrap();
         assert!(store.claim_analysis("a2", 3, lease).await.unwrap());
     }
-    let store = SqliteStore::open(&path).unwrap();
+    let store = Store::open_sqlite(&path).unwrap();
     assert!(store.claim_analysis("a2", 3, lease).await.unwrap());
 }

@@ -11,7 +11,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Request, StatusCode, header};
 use common::TestDb;
 use http_body_util::BodyExt;
-use mancala_web::{GameStore, Games, NewMove, Next, Store, app};
+use mancala_web::{Games, NewMove, Next, Store, app};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 

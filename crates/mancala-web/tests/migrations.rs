@@ -13,8 +13,7 @@ use std::time::{Duration, Instant};
 
 use common::TestDb;
 use mancala_web::{
-    Background, ClientKey, DbLocation, GameStore, Games, JoinRequest, MoveRequest, Store,
-    StoreOptions, now_ms,
+    Background, ClientKey, DbLocation, Games, JoinRequest, MoveRequest, Store, StoreOptions, now_ms,
 };
 use serde_json::Value;
 

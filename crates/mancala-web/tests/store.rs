@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use common::{Backend, TestDb};
 use mancala_web::{
-    Change, ComputerCommit, DbLocation, Expiry, GameRow, GameStore, Games, Limits, NewMove, Next,
-    Offer, OfferKind, PlayState, Progress, RematchSeat, RematchToken, StateChange, StateUpdate,
-    Store, StoreOptions, now_ms,
+    Change, ComputerCommit, DbLocation, Expiry, GameRow, Games, Limits, NewMove, Next, Offer,
+    OfferKind, PlayState, Progress, RematchSeat, RematchToken, StateChange, StateUpdate, Store,
+    StoreOptions, now_ms,
 };
 
 fn game(id: &str, opponent: &str) -> GameRow {

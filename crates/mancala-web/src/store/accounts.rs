@@ -1,11 +1,8 @@
-//! Accounts, their credentials and ratings: one interface, [`AccountStore`], which
-//! both backends implement beside [`super::GameStore`] (`sqlite_accounts.rs`,
-//! `postgres_accounts.rs`).
-
-use std::future::Future;
+//! What the store keeps of accounts: the accounts, their credentials, pages of their
+//! games, ratings (the operations are `account_sql.rs`).
 
 use super::StoreError;
-use crate::ratings::{Rating, RatingChanges, Score};
+use crate::ratings::{Rating, RatingChanges};
 
 /// A stored account.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,114 +103,4 @@ pub struct Ranked {
     pub bot: bool,
     /// The rating in the leaderboard's pool.
     pub rating: Rating,
-}
-
-/// Accounts, credentials, the account of each seat, and ratings.
-pub trait AccountStore: Send + Sync {
-    /// Stores a new account; `false` when its key is taken.
-    fn create_account(
-        &self,
-        account: &Account,
-    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
-
-    /// The account with this key, if any.
-    fn account(
-        &self,
-        key: &str,
-    ) -> impl Future<Output = Result<Option<Account>, StoreError>> + Send;
-
-    /// Marks the account a bot's; `false` if there is no such account.
-    fn make_bot(&self, key: &str) -> impl Future<Output = Result<bool, StoreError>> + Send;
-
-    /// Replaces the account's password hash; `false` if there is no such account.
-    fn set_password(
-        &self,
-        key: &str,
-        password_hash: &str,
-    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
-
-    /// Stores a credential (the SHA-256 of its secret) acting for `account`, made at
-    /// `now_ms`, until `expires_ms` if given.
-    fn add_credential(
-        &self,
-        token_hash: [u8; 32],
-        account: &str,
-        kind: CredentialKind,
-        now_ms: i64,
-        expires_ms: Option<i64>,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// The account a credential acts for, and what the credential is, unless it is
-    /// unknown or expired at `now_ms`; notes it used at `now_ms` (to the minute).
-    fn credential(
-        &self,
-        token_hash: [u8; 32],
-        now_ms: i64,
-    ) -> impl Future<Output = Result<Option<(Account, CredentialKind)>, StoreError>> + Send;
-
-    /// Forgets a credential (logging out, revoking a token).
-    fn remove_credential(
-        &self,
-        token_hash: [u8; 32],
-    ) -> impl Future<Output = Result<(), StoreError>> + Send;
-
-    /// The account's current credentials of `kind` at `now_ms`, the newest first.
-    fn credentials_of(
-        &self,
-        account: &str,
-        kind: CredentialKind,
-        now_ms: i64,
-    ) -> impl Future<Output = Result<Vec<CredentialInfo>, StoreError>> + Send;
-
-    /// Forgets every credential of `kind` of `account` but `keep` (if given); how
-    /// many went.
-    fn remove_credentials(
-        &self,
-        account: &str,
-        kind: CredentialKind,
-        keep: Option<[u8; 32]>,
-    ) -> impl Future<Output = Result<u64, StoreError>> + Send;
-
-    /// Gives seat `seat` (1 or 2) of game `id` to `account` if no account holds it;
-    /// `false` otherwise. A change of the game (its version moves on).
-    fn seat_account(
-        &self,
-        id: &str,
-        seat: u8,
-        account: &str,
-    ) -> impl Future<Output = Result<bool, StoreError>> + Send;
-
-    /// The ids of the games where `account` holds a seat, the latest activity first.
-    fn games_of(
-        &self,
-        account: &str,
-        page: Page,
-    ) -> impl Future<Output = Result<Vec<String>, StoreError>> + Send;
-
-    /// The account's rating in each pool it has played rated games in.
-    fn ratings(
-        &self,
-        account: &str,
-    ) -> impl Future<Output = Result<Vec<(String, Rating)>, StoreError>> + Send;
-
-    /// The established (not provisional) ratings of `pool`, best first.
-    fn leaderboard(
-        &self,
-        pool: &str,
-        limit: usize,
-    ) -> impl Future<Output = Result<Vec<Ranked>, StoreError>> + Send;
-
-    /// Rates the finished rated game `id` in `pool` as `score` (for player 1), once:
-    /// in one transaction, both players' ratings before it are read, both after it
-    /// written, and the changes kept with the game (a change of the game). Past the
-    /// pair's daily `cap` the game is kept as rated without changing the ratings
-    /// ([`RatingChanges::counted`] false). `None` if it was rated already, or is not
-    /// a rated game between two accounts.
-    fn rate(
-        &self,
-        id: &str,
-        pool: &str,
-        score: Score,
-        cap: PairCap,
-    ) -> impl Future<Output = Result<Option<RatingChanges>, StoreError>> + Send;
 }

@@ -85,7 +85,7 @@ pub(crate) fn file_of(conn: &Connection) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::SqliteStore;
+    use crate::store::Store;
 
     /// The rows in the database file itself, not counting its write-ahead log.
     fn rows_in_the_file(path: &Path, table: &str) -> i64 {
@@ -103,7 +103,7 @@ mod tests {
     fn commits_reach_the_database_file_while_the_store_is_open() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.sqlite");
-        let store = SqliteStore::open(&path).unwrap();
+        let store = Store::open_sqlite(&path).unwrap();
         let writer = Connection::open(&path).unwrap();
         writer.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
         writer

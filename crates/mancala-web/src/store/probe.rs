@@ -10,7 +10,7 @@ use deadpool_postgres::Pool;
 
 use super::StoreError;
 
-/// Questions about the database behind a store (see [`super::GameStore::probe`]).
+/// Questions about the database behind a store (see [`super::Store::probe`]).
 #[derive(Clone)]
 pub struct Probe {
     backend: Backend,
