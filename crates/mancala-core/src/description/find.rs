@@ -120,6 +120,37 @@ impl Description {
     }
 }
 
+impl Description {
+    /// How well `query` finds this game, best first: 0 when the key or the name starts
+    /// with it, 1 when another of its names does, 2 when it [`matches`](Self::matches)
+    /// otherwise; `None` when it does not. A front end that chooses one game as the
+    /// player types takes the best, so that `ayo` is Ayoayo before a game that has Ayo
+    /// among its other names.
+    ///
+    /// ```
+    /// use mancala_core::description::Description;
+    /// let ayoayo = Description::builtin("ayoayo").unwrap();
+    /// assert_eq!(ayoayo.rank("ayo"), Some(0));
+    /// assert_eq!(ayoayo.rank("olopon"), Some(2));
+    /// assert_eq!(ayoayo.rank("kalah"), None);
+    /// ```
+    #[must_use]
+    pub fn rank(&self, query: &str) -> Option<u8> {
+        if !self.matches(query) {
+            return None;
+        }
+        let query = folded(query.trim());
+        let starts = |name: &str| folded(name).starts_with(&query);
+        if starts(&self.key) || starts(&self.name) {
+            Some(0)
+        } else if self.aliases.iter().any(|a| starts(a)) {
+            Some(1)
+        } else {
+            Some(2)
+        }
+    }
+}
+
 /// `text` in lower case ASCII: accents and other scripts transliterated.
 fn folded(text: &str) -> String {
     deunicode::deunicode(text).to_lowercase()

@@ -491,7 +491,11 @@ fn finding_key(form: &mut SetupForm, key: KeyEvent) -> bool {
         KeyCode::Char(c) => form.find(Some(c)),
         KeyCode::Up | KeyCode::Down | KeyCode::Tab | KeyCode::BackTab => {
             form.end_finding(true);
-            let delta = if matches!(key.code, KeyCode::Up | KeyCode::BackTab) { -1 } else { 1 };
+            let delta = if matches!(key.code, KeyCode::Up | KeyCode::BackTab) {
+                -1
+            } else {
+                1
+            };
             form.move_focus(delta);
         }
         _ => {}

@@ -323,10 +323,12 @@ impl SetupForm {
             }
         }
         let words = words.clone();
+        // The best match, the first in the catalogue among equals.
         let found = Variant::catalogue()
             .iter()
-            .copied()
-            .find(|v| v.description().matches(&words));
+            .filter_map(|&v| v.description().rank(&words).map(|rank| (rank, v)))
+            .min_by_key(|&(rank, _)| rank)
+            .map(|(_, v)| v);
         match found {
             Some(v) => {
                 self.said = None;
@@ -566,5 +568,37 @@ mod tests {
             assert_ne!(form.setup().players[0], "robot");
         }
         assert_eq!(form.notes(), [None, None], "a player chosen by hand");
+    }
+
+    #[test]
+    fn slash_finds_a_game_by_name_and_esc_goes_back() {
+        let mut f = SetupForm::new(Setup::default());
+        let before = f.setup().variant;
+        f.start_finding();
+        assert_eq!((f.focus, f.finding()), (Field::Variant, Some("")));
+        for c in "ayo".chars() {
+            f.find(Some(c));
+        }
+        // Ayoayo by its name, before Oware, which has Ayo among its other names.
+        assert_eq!(f.setup().variant.name(), "ayoayo");
+        assert_eq!(f.setup().houses, f.setup().variant.info().default_houses);
+        f.end_finding(false);
+        assert_eq!((f.setup().variant, f.finding()), (before, None));
+        // Accents do not matter, Enter keeps the game, a miss says so and keeps it.
+        f.start_finding();
+        for c in "unee".chars() {
+            f.find(Some(c));
+        }
+        assert_eq!(f.setup().variant.name(), "unee-tugalluulax");
+        f.find(Some('z'));
+        assert_eq!(f.setup().variant.name(), "unee-tugalluulax");
+        assert!(
+            f.said().is_some_and(|s| s.contains("No game")),
+            "{:?}",
+            f.said()
+        );
+        f.find(None);
+        f.end_finding(true);
+        assert_eq!(f.setup().variant.name(), "unee-tugalluulax");
     }
 }

@@ -116,7 +116,11 @@ fn game_summary(form: &SetupForm, width: usize) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     if let Some(words) = form.finding() {
         let find = format!(" Find: {words}▏");
-        lines.extend(fit::wrap(&[Span::styled(find, Style::new().fg(ACCENT))], width, 1));
+        lines.extend(fit::wrap(
+            &[Span::styled(find, Style::new().fg(ACCENT))],
+            width,
+            1,
+        ));
     }
     let mut about = vec![d.summary.clone()];
     if !d.region.is_empty() {
@@ -126,7 +130,11 @@ fn game_summary(form: &SetupForm, width: usize) -> Vec<Line<'static>> {
         about.push(format!("Rules: {}.", source.cite.trim_end_matches('.')));
     }
     for text in about.into_iter().filter(|t| !t.is_empty()) {
-        lines.extend(fit::wrap(&[Span::styled(format!(" {text}"), style)], width, 1));
+        lines.extend(fit::wrap(
+            &[Span::styled(format!(" {text}"), style)],
+            width,
+            1,
+        ));
     }
     lines
 }
