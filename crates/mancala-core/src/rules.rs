@@ -478,9 +478,16 @@ pub enum RulesError {
     /// Seeds per house out of range.
     #[error("seeds per house must be between 1 and {MAX_SEEDS}, not {0}")]
     Seeds(u32),
-    /// A game description was refused.
+    /// A game description was refused (boxed: it carries three strings, and every
+    /// result that can fail over rules would otherwise carry their size).
     #[error(transparent)]
-    Description(#[from] DescriptionError),
+    Description(Box<DescriptionError>),
+}
+
+impl From<DescriptionError> for RulesError {
+    fn from(e: DescriptionError) -> Self {
+        RulesError::Description(Box::new(e))
+    }
 }
 
 #[cfg(feature = "serde")]
