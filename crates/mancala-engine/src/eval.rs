@@ -14,12 +14,12 @@ use crate::Score;
 /// - `reach`: with extra turns (Kalah), houses whose seeds end exactly in the store;
 ///   otherwise houses with enough seeds to go round the board (12 or more on six
 ///   houses);
-/// - `threat`: with extra turns (Kalah), the most seeds one move captures; otherwise
-///   the opponent's houses one seed from a capture by their count
-///   ([`RuleSet::captures_at`]: one or two seeds in Oware, an odd number in Togyz
-///   Kumalak);
-/// - `claim`: houses claimed on the opponent's row (Togyz Kumalak's tuzdyks: every
-///   seed sown into one goes to its owner for the rest of the game).
+/// - `threat`: with extra turns, the most seeds one move captures; otherwise the
+///   opponent's houses one seed from a capture by their count
+///   ([`RuleSet::captures_at`]: one or two seeds where 2s and 3s are taken, an odd
+///   number where even counts are);
+/// - `claim`: houses claimed on the opponent's row (in a game whose captures claim
+///   houses, every seed sown into one goes to its owner for the rest of the game).
 ///
 /// The terms `mobility`, `reach` and `threat` cost a pass over the houses, so they are
 /// only computed when weighted.

@@ -488,8 +488,8 @@ fn playout_winner_with<R: RuleSet>(pos: &mut Position, rng: &mut SmallRng) -> Op
         return Some(side);
     }
     // `Position::decided_winner` after each move, looking only at the mover's store
-    // (every variant banks captures for the mover; a Togyz Kumalak tuzdyk can bank
-    // for the other player too, and a majority reached that way ends the game, seen
+    // (every variant banks captures for the mover; a claimed house can bank for the
+    // other player too, and a majority reached that way ends the game, seen
     // by `is_over` at the next turn): `2s > t` is `s > t / 2`. Reading the one store
     // the move wrote, and no wider, also lets the processor forward the value from the
     // write.

@@ -1,5 +1,7 @@
 //! What the record reader says about bad records: every kind of problem, with its
 //! game, line and move number, and nothing loaded from a file with a bad game.
+// `RecordError` is large since core's description errors are (see `parse_records`).
+#![allow(clippy::result_large_err)]
 
 use mancala_core::{IllegalMove, Rules, Side};
 use mancala_session::{

@@ -14,13 +14,13 @@ use ratatui::text::{Line, Span};
 
 use crate::fit;
 use crate::keymap;
-use crate::style::{ACCENT, TUZDYK, key, text};
+use crate::style::{ACCENT, CLAIMED, key, text};
 
 /// The help's widest box: wider lines are harder to read.
 const MAX_WIDTH: u16 = 78;
 
 /// What the board shows of `variant` beyond seeds: the boxes at its ends (by the
-/// variant's word for them) and a tuzdyk's mark.
+/// variant's word for them) and a claimed house's mark (by the variant's word for it).
 fn board_words(variant: Variant) -> Vec<String> {
     let info = variant.info();
     let mut words = vec![if info.stores {
@@ -33,9 +33,9 @@ fn board_words(variant: Variant) -> Vec<String> {
     }];
     if info.claims {
         words.push(format!(
-            "{} in a house, in its owner's colour: a tuzdyk. Seeds sown there go to its \
+            "{CLAIMED} in a house, in its owner's colour: a {}. Seeds sown there go to its \
              owner.",
-            TUZDYK
+            mancala_session::claim_word(info.claim_word)
         ));
     }
     words

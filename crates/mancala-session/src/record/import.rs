@@ -39,6 +39,9 @@ use crate::{house_number, parse_house_number};
 /// assert_eq!(games[1].rules(), Rules::oware(6, 4));
 /// assert_eq!(games[1].game().position().houses(Side::South), &[6, 1, 6, 6, 5, 1]);
 /// ```
+// The error names the game, line and move at fault and what is wrong, by value so that
+// callers match on it; reading a file is no hot path, so its size costs nothing.
+#[allow(clippy::result_large_err)]
 pub fn parse_records(text: &str, defaults: Rules) -> Result<Vec<Record>, RecordError> {
     let mut lexer = Lexer::new(text);
     let mut games = Vec::new();
@@ -119,6 +122,7 @@ impl MoveContext {
 
 impl RawGame {
     /// The record, or the first problem in it.
+    #[allow(clippy::result_large_err)] // As `parse_records`: an error by value.
     fn build(self, defaults: Rules, number: usize) -> Result<Record, RecordError> {
         let last_line = self
             .items
