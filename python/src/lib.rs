@@ -172,7 +172,8 @@ fn variant_info(py: Python<'_>, variant: &str) -> PyResult<Py<PyDict>> {
     d.set_item("stores", info.stores)?;
     d.set_item("extra_turns", info.extra_turns)?;
     d.set_item("repetition", info.repetition)?;
-    d.set_item("tuzdyks", info.claims)?;
+    d.set_item("claims", info.claims)?;
+    d.set_item("claim_word", info.claim_word)?;
     Ok(d.unbind())
 }
 

@@ -1,7 +1,7 @@
 //! The help screen's text (`?` or F1): the keys (from the key table, `keymap`, which
 //! the app dispatches them by), the rules of the variant being played
 //! as its description words them (with its tip, what the boxes at the ends hold and,
-//! in Togyz Kumalak, what the `x` on the board is), and what each computer player that
+//! in a game whose captures claim houses, what the `x` on the board is), and what each computer player that
 //! plays it is, from the engine's catalogue; where it goes on the screen and how far it
 //! scrolls. `ui::help` draws it; the app asks how far it may scroll, so that a key past
 //! either end is not a dead press.

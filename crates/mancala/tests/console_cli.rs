@@ -529,3 +529,47 @@ fn the_kalah_console_says_what_its_transcripts_leave_unsaid_on_standard_error() 
         "q is not the end of the input: {err}"
     );
 }
+
+/// Games the description engine plays (relay sowing, stores of their own rules,
+/// clockwise sowing) through the real binary: computer players finish a game.
+#[test]
+fn described_games_are_played_to_the_end_by_computer_players() {
+    for key in ["ayoayo", "bohnenspiel", "pallanguzhi", "woli"] {
+        let args = [
+            "console",
+            "--variant",
+            key,
+            "--p1",
+            "greedy",
+            "--p2",
+            "random",
+        ];
+        let (ok, out, err) = spec::run_binary(&args, "");
+        assert!(ok, "{key}: {err}");
+        assert!(out.contains("Game over"), "{key}: {out}");
+    }
+}
+
+/// A person plays a described game: the rules on `?`, a move, the board after it as
+/// the rules say, and quitting.
+#[test]
+fn a_person_plays_a_described_game_in_the_console() {
+    use mancala_core::{Move, Position, Rules, Variant};
+    let variant: Variant = "ayoayo".parse().unwrap();
+    let rules = Rules::new(variant, 6, 4).unwrap();
+    let names = ["Player 1".to_owned(), "Player 2".to_owned()];
+    let start = Position::new(rules);
+    let after = start.play(Move::new(2).unwrap()).unwrap();
+    let (ok, out, err) = spec::run_binary(&["console", "--variant", "ayoayo"], "?\n2\nq\n");
+    assert!(ok, "{err}");
+    let help = format!("{}: ", variant.info().name);
+    assert!(out.contains(&help), "{out}");
+    let start_board = mancala_console::oware_board(&start, &names);
+    let after_board = mancala_console::oware_board(&after, &names);
+    let at = out.find(&start_board).expect("the start board");
+    assert!(out[at..].contains(&after_board), "{out}");
+    assert!(
+        out.contains("Game over: Player 1 left") || out.contains("Game over: Player 2 left"),
+        "{out}"
+    );
+}
