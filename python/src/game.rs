@@ -228,7 +228,11 @@ impl Game {
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> (Bound<'py, PyType>, Bound<'py, PyTuple>, (String, Vec<u32>, String)) {
+    ) -> (
+        Bound<'py, PyType>,
+        Bound<'py, PyTuple>,
+        (String, Vec<u32>, String),
+    ) {
         let game = slf.borrow();
         let description = pickled_description(game.inner.rules());
         let state = (game.inner.start().to_notation(), game.moves(), description);

@@ -309,7 +309,7 @@ fn bad_options_are_refused_with_status_2() {
              none",
         ),
         (&["console", "--houses", "0"][..], "0 is not in 1..=16"),
-        (&["console", "--variant", "awari"][..], "unknown variant"),
+        (&["console", "--variant", "nonesuch"][..], "unknown variant"),
         (
             &["console", "--p1", "random:depth=3"][..],
             "unknown option \"depth\"",
@@ -550,26 +550,36 @@ fn described_games_are_played_to_the_end_by_computer_players() {
     }
 }
 
-/// A person plays a described game: the rules on `?`, a move, the board after it as
-/// the rules say, and quitting.
+/// A person plays described games: the board before and after a move as the rules
+/// say, in the Kalah box for a game with stores on the board (Ayoayo) and in the Oware
+/// rows with the rules on `?` for one without (Woli, sown clockwise), then quits.
 #[test]
-fn a_person_plays_a_described_game_in_the_console() {
+fn a_person_plays_described_games_in_the_console() {
     use mancala_core::{Move, Position, Rules, Variant};
-    let variant: Variant = "ayoayo".parse().unwrap();
-    let rules = Rules::new(variant, 6, 4).unwrap();
     let names = ["Player 1".to_owned(), "Player 2".to_owned()];
-    let start = Position::new(rules);
-    let after = start.play(Move::new(2).unwrap()).unwrap();
-    let (ok, out, err) = spec::run_binary(&["console", "--variant", "ayoayo"], "?\n2\nq\n");
-    assert!(ok, "{err}");
-    let help = format!("{}: ", variant.info().name);
-    assert!(out.contains(&help), "{out}");
-    let start_board = mancala_console::oware_board(&start, &names);
-    let after_board = mancala_console::oware_board(&after, &names);
-    let at = out.find(&start_board).expect("the start board");
-    assert!(out[at..].contains(&after_board), "{out}");
-    assert!(
-        out.contains("Game over: Player 1 left") || out.contains("Game over: Player 2 left"),
-        "{out}"
-    );
+    for (key, input) in [("ayoayo", "2\nq\n"), ("woli", "?\n2\nq\n")] {
+        let variant: Variant = key.parse().unwrap();
+        let info = variant.info();
+        let rules = Rules::new(variant, info.default_houses, info.default_seeds).unwrap();
+        let start = Position::new(rules);
+        let after = start.play(Move::new(2).unwrap()).unwrap();
+        let (ok, out, err) = spec::run_binary(&["console", "--variant", key], input);
+        assert!(ok, "{key}: {err}");
+        let board = |p: &Position| {
+            if info.stores {
+                mancala_console::kalah_board(p)
+            } else {
+                mancala_console::oware_board(p, &names)
+            }
+        };
+        let at = out.find(&board(&start)).expect("the start board");
+        assert!(out[at..].contains(&board(&after)), "{key}:\n{out}");
+        assert!(out.contains("Game over"), "{key}:\n{out}");
+        if !info.stores {
+            assert!(
+                out.contains(&format!("{}: ", info.name)),
+                "{key}: the rules\n{out}"
+            );
+        }
+    }
 }
