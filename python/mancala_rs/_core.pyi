@@ -169,8 +169,8 @@ class VectorGame:
         """Start every game again."""
     def observations(self) -> npt.NDArray[np.int32]:
         """(n, 2H+2): the mover's houses, the opponent's, the mover's store, the
-        opponent's; in Togyz Kumalak (n, 2H+4), then the two tuzdyks (the environments'
-        layout)."""
+        opponent's; in a game whose captures claim houses (n, 2H+4), then the two
+        claimed houses (the environments' layout)."""
     def to_move(self) -> npt.NDArray[np.int8]:
         """The player to move in each game, 1 or 2."""
     def legal_mask(self) -> npt.NDArray[np.bool_]:
