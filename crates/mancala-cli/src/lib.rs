@@ -72,6 +72,14 @@ pub fn variant_help() -> String {
 
 /// The help of the rule option `key`: what it does and its values, from the first
 /// game that takes it, then the games that take it, from the catalogue.
+///
+/// ```
+/// let help = mancala_cli::option_help("empty-capture");
+/// assert!(help.starts_with("A last seed in an own empty house captures"), "{help}");
+/// assert!(help.ends_with("(taken by kalah)"), "{help}");
+/// assert_eq!(mancala_cli::option_help("nonesuch"), "Rule option nonesuch (no game takes it)");
+/// ```
+#[must_use]
 pub fn option_help(key: &str) -> String {
     let takers: Vec<&Variant> = Variant::catalogue()
         .iter()
