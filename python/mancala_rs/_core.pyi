@@ -28,7 +28,8 @@ VARIANTS: List[str]
 def variant_info(variant: str) -> Dict[str, Any]:
     """What a variant is: its key, display name, rules text, standard board
     (default_houses, default_seeds), limits, rule options, and whether it has stores,
-    extra turns, a repetition rule and tuzdyks."""
+    extra turns, a repetition rule and claimed houses (``claims``, and ``claim_word``,
+    what the game calls one, or "")."""
 
 @final
 class Game:
@@ -87,9 +88,10 @@ class Game:
     def undo(self) -> bool:
         """Take back the last move; False if none was played."""
     @property
-    def tuzdyks(self) -> Tuple[Optional[int], Optional[int]]:
-        """Togyz Kumalak: the house of player 2's row player 1 owns (as player 2 numbers
-        it) or None, then player 2's; (None, None) in the other variants."""
+    def claimed(self) -> Tuple[Optional[int], Optional[int]]:
+        """In a game whose captures claim houses: the house of player 2's row player 1
+        has claimed (as player 2 numbers it) or None, then player 2's; (None, None) in
+        games without claims."""
     @property
     def houses(self) -> Tuple[List[int], List[int]]:
         """Seeds in each house: player 1's row, then player 2's, each in sowing order."""
@@ -167,8 +169,8 @@ class VectorGame:
         """Start every game again."""
     def observations(self) -> npt.NDArray[np.int32]:
         """(n, 2H+2): the mover's houses, the opponent's, the mover's store, the
-        opponent's; in Togyz Kumalak (n, 2H+4), then the two tuzdyks (the environments'
-        layout)."""
+        opponent's; in a game whose captures claim houses (n, 2H+4), then the two
+        claimed houses (the environments' layout)."""
     def to_move(self) -> npt.NDArray[np.int8]:
         """The player to move in each game, 1 or 2."""
     def legal_mask(self) -> npt.NDArray[np.bool_]:

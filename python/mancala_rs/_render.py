@@ -15,7 +15,7 @@ BOARD = (120, 78, 40)
 HOUSE = (82, 50, 24)
 FULL_HOUSE = (140, 96, 56)
 SEED = (236, 220, 170)
-TUZDYK = (200, 40, 40)
+CLAIMED = (200, 40, 40)
 TO_MOVE = (250, 200, 60)
 
 
@@ -23,7 +23,7 @@ def board_image(game: Game, bottom: int = 1) -> np.ndarray:
     """The board as an RGB image, uint8 of shape ``(2 * CELL + 16, (H + 2) * CELL, 3)``:
     ``bottom``'s row (1 or 2) below, its houses 1..H from left to right and its store on
     the right; the other row above, right to left, its store on the left. A seed is a
-    dot (a house with more than 16 lights up), a tuzdyk has a red frame, and a bar
+    dot (a house with more than 16 lights up), a claimed house has a red frame, and a bar
     marks the row of the player to move."""
     h = game.houses_per_side
     image = np.empty((2 * CELL + 16, (h + 2) * CELL, 3), dtype=np.uint8)
@@ -31,11 +31,11 @@ def board_image(game: Game, bottom: int = 1) -> np.ndarray:
     rows = game.houses
     stores = game.stores
     me, them = bottom - 1, 2 - bottom
-    tuzdyks = game.tuzdyks
+    claimed = game.claimed
     for i in range(h):
         # The bottom row's house i+1 at column i+1; the top row's at column h-i.
-        _house(image, 8 + CELL, (i + 1) * CELL, rows[me][i], tuzdyks[them] == i + 1)
-        _house(image, 8, (h - i) * CELL, rows[them][i], tuzdyks[me] == i + 1)
+        _house(image, 8 + CELL, (i + 1) * CELL, rows[me][i], claimed[them] == i + 1)
+        _house(image, 8, (h - i) * CELL, rows[them][i], claimed[me] == i + 1)
     _store(image, (h + 1) * CELL, stores[me])
     _store(image, 0, stores[them])
     if game.to_move is not None:
@@ -44,10 +44,10 @@ def board_image(game: Game, bottom: int = 1) -> np.ndarray:
     return image
 
 
-def _house(image: np.ndarray, top: int, left: int, seeds: int, tuzdyk: bool) -> None:
+def _house(image: np.ndarray, top: int, left: int, seeds: int, claimed: bool) -> None:
     y, x = top + (CELL - PIT) // 2, left + (CELL - PIT) // 2
-    if tuzdyk:
-        image[y - 2:y + PIT + 2, x - 2:x + PIT + 2] = TUZDYK
+    if claimed:
+        image[y - 2:y + PIT + 2, x - 2:x + PIT + 2] = CLAIMED
     image[y:y + PIT, x:x + PIT] = FULL_HOUSE if seeds > MAX_DOTS else HOUSE
     _dots(image, y + 3, x + 3, min(seeds, MAX_DOTS))
 

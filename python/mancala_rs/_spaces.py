@@ -15,23 +15,23 @@ def total_seeds(game: Game) -> int:
 
 
 def observation_size(game: Game) -> int:
-    """The length of ``observation``: 2H+2, and 2 more in a variant with tuzdyks."""
-    extra = 2 if variant_info(game.variant)["tuzdyks"] else 0
+    """The length of ``observation``: 2H+2, and 2 more in a game with claimed houses."""
+    extra = 2 if variant_info(game.variant)["claims"] else 0
     return 2 * game.houses_per_side + 2 + extra
 
 
 def observation(game: Game, player: int) -> np.ndarray:
     """int32 from ``player``'s side (1 or 2): its houses in sowing order, the
-    opponent's, its store, the opponent's store; in a variant with tuzdyks (Togyz
-    Kumalak) then the house of the opponent's row it owns and the opponent's of its
+    opponent's, its store, the opponent's store; in a game whose captures claim houses
+    then the house of the opponent's row it has claimed and the opponent's of its
     row, each as that row's owner numbers it, 0 for none (see ``observation_size``)."""
     rows = game.houses
     stores = game.stores
     me, them = player - 1, 2 - player
     values = rows[me] + rows[them] + [stores[me], stores[them]]
-    if variant_info(game.variant)["tuzdyks"]:
-        tuzdyks = game.tuzdyks
-        values += [tuzdyks[me] or 0, tuzdyks[them] or 0]
+    if variant_info(game.variant)["claims"]:
+        claimed = game.claimed
+        values += [claimed[me] or 0, claimed[them] or 0]
     return np.array(values, dtype=np.int32)
 
 

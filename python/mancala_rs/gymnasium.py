@@ -1,9 +1,11 @@
 """Gymnasium environments: one player against a built-in opponent.
 
-Importing this module registers one environment a variant: ``mancala_rs/Kalah-v0``,
-``mancala_rs/Oware-v0``, ``mancala_rs/SimplifiedOware-v0`` and
-``mancala_rs/TogyzKumalak-v0``, and ``mancala_rs/OwareSimplified-v0`` (the earlier id
-of ``SimplifiedOware-v0``)::
+Importing this module registers one environment a game of the catalogue (``VARIANTS``),
+named by the game's display name (``env_name``): ``mancala_rs/Kalah-v0``,
+``mancala_rs/Oware-v0``, ``mancala_rs/SimplifiedOware-v0``,
+``mancala_rs/TogyzKumalak-v0``, ``mancala_rs/Ayoayo-v0``, ``mancala_rs/MangalaTurkey-v0``
+and so on, and ``mancala_rs/OwareSimplified-v0`` (the earlier id of
+``SimplifiedOware-v0``)::
 
     import gymnasium
     import mancala_rs.gymnasium  # noqa: F401 (registers the environments)
@@ -26,6 +28,7 @@ board, uint8 (height, width, 3)). An environment pickles (the game by its record
 opponent by its spec and seed: an unpickled opponent starts afresh).
 """
 
+import re
 from typing import Any, Dict, Optional, Tuple, Union
 
 import gymnasium
@@ -141,14 +144,17 @@ class MancalaEnv(gymnasium.Env):
 
 
 def env_name(variant: str) -> str:
-    """The environment's name for a variant: its display name without spaces, words
-    capitalised ("Kalah", "Oware", "SimplifiedOware", "TogyzKumalak")."""
-    return "".join(w[:1].upper() + w[1:] for w in variant_info(variant)["name"].split())
+    """The environment's name for a variant: the words of its display name, each
+    capitalised, without spaces or punctuation, which an environment id cannot hold
+    ("Kalah", "SimplifiedOware", "TogyzKumalak", "MangalaTurkey" for "Mangala
+    (Turkey)")."""
+    words = re.findall(r"\w+", variant_info(variant)["name"])
+    return "".join(w[:1].upper() + w[1:] for w in words)
 
 
 def register() -> None:
     """Registers ``mancala_rs/<Name>-v0`` for every variant (``Kalah-v0``,
-    ``Oware-v0``, ``SimplifiedOware-v0``, ``TogyzKumalak-v0``; already done on import),
+    ``Ayoayo-v0``, ...; already done on import),
     and ``OwareSimplified-v0``, the earlier name of ``SimplifiedOware-v0``."""
     names = [(env_name(v), v) for v in VARIANTS] + [("OwareSimplified", "oware-simplified")]
     for name, variant in names:

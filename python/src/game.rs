@@ -148,10 +148,11 @@ impl Game {
         )
     }
 
-    /// Togyz Kumalak's tuzdyks: for player 1, the house of player 2's row it owns (as
-    /// player 2 numbers it), or None; then player 2's. (None, None) in other variants.
+    /// Claimed houses (in a game whose captures claim houses): for player 1, the house
+    /// of player 2's row it has claimed (as player 2 numbers it), or None; then player
+    /// 2's. (None, None) in games without claims.
     #[getter]
-    fn tuzdyks(&self) -> (Option<u8>, Option<u8>) {
+    fn claimed(&self) -> (Option<u8>, Option<u8>) {
         let [a, b] = self.inner.position().claims().map(|t| t.map(Move::house));
         (a, b)
     }
@@ -227,7 +228,11 @@ impl Game {
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> (Bound<'py, PyType>, Bound<'py, PyTuple>, (String, Vec<u32>, String)) {
+    ) -> (
+        Bound<'py, PyType>,
+        Bound<'py, PyTuple>,
+        (String, Vec<u32>, String),
+    ) {
         let game = slf.borrow();
         let description = pickled_description(game.inner.rules());
         let state = (game.inner.start().to_notation(), game.moves(), description);

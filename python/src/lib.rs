@@ -83,10 +83,12 @@ fn described(
     let mut description = Description::from_toml(text, "rules").map_err(value_error)?;
     let board = &mut description.board;
     if let Some(h) = houses {
-        board.houses = u8::try_from(h).map_err(|_| out_of_range(RulesError::Houses(saturate(h)), h))?;
+        board.houses =
+            u8::try_from(h).map_err(|_| out_of_range(RulesError::Houses(saturate(h)), h))?;
     }
     if let Some(n) = seeds {
-        board.seeds = u8::try_from(n).map_err(|_| out_of_range(RulesError::Seeds(saturate(n)), n))?;
+        board.seeds =
+            u8::try_from(n).map_err(|_| out_of_range(RulesError::Seeds(saturate(n)), n))?;
     }
     Rules::from_description(description).map_err(value_error)
 }
@@ -172,7 +174,8 @@ fn variant_info(py: Python<'_>, variant: &str) -> PyResult<Py<PyDict>> {
     d.set_item("stores", info.stores)?;
     d.set_item("extra_turns", info.extra_turns)?;
     d.set_item("repetition", info.repetition)?;
-    d.set_item("tuzdyks", info.claims)?;
+    d.set_item("claims", info.claims)?;
+    d.set_item("claim_word", info.claim_word)?;
     Ok(d.unbind())
 }
 

@@ -41,7 +41,7 @@ impl VectorGame {
         self.start.houses_per_side()
     }
 
-    /// Columns of an observation: 2H+2, and the two tuzdyks in Togyz Kumalak.
+    /// Columns of an observation: 2H+2, and the two claimed houses in a game with claims.
     fn observation_width(&self) -> usize {
         let extra = if self.start.variant().info().claims {
             2
@@ -257,12 +257,12 @@ impl VectorGame {
 
     /// An (n, 2H+2) int32 array, each row from the player to move's side: its houses in
     /// sowing order, the opponent's houses, its store, the opponent's store; in a variant
-    /// with tuzdyks (Togyz Kumalak) two more columns, (n, 2H+4): the house of the
+    /// whose captures claim houses two more columns, (n, 2H+4): the house of the
     /// opponent's row the mover owns, then the opponent's of the mover's row, each as
     /// that row's owner numbers it, 0 for none. The layout of the environments'.
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i32>>> {
         let width = self.observation_width();
-        let tuzdyks = self.start.variant().info().claims;
+        let claims = self.start.variant().info().claims;
         let mut out = Vec::with_capacity(self.games.len() * width);
         for game in &self.games {
             let p = game.position();
@@ -272,7 +272,7 @@ impl VectorGame {
             out.extend(p.houses(them).iter().map(|&s| i32::from(s)));
             out.push(i32::from(p.store(me)));
             out.push(i32::from(p.store(them)));
-            if tuzdyks {
+            if claims {
                 let house = |side| p.claimed(side).map_or(0, |m: Move| i32::from(m.house()));
                 out.extend([house(me), house(them)]);
             }

@@ -18,11 +18,13 @@ from mancala_rs.pettingzoo import env as aec_env
 IDS = ["Kalah-v0", "Oware-v0", "SimplifiedOware-v0", "OwareSimplified-v0", "TogyzKumalak-v0"]
 
 
-def test_the_module_docstring_lists_every_id():
+def test_every_game_of_the_catalogue_is_registered_and_the_docstring_names_real_ids():
     registered = sorted(k for k in gymnasium.registry if k.startswith("mancala_rs/"))
-    assert registered == sorted(f"mancala_rs/{i}" for i in IDS)
-    for env_id in registered:
-        assert f"``{env_id}``" in mancala_rs.gymnasium.__doc__
+    names = [mancala_rs.gymnasium.env_name(v) for v in mancala_rs.VARIANTS]
+    assert registered == sorted(f"mancala_rs/{n}-v0" for n in names + ["OwareSimplified"])
+    for env_id in IDS + ["Ayoayo-v0", "MangalaTurkey-v0"]:
+        assert f"``mancala_rs/{env_id}``" in mancala_rs.gymnasium.__doc__
+        assert f"mancala_rs/{env_id}" in registered
 
 
 @pytest.mark.parametrize("render_mode", ["ansi", "human", "rgb_array"])
@@ -68,10 +70,10 @@ def test_rgb_array_draws_the_board():
 
 def test_a_tuzdyk_is_framed_in_the_picture():
     game = mancala_rs.Game.from_notation("togyzkumalak 3x3 1,0,1/6 2,x,1/7 2")
-    from mancala_rs._render import TUZDYK, board_image
+    from mancala_rs._render import CLAIMED, board_image
     image = board_image(game, 1)
-    assert np.all(image == TUZDYK, axis=2).any()
-    assert not np.all(board_image(mancala_rs.Game("togyzkumalak"), 1) == TUZDYK, axis=2).any()
+    assert np.all(image == CLAIMED, axis=2).any()
+    assert not np.all(board_image(mancala_rs.Game("togyzkumalak"), 1) == CLAIMED, axis=2).any()
 
 
 def test_action_masks_for_maskable_algorithms():

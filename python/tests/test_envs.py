@@ -14,6 +14,9 @@ IDS = [
     "mancala_rs/SimplifiedOware-v0",
     "mancala_rs/OwareSimplified-v0",
     "mancala_rs/TogyzKumalak-v0",
+    # Played by the description engine: relay sowing; clockwise sowing.
+    "mancala_rs/Ayoayo-v0",
+    "mancala_rs/Woli-v0",
 ]
 
 

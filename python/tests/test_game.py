@@ -136,7 +136,7 @@ def test_str_shows_the_board():
 def test_togyz_kumalak_standard_board_tuzdyk_and_record():
     game = mancala_rs.Game("togyzkumalak")
     assert game.houses == ([9] * 9, [9] * 9)
-    assert game.tuzdyks == (None, None)
+    assert game.claimed == (None, None)
     # House 9's nine seeds: one back into it, eight onto player 2's houses 1-8; the
     # last makes house 8 hold 10, an even count: captured.
     game.play(9)
@@ -145,18 +145,19 @@ def test_togyz_kumalak_standard_board_tuzdyk_and_record():
     # House 3's three seeds: one back into it, then player 2's houses 1 and 2.
     game = mancala_rs.Game.from_notation("togyzkumalak 3x3 1,0,3/3 1,2,1/7 1")
     game.play(3)
-    assert game.tuzdyks == (2, None)
+    assert game.claimed == (2, None)
     assert game.notation == "togyzkumalak 3x3 1,0,1/6 2,x,1/7 2"
     again = mancala_rs.Game.from_record(game.to_record())
-    assert again.notation == game.notation and again.tuzdyks == (2, None)
-    assert mancala_rs.Game("kalah").tuzdyks == (None, None)
+    assert again.notation == game.notation and again.claimed == (2, None)
+    assert mancala_rs.Game("kalah").claimed == (None, None)
 
 
 def test_variant_info_describes_every_variant():
     infos = [mancala_rs.variant_info(v) for v in mancala_rs.VARIANTS]
     assert [i["key"] for i in infos] == mancala_rs.VARIANTS
     togyz = mancala_rs.variant_info("togyzkumalak")
-    assert (togyz["name"], togyz["default_houses"], togyz["tuzdyks"]) == ("Togyz Kumalak", 9, True)
+    assert (togyz["name"], togyz["default_houses"], togyz["claims"]) == ("Togyz Kumalak", 9, True)
+    assert (togyz["claim_word"], mancala_rs.variant_info("kalah")["claim_word"]) == ("tuzdyk", "")
     assert mancala_rs.variant_info("kalah")["options"] == ["empty-capture", "end-rule"]
     with pytest.raises(ValueError, match="unknown variant"):
         mancala_rs.variant_info("chess")

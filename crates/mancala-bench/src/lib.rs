@@ -158,7 +158,7 @@ fn playouts(
     let (mut games, mut moves) = (0u64, 0u64);
     let clock = Instant::now();
     loop {
-        // Check the clock every 256 games: reading it costs more than a Kalah game.
+        // Check the clock every 256 games: reading it costs more than a short game.
         for _ in 0..256 {
             let mut p = start;
             repetitions.reset(&start);

@@ -48,12 +48,12 @@ pub struct RulesArgs {
     )]
     pub seeds: Option<u8>,
 
-    /// Kalah: capture even when the opposite house is empty (the last seed goes to the store)
-    #[arg(long)]
+    /// A rule option: capture even when the opposite house is empty
+    #[arg(long, help = option_help("empty-capture"))]
     pub empty_capture: bool,
 
-    /// Kalah: when the game ends: mover-cannot-move or either-side-empty
-    #[arg(long, value_name = "RULE")]
+    /// A rule option: when the game ends
+    #[arg(long, value_name = "RULE", help = option_help("end-rule"))]
     pub end_rule: Option<EndRule>,
 }
 
@@ -70,6 +70,48 @@ pub fn variant_help() -> String {
     )
 }
 
+/// The help of the rule option `key`: what it does and its values, from the first
+/// game that takes it, then the games that take it, from the catalogue.
+///
+/// ```
+/// let help = mancala_cli::option_help("empty-capture");
+/// assert!(help.starts_with("A last seed in an own empty house captures"), "{help}");
+/// assert!(help.ends_with("(taken by kalah)"), "{help}");
+/// assert_eq!(mancala_cli::option_help("nonesuch"), "Rule option nonesuch (no game takes it)");
+/// ```
+#[must_use]
+pub fn option_help(key: &str) -> String {
+    let takers: Vec<&Variant> = Variant::catalogue()
+        .iter()
+        .filter(|v| v.info().takes_option(key))
+        .collect();
+    let Some(option) = takers
+        .first()
+        .and_then(|v| v.info().options.iter().find(|o| o.key == key))
+    else {
+        return format!("Rule option {key} (no game takes it)");
+    };
+    let keys: Vec<String> = takers.iter().map(|v| v.to_string()).collect();
+    let values = if option.values == ["off", "on"] {
+        String::new()
+    } else {
+        format!(": {}", option.values.join(" or "))
+    };
+    format!(
+        "{}{values} (taken by {})",
+        capitalised(option.summary),
+        keys.join(", ")
+    )
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// The help of `--p1` or `--p2` (`seat` 1 or 2) where a person or one of the suite's
 /// computer players may sit: the players the menus offer, from the engine's catalogue,
 /// and `extra` (what else the seat takes, or its default).
@@ -81,7 +123,7 @@ pub fn player_help(seat: u8, extra: &str) -> String {
         .collect();
     format!(
         "Player {seat}: human, or a computer player: {} (robot plays only games with extra \
-         turns: Kalah){extra}",
+         turns){extra}",
         names.join(", ")
     )
 }

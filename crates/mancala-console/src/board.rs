@@ -71,8 +71,9 @@ pub fn kalah_board(p: &Position) -> String {
 /// from house H, so that facing houses sit one above the other, with each house's label
 /// (A1.., B1..) beside its row, then both scores with their names.
 ///
-/// A Togyz Kumalak tuzdyk is drawn `x`, as the position notation writes it, and a line
-/// under the scores says whose each one is (a tuzdyk is a house of the other row).
+/// A claimed house is drawn `x`, as the position notation writes it, and a line under
+/// the scores says whose each one is (a claimed house is a house of the other row),
+/// by the game's word for it.
 ///
 /// Names are padded by their width on screen, so wide (CJK) names keep the columns.
 ///
@@ -107,15 +108,15 @@ pub fn oware_board(p: &Position, names: &[String; 2]) -> String {
         .max(2)
         .max(1 + digits(houses));
     let name_w = names.iter().map(|n| n.width()).max().unwrap_or(0) + 1;
-    // The house of `side`'s row that the other player holds as a tuzdyk, if any.
-    let tuzdyk = |side: Side| p.claimed(side.opponent()).map(|m| m.index());
+    // The house of `side`'s row that the other player has claimed, if any.
+    let claimed = |side: Side| p.claimed(side.opponent()).map(|m| m.index());
     let row = |side: Side, cells: &[(usize, u16)]| {
         let label = format!("{}:", names[side.index()]);
         let pad = " ".repeat(name_w - label.width());
         let cells: String = cells
             .iter()
             .map(|&(i, n)| {
-                let n = if tuzdyk(side) == Some(i) {
+                let n = if claimed(side) == Some(i) {
                     "x".to_owned()
                 } else {
                     n.to_string()
@@ -149,19 +150,20 @@ pub fn oware_board(p: &Position, names: &[String; 2]) -> String {
         p.store(Side::South),
         names[1],
         p.store(Side::North),
-        tuzdyk_line(p, names)
+        claim_line(p, names)
     )
 }
 
-/// "x: Ann's tuzdyk B1 (seeds sown into it go to Ann)", naming each tuzdyk by its
-/// label on the board; empty when there is none.
-fn tuzdyk_line(p: &Position, names: &[String; 2]) -> String {
+/// "x: Ann's tuzdyk B1 (seeds sown into it go to Ann)", naming each claimed house by
+/// the game's word and its label on the board; empty when there is none.
+fn claim_line(p: &Position, names: &[String; 2]) -> String {
+    let word = mancala_session::claim_word(p.variant().info().claim_word);
     let owned: Vec<(Side, String)> = Side::BOTH
         .into_iter()
         .filter_map(|owner| {
             let row = if owner == Side::South { 'B' } else { 'A' };
             p.claimed(owner)
-                .map(|m| (owner, format!("{}'s tuzdyk {row}{m}", names[owner.index()])))
+                .map(|m| (owner, format!("{}'s {word} {row}{m}", names[owner.index()])))
         })
         .collect();
     match owned.as_slice() {

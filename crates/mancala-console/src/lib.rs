@@ -495,8 +495,8 @@ impl Console {
 }
 
 /// The console's help (`?`, in the Oware layout): the game's name and rules as its
-/// description words them, its tip, what an `x` on the board is where tuzdyks are
-/// claimed, and what to type.
+/// description words them, its tip, what an `x` on the board is where houses are
+/// claimed (by the game's word for them), and what to type.
 fn show_rules(rules: Rules, out: &mut impl Write) -> io::Result<()> {
     let info = rules.variant().info();
     for line in wrap(&format!("{}: {}", info.name, info.rules), HELP_WIDTH) {
@@ -504,9 +504,11 @@ fn show_rules(rules: Rules, out: &mut impl Write) -> io::Result<()> {
     }
     writeln!(out, "Tip: {}.", info.tip)?;
     if info.claims {
-        let legend = "On the board an x marks a tuzdyk, and the line under the scores \
-                      says whose it is.";
-        for line in wrap(legend, HELP_WIDTH) {
+        let legend = format!(
+            "On the board an x marks a {}, and the line under the scores says whose it is.",
+            mancala_session::claim_word(info.claim_word)
+        );
+        for line in wrap(&legend, HELP_WIDTH) {
             writeln!(out, "{line}")?;
         }
     }

@@ -7,7 +7,7 @@
 //! several threads, probing the Kalah endgame table), in the evaluation's seeds and
 //! marked `exact: false`. Positions are taken in the order of the game, so the
 //! solver's table and endgame database, built for the first position it proves, serve
-//! every later one (seeds in play never grow in Kalah or Oware).
+//! every later one (seeds in play never grow in the games the solver supports).
 //!
 //! The labels and the accuracy are defined by [`Label::judge`] and
 //! [`Analysis::accuracy_of`]; docs/analysis.md says what the numbers mean.

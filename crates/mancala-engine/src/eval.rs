@@ -8,18 +8,18 @@ use crate::Score;
 /// Weights of the evaluation terms, in [`Score`] units per seed (or per house).
 ///
 /// Each term is the player to move's count less the opponent's:
-/// - `store`: seeds in the store (Kalah) or captured (Oware);
+/// - `store`: seeds in the store, or captured in a game without stores;
 /// - `row`: seeds on the player's own row;
 /// - `mobility`: houses that are not empty (moves to choose from);
-/// - `reach`: with extra turns (Kalah), houses whose seeds end exactly in the store;
+/// - `reach`: with extra turns, houses whose seeds end exactly in the store;
 ///   otherwise houses with enough seeds to go round the board (12 or more on six
 ///   houses);
-/// - `threat`: with extra turns (Kalah), the most seeds one move captures; otherwise
-///   the opponent's houses one seed from a capture by their count
-///   ([`RuleSet::captures_at`]: one or two seeds in Oware, an odd number in Togyz
-///   Kumalak);
-/// - `claim`: houses claimed on the opponent's row (Togyz Kumalak's tuzdyks: every
-///   seed sown into one goes to its owner for the rest of the game).
+/// - `threat`: with extra turns, the most seeds one move captures; otherwise the
+///   opponent's houses one seed from a capture by their count
+///   ([`RuleSet::captures_at`]: one or two seeds where 2s and 3s are taken, an odd
+///   number where even counts are);
+/// - `claim`: houses claimed on the opponent's row (in a game whose captures claim
+///   houses, every seed sown into one goes to its owner for the rest of the game).
 ///
 /// The terms `mobility`, `reach` and `threat` cost a pass over the houses, so they are
 /// only computed when weighted.
@@ -31,9 +31,10 @@ pub struct Weights {
     pub row: i32,
     /// Per house of difference in houses that are not empty.
     pub mobility: i32,
-    /// Per house of difference in houses that reach the store (Kalah) or lap (Oware).
+    /// Per house of difference in houses that reach the store (with extra turns) or
+    /// go round the board (without).
     pub reach: i32,
-    /// Per seed (Kalah) or house (Oware) of difference in capture threats.
+    /// Per seed (with extra turns) or house (without) of difference in capture threats.
     pub threat: i32,
     /// Per house of difference in claimed houses.
     pub claim: i32,
@@ -43,21 +44,21 @@ impl Weights {
     /// The weights used for `variant`, chosen by what its rules say rather than by its
     /// name, so that every described game gets the weights of the games it plays like:
     ///
-    /// - Extra turns into stores (Kalah and its relatives): a player's final score is
+    /// - Extra turns into stores: a player's final score is
     ///   their store plus their own row, but seeds on the row can still be captured or
     ///   sown across, so a row seed counts a quarter of a store seed. Weights fitted to
     ///   self-play results (`mancala bench tune`) won no more games than these
     ///   (docs/ladder.md).
-    /// - Claimed houses (Togyz Kumalak and its relatives): fitted by logistic regression
+    /// - Claimed houses: fitted by logistic regression
     ///   (`mancala bench tune --variant togyzkumalak --games 1000 --depth 6 --store 8`),
     ///   kept because they won 80.5% of 100 games against store 8, row 1, mobility 2 at
     ///   20,000 nodes a move (docs/ladder.md). A claimed house is worth about 16
     ///   captured seeds: every seed sown into it for the rest of the game is its owner's.
-    /// - Feeding an opponent with no seeds (Oware and its relatives): fitted the same
+    /// - Feeding an opponent with no seeds: fitted the same
     ///   way (`--variant oware`), kept because they won matches against the store and
     ///   row terms alone. Moves to choose from and houses that can go round the board
     ///   count for much where a player who cannot be fed loses the rest.
-    /// - Any other game (simplified Oware): fitted the same way (`--variant
+    /// - Any other game: fitted the same way (`--variant
     ///   oware-simplified`).
     ///
     /// ```
@@ -176,7 +177,7 @@ impl HouseTerms {
         let h = own.len();
         let mobility = own.iter().filter(|&&n| n > 0).count() as i32;
         if R::info(pos).extra_turns {
-            // Sowing into the own store (Kalah): house i's last seed lands i + n houses
+            // Sowing into the own store: house i's last seed lands i + n houses
             // on: in the store at h, on the own row below it (without going round,
             // which takes 2h + 1 seeds).
             let mut reach = 0;

@@ -1,4 +1,4 @@
-//! Computer players for Kalah and Oware.
+//! Computer players for every game the rules core plays.
 //!
 //! Every front end drives its computer seats through one trait, [`Player`]: given a
 //! game in progress, choose a move (and, for players that can, say why). Players are
@@ -81,6 +81,6 @@ pub(crate) use tt::{TranspositionTable, position_key};
 
 /// Games longer than this many plies are stopped and scored by
 /// [`Position::final_scores`](mancala_core::Position::final_scores) as they stand: a
-/// safety net only, since every game ends (no Kalah position comes round again, and
-/// both Oware variants end on a repeated position).
+/// safety net only: the rules core refuses a description under which a game could go
+/// round for ever without a repetition rule or a move limit.
 pub const MAX_PLIES: usize = 5000;

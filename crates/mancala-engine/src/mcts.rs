@@ -10,8 +10,8 @@ use rand::{RngCore, SeedableRng};
 
 use crate::{Choice, Player};
 
-/// The longest random playout; longer ones (possible in the Oware variants, whose
-/// repetition rule playouts do not track) end there and share the seeds as a
+/// The longest random playout; longer ones (possible in games with a repetition
+/// rule, which playouts do not track) end there and share the seeds as a
 /// repetition would.
 pub const PLAYOUT_LIMIT: u32 = 1000;
 
@@ -118,7 +118,7 @@ const _: () = assert!(mancala_core::MAX_HOUSES < 128);
 /// end of the game, or a store holding more than half of the seeds); plays the most
 /// visited move. Seeded, so a game can be reproduced (given a simulation limit).
 ///
-/// The tree is rebuilt for every move. Oware's repetition rule is not applied inside
+/// The tree is rebuilt for every move. A repetition rule is not applied inside
 /// the tree or the playouts (see [`PLAYOUT_LIMIT`]).
 ///
 /// ```
@@ -474,7 +474,7 @@ fn unfinished_scores(pos: &Position) -> [u16; 2] {
 /// The winner (`None` for a draw) of a uniformly random playout from `pos`: the
 /// [`random_playout`] of the same moves would end with the same winner, but this one
 /// stops as soon as the winner is certain ([`Position::decided_winner`]), which in
-/// Kalah is often well before the last seed is banked.
+/// a game with stores is often well before the last seed is banked.
 #[inline]
 fn playout_winner(pos: &mut Position, rng: &mut SmallRng) -> Option<Side> {
     mancala_core::with_rule_set!(pos.variant(), R => playout_winner_with::<R>(pos, rng))
@@ -488,8 +488,8 @@ fn playout_winner_with<R: RuleSet>(pos: &mut Position, rng: &mut SmallRng) -> Op
         return Some(side);
     }
     // `Position::decided_winner` after each move, looking only at the mover's store
-    // (every variant banks captures for the mover; a Togyz Kumalak tuzdyk can bank
-    // for the other player too, and a majority reached that way ends the game, seen
+    // (every variant banks captures for the mover; a claimed house can bank for the
+    // other player too, and a majority reached that way ends the game, seen
     // by `is_over` at the next turn): `2s > t` is `s > t / 2`. Reading the one store
     // the move wrote, and no wider, also lets the processor forward the value from the
     // write.

@@ -37,7 +37,7 @@ impl History {
 }
 
 /// The ordering key of a move (higher first; the key uses the low 59 bits): the
-/// transposition-table move, then moves that give the mover another turn (Kalah), then
+/// transposition-table move, then moves that give the mover another turn (extra turns), then
 /// captures by size, then the history score. The report comes from
 /// [`Position::predict`](mancala_core::Position::predict), which each variant answers
 /// by arithmetic where it can.

@@ -1,11 +1,11 @@
 //! Iterative-deepening principal-variation search (alpha-beta with null windows).
 //!
-//! Values are negamax values from the point of view of the player to move. Kalah's
-//! extra turns mean a child position can have the same player to move as its parent:
+//! Values are negamax values from the point of view of the player to move. Extra
+//! turns mean a child position can have the same player to move as its parent:
 //! then its value is taken as it is and the window is passed on unchanged; only when
 //! the player to move changes is the value negated and the window flipped.
 //!
-//! The Oware variants' repetition rule: positions since the last capture along the game
+//! A game's repetition rule: positions since the last capture along the game
 //! and the search line are kept, and a position repeating among them scores as the
 //! game's end by repetition ([`Position::end_by_repetition`]). Transposition-table entries do not
 //! record the path, so a value stored for a position reached by another line can be
@@ -122,7 +122,7 @@ pub struct Searcher {
     can_stop: bool,
     limits: Limits,
     start: Instant,
-    /// Oware: the positions since the last capture, along the game and the line.
+    /// With a repetition rule: the positions since the last capture, along the game and the line.
     /// Each with its key, so that the scan compares one word per position and whole
     /// positions only when the keys match.
     path: Vec<(u64, Position)>,
@@ -218,7 +218,8 @@ impl Searcher {
     }
 
     /// Searches the current position of `game` (which must not be over), applying
-    /// Oware's repetition rule to the positions since the last capture.
+    /// the game's repetition rule (if it has one) to the positions since the last
+    /// capture.
     ///
     /// # Panics
     /// If the game is over.
@@ -551,11 +552,11 @@ impl Searcher {
 }
 
 /// The exact value, for the player to move, of the game ending by repetition at `pos`
-/// (in Oware each player takes the seeds on their own row; in simplified Oware the
+/// (by the game's leftover rule: each player takes the seeds on their own row, or the
 /// captures decide).
 ///
 /// # Panics
-/// If the variant has no repetition rule (Kalah).
+/// If the variant has no repetition rule.
 #[must_use]
 pub fn repetition_score(pos: &Position) -> i32 {
     let end = pos

@@ -83,7 +83,7 @@ impl Entry {
 pub fn position_key(pos: &Position) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut x = u64::from(pos.store(Side::South)) << 17 | (pos.to_move() as u64) << 16;
-    // Togyz Kumalak's tuzdyks change what every later sowing does (0 elsewhere).
+    // Claimed houses change what every later sowing does (0 in games without claims).
     let [a, b] = pos.claims().map(|t| u64::from(t.map_or(0, Move::house)));
     x |= a << 40 | b << 48;
     // Four 16-bit houses per word.

@@ -100,7 +100,7 @@ impl ProtocolError {
 
 impl Command {
     /// The `position` command for the current position of `game`: its start and its
-    /// moves, so that an engine can apply Oware's repetition rule.
+    /// moves, so that an engine can apply a game's repetition rule.
     #[must_use]
     pub fn position_of(game: &Game) -> Command {
         Command::Position {

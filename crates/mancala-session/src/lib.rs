@@ -51,6 +51,7 @@ pub use setup::{
     EMPTY_CAPTURE, END_RULE, RuleChoice, SetupError, default_name, is_computer_name,
     is_reserved_name, name_or_default, option_value, with_option,
 };
+pub use words::claim_word;
 
 /// The examples of `docs/records.md` (the position notation and game records), run as
 /// doctests.

@@ -1,4 +1,4 @@
-//! What a move did, in words: captures, tuzdyks, extra turns and the feeding rule, the
+//! What a move did, in words: captures, claimed houses, extra turns and the feeding rule, the
 //! same sentences for every front end that prints them.
 
 use mancala_core::{Move, Pit, Side, SowStep};
@@ -7,7 +7,7 @@ use crate::MoveRecord;
 
 impl MoveRecord {
     /// Sentences saying what this move did beyond sowing, in order: what it captured
-    /// (and a tuzdyk it claimed), the seeds tuzdyks took, whether the mover moves
+    /// (and a house it claimed), the seeds claimed houses took, whether the mover moves
     /// again, and whether the next player must feed an empty row. Empty for a plain
     /// sowing.
     ///
@@ -32,12 +32,13 @@ impl MoveRecord {
         if let Some(capture) = self.capture_sentence(mover, other) {
             lines.push(capture);
         }
+        let word = self.claim_word();
         for owner in [me, me.opponent()] {
-            let n = self.tuzdyk_seeds(owner);
+            let n = self.claim_seeds(owner);
             if n > 0 {
                 let seeds = if n == 1 { "seed" } else { "seeds" };
                 let name = names[owner.index()];
-                lines.push(format!("{name}'s tuzdyk takes {n} {seeds}."));
+                lines.push(format!("{name}'s {word} takes {n} {seeds}."));
             }
         }
         if self.after.is_over() {
@@ -85,8 +86,8 @@ impl MoveRecord {
         }
         let n = self.report.captured;
         let seeds = if n == 1 { "seed" } else { "seeds" };
-        let claim = match self.tuzdyk_claimed() {
-            Some(_) => format!(", which becomes {mover}'s tuzdyk"),
+        let claim = match self.claimed_house() {
+            Some(_) => format!(", which becomes {mover}'s {}", self.claim_word()),
             None => String::new(),
         };
         Some(format!(
@@ -96,7 +97,7 @@ impl MoveRecord {
     }
 
     /// The house of the opponent's row (numbered as the opponent numbers it) that
-    /// this move made the mover's tuzdyk (Togyz Kumalak), if it claimed one.
+    /// this move claimed for the mover, in a game whose captures claim houses.
     ///
     /// ```
     /// use mancala_core::{Move, Rules};
@@ -105,24 +106,31 @@ impl MoveRecord {
     /// // house 1, which then holds 3: her tuzdyk.
     /// let mut s = Session::new(Rules::togyz_kumalak(3, 2));
     /// let record = s.play(Move::new(3).unwrap()).unwrap();
-    /// assert_eq!(record.tuzdyk_claimed(), Move::new(1));
+    /// assert_eq!(record.claimed_house(), Move::new(1));
     /// assert_eq!(
     ///     record.describe(["Ann", "Bob"]),
     ///     ["Ann captures 3 seeds from Bob's house 1, which becomes Ann's tuzdyk."]
     /// );
     /// ```
     #[must_use]
-    pub fn tuzdyk_claimed(&self) -> Option<Move> {
+    pub fn claimed_house(&self) -> Option<Move> {
         let me = self.side;
         self.after
             .claimed(me)
             .filter(|_| self.before.claimed(me).is_none())
     }
 
-    /// Seeds this move sowed into `owner`'s tuzdyk, which went to `owner`'s store
-    /// (Togyz Kumalak; 0 elsewhere).
+    /// What the game calls a claimed house (its `claim_word`), or "claimed house"
+    /// for a game whose description leaves the word out.
     #[must_use]
-    pub fn tuzdyk_seeds(&self, owner: Side) -> u16 {
+    pub fn claim_word(&self) -> &'static str {
+        claim_word(self.after.variant().info().claim_word)
+    }
+
+    /// Seeds this move sowed into `owner`'s claimed house, which went to `owner`'s
+    /// store (0 in a game without claims).
+    #[must_use]
+    pub fn claim_seeds(&self, owner: Side) -> u16 {
         if self.before.claimed(owner).is_none() {
             return 0;
         }
@@ -132,6 +140,16 @@ impl MoveRecord {
             .filter(|s| **s == SowStep::Drop(Pit::Store(owner)))
             .count();
         u16::try_from(n).unwrap_or(u16::MAX)
+    }
+}
+
+/// The word for a claimed house: the game's own, else a generic one.
+#[must_use]
+pub fn claim_word(word: &'static str) -> &'static str {
+    if word.is_empty() {
+        "claimed house"
+    } else {
+        word
     }
 }
 
@@ -223,7 +241,7 @@ mod tests {
         // Ann's house 3 (2 seeds): into itself, then into Bob's house 1, her tuzdyk.
         let r = s.play(Move::new(3).unwrap()).unwrap().clone();
         assert_eq!(
-            (r.tuzdyk_seeds(Side::South), r.tuzdyk_seeds(Side::North)),
+            (r.claim_seeds(Side::South), r.claim_seeds(Side::North)),
             (1, 0)
         );
         assert_eq!(r.describe(["Ann", "Bob"]), ["Ann's tuzdyk takes 1 seed."]);

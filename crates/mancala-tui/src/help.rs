@@ -1,7 +1,7 @@
 //! The help screen's text (`?` or F1): the keys (from the key table, `keymap`, which
 //! the app dispatches them by), the rules of the variant being played
 //! as its description words them (with its tip, what the boxes at the ends hold and,
-//! in Togyz Kumalak, what the `x` on the board is), and what each computer player that
+//! in a game whose captures claim houses, what the `x` on the board is), and what each computer player that
 //! plays it is, from the engine's catalogue; where it goes on the screen and how far it
 //! scrolls. `ui::help` draws it; the app asks how far it may scroll, so that a key past
 //! either end is not a dead press.
@@ -14,13 +14,13 @@ use ratatui::text::{Line, Span};
 
 use crate::fit;
 use crate::keymap;
-use crate::style::{ACCENT, TUZDYK, key, text};
+use crate::style::{ACCENT, CLAIMED, key, text};
 
 /// The help's widest box: wider lines are harder to read.
 const MAX_WIDTH: u16 = 78;
 
 /// What the board shows of `variant` beyond seeds: the boxes at its ends (by the
-/// variant's word for them) and a tuzdyk's mark.
+/// variant's word for them) and a claimed house's mark (by the variant's word for it).
 fn board_words(variant: Variant) -> Vec<String> {
     let info = variant.info();
     let mut words = vec![if info.stores {
@@ -33,9 +33,9 @@ fn board_words(variant: Variant) -> Vec<String> {
     }];
     if info.claims {
         words.push(format!(
-            "{} in a house, in its owner's colour: a tuzdyk. Seeds sown there go to its \
+            "{CLAIMED} in a house, in its owner's colour: a {}. Seeds sown there go to its \
              owner.",
-            TUZDYK
+            mancala_session::claim_word(info.claim_word)
         ));
     }
     words

@@ -107,7 +107,7 @@ impl Arrangement {
     /// names if possible: a list without names beats wide houses), gaps; each first
     /// with stores wide enough for their word (a word cut short reads as a fault),
     /// then without it. Last, houses two columns wide for boards too wide for the
-    /// smallest terminal otherwise (Togyz Kumalak's nine houses at 50 columns).
+    /// smallest terminal otherwise (nine houses a side at 50 columns).
     fn all(shape: BoardShape) -> Vec<Arrangement> {
         let word = u16::try_from(shape.bank.width()).unwrap_or(u16::MAX);
         let plain = [

@@ -13,9 +13,9 @@ pub const DIM: Color = Color::DarkGray;
 /// What asks for attention: keys, the cursor, the last seed sown.
 pub const ACCENT: Color = Color::Yellow;
 
-/// What a Togyz Kumalak tuzdyk shows instead of its count (always 0): the mark the
-/// position notation writes for it. The board draws it, the help explains it.
-pub const TUZDYK: &str = "x";
+/// What a claimed house shows instead of its count (always 0): the mark the position
+/// notation writes for it. The board draws it, the help explains it.
+pub const CLAIMED: &str = "x";
 
 /// The colour of `side`'s player.
 pub fn side_colour(side: Side) -> Color {

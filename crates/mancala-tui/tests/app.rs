@@ -1475,8 +1475,8 @@ fn a_seed_sown_into_a_tuzdyk_is_shown_falling_into_it_and_its_owners_store_lit()
         side: Side::North,
         house: 2,
     };
-    assert_eq!(board.tuzdyk_owner(c3), Some(Side::North));
-    assert_eq!(board.tuzdyk_owner(k2), Some(Side::South));
+    assert_eq!(board.claim_owner(c3), Some(Side::North));
+    assert_eq!(board.claim_owner(k2), Some(Side::South));
     // Ann's house 2: the first seed back into it, the second into c3, Bob's tuzdyk.
     press(&mut app, KeyCode::Char('2'), now);
     app.tick(now + app.step_time() * 3);

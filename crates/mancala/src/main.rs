@@ -55,11 +55,11 @@ enum Command {
     Tui(tui_cmd::TuiArgs),
     /// Play in the line console: the classic Kalah format, or the Oware format
     ///
-    /// A game with stores on the board (kalah) is printed as the Auckland specifications'
-    /// transcripts. The others (oware, oware-simplified, togyzkumalak) are printed as the
-    /// Bern Oware rows: player 2's row read backwards, the seeds captured beside the board,
-    /// and in Togyz Kumalak an x for a tuzdyk, with a line under the scores saying whose
-    /// it is. There, typing ? prints the rules of the game.
+    /// A game with stores on the board is printed as the Auckland specifications'
+    /// transcripts. The others are printed as the Bern Oware rows: player 2's row read
+    /// backwards, the seeds captured beside the board, and an x for a claimed house (in
+    /// a game whose captures claim houses), with a line under the scores saying whose it
+    /// is. There, typing ? prints the rules of the game.
     Console(console_cmd::ConsoleArgs),
     /// Print the start position and the position after each move as JSON lines
     Replay(replay::ReplayArgs),

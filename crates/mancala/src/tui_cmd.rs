@@ -10,7 +10,9 @@ use mancala_match::Contestant;
 use mancala_session::{Record, RuleChoice, Seat};
 use mancala_tui::{App, Ended, Setup, default_name};
 
-use mancala_cli::{default_help, player_help, read_records, rules_from_file, variant_help};
+use mancala_cli::{
+    default_help, option_help, player_help, read_records, rules_from_file, variant_help,
+};
 
 /// Arguments of `mancala tui`. Any of them skips the start screen; the others keep
 /// their defaults (Kalah on the variant's board, a person against `medium`; see
@@ -39,12 +41,12 @@ pub struct TuiArgs {
     )]
     seeds: Option<u8>,
 
-    /// Kalah: capture even when the opposite house is empty
-    #[arg(long)]
+    /// A rule option: capture even when the opposite house is empty
+    #[arg(long, help = option_help("empty-capture"))]
     empty_capture: bool,
 
-    /// Kalah: when the game ends: mover-cannot-move or either-side-empty
-    #[arg(long, value_name = "RULE")]
+    /// A rule option: when the game ends
+    #[arg(long, value_name = "RULE", help = option_help("end-rule"))]
     end_rule: Option<EndRule>,
 
     #[arg(long, value_name = "PLAYER", help = player_help(1, EXT_HELP))]

@@ -309,7 +309,7 @@ fn bad_options_are_refused_with_status_2() {
              none",
         ),
         (&["console", "--houses", "0"][..], "0 is not in 1..=16"),
-        (&["console", "--variant", "awari"][..], "unknown variant"),
+        (&["console", "--variant", "nonesuch"][..], "unknown variant"),
         (
             &["console", "--p1", "random:depth=3"][..],
             "unknown option \"depth\"",
@@ -528,4 +528,58 @@ fn the_kalah_console_says_what_its_transcripts_leave_unsaid_on_standard_error() 
         !err.contains("input ended"),
         "q is not the end of the input: {err}"
     );
+}
+
+/// Games the description engine plays (relay sowing, stores of their own rules,
+/// clockwise sowing) through the real binary: computer players finish a game.
+#[test]
+fn described_games_are_played_to_the_end_by_computer_players() {
+    for key in ["ayoayo", "bohnenspiel", "pallanguzhi", "woli"] {
+        let args = [
+            "console",
+            "--variant",
+            key,
+            "--p1",
+            "greedy",
+            "--p2",
+            "random",
+        ];
+        let (ok, out, err) = spec::run_binary(&args, "");
+        assert!(ok, "{key}: {err}");
+        assert!(out.contains("Game over"), "{key}: {out}");
+    }
+}
+
+/// A person plays described games: the board before and after a move as the rules
+/// say, in the Kalah box for a game with stores on the board (Ayoayo) and in the Oware
+/// rows with the rules on `?` for one without (Woli, sown clockwise), then quits.
+#[test]
+fn a_person_plays_described_games_in_the_console() {
+    use mancala_core::{Move, Position, Rules, Variant};
+    let names = ["Player 1".to_owned(), "Player 2".to_owned()];
+    for (key, input) in [("ayoayo", "2\nq\n"), ("woli", "?\n2\nq\n")] {
+        let variant: Variant = key.parse().unwrap();
+        let info = variant.info();
+        let rules = Rules::new(variant, info.default_houses, info.default_seeds).unwrap();
+        let start = Position::new(rules);
+        let after = start.play(Move::new(2).unwrap()).unwrap();
+        let (ok, out, err) = spec::run_binary(&["console", "--variant", key], input);
+        assert!(ok, "{key}: {err}");
+        let board = |p: &Position| {
+            if info.stores {
+                mancala_console::kalah_board(p)
+            } else {
+                mancala_console::oware_board(p, &names)
+            }
+        };
+        let at = out.find(&board(&start)).expect("the start board");
+        assert!(out[at..].contains(&board(&after)), "{key}:\n{out}");
+        assert!(out.contains("Game over"), "{key}:\n{out}");
+        if !info.stores {
+            assert!(
+                out.contains(&format!("{}: ", info.name)),
+                "{key}: the rules\n{out}"
+            );
+        }
+    }
 }

@@ -268,3 +268,44 @@ fn the_tune_bench_fits_weights_that_predict_results_better_than_the_store_alone(
         "{out}"
     );
 }
+
+/// Games the description engine plays through the protocol: the start position in
+/// the notation (by the game's key) gets a legal move back, and whole games against
+/// our own engine process come out as when the player is built in.
+#[test]
+fn described_games_through_the_protocol() {
+    use mancala_core::{Position, Rules, Variant};
+    for key in ["ayoayo", "woli"] {
+        let variant: Variant = key.parse().unwrap();
+        let info = variant.info();
+        let rules = Rules::new(variant, info.default_houses, info.default_seeds).unwrap();
+        let start = Position::new(rules);
+        let input = format!(
+            "protocol 1\nposition {}\ngo ms 50\nquit\n",
+            start.to_notation()
+        );
+        let (code, out, err) = run(&["engine", "--player", "alphabeta:depth=3"], &input);
+        assert_eq!(code, Some(0), "{key}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{key}: {out}");
+        let mv: u8 = lines[2]
+            .strip_prefix("bestmove ")
+            .and_then(|m| m.parse().ok())
+            .unwrap_or_else(|| panic!("{key}: {out}"));
+        assert!(
+            start.legal_moves().iter().any(|m| m.house() == mv),
+            "{key}: {out}"
+        );
+
+        let ext = format!("ext:{BIN} engine --player alphabeta:depth=3");
+        let args = ["--variant", key, "--ext-ms", "100"];
+        let (v, err) = match_json(&ext, "2", &args);
+        assert_eq!(
+            (v["games"].as_u64(), v["forfeits"].as_u64()),
+            (Some(2), Some(0)),
+            "{key}: {err}"
+        );
+        let (inside, _) = match_json("alphabeta:depth=3", "2", &args);
+        assert_eq!(v["p1_wins"], inside["p1_wins"], "{key}");
+    }
+}

@@ -663,3 +663,45 @@ fn an_engines_traceback_stays_off_the_board_and_space_never_sows() {
         assert!(!screen.contains("Ext bot"), "{w}x{h}:\n{screen}");
     }
 }
+
+/// Ayoayo, a game the description engine plays (relay sowing), in an 80x24 terminal
+/// against the computer: the board and its labels fit, and a whole game is played to
+/// its end by pressing Enter on the highlighted house.
+#[test]
+fn a_described_game_is_played_to_the_end_at_80x24() {
+    let Some(tmux) = tmux_or_skip("described") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_mancala");
+    tmux.start_sized(
+        &format!(
+            "{bin} tui --variant ayoayo --p2 greedy --name1 Ann --name2 Robo --seed 3; \
+             echo EXIT=$?; sleep 60"
+        ),
+        80,
+        24,
+    );
+    let screen = tmux.wait_for("Ann, choose a house", Duration::from_secs(10), |_| {});
+    for want in [
+        "Ayoayo · 6 houses × 4 seeds",
+        "a1",
+        "f6",
+        "g1",
+        "l6",
+        "Robo",
+    ] {
+        assert!(screen.contains(want), "{want:?} missing from\n{screen}");
+    }
+    for _ in 0..7 {
+        tmux.keys(&["+"]);
+    }
+    let end = tmux.wait_for("Play again? (y/n)", Duration::from_secs(60), |screen| {
+        if screen.contains("Ann, choose a house") {
+            tmux.keys(&["Enter"]);
+        }
+    });
+    assert!(end.contains("Game over"), "{end}");
+    tmux.keys(&["n"]);
+    let after = tmux.wait_for("EXIT=0", Duration::from_secs(5), |_| {});
+    assert!(after.contains("Thanks for playing!"), "{after}");
+}

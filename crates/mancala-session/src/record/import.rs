@@ -39,6 +39,8 @@ use crate::{house_number, parse_house_number};
 /// assert_eq!(games[1].rules(), Rules::oware(6, 4));
 /// assert_eq!(games[1].game().position().houses(Side::South), &[6, 1, 6, 6, 5, 1]);
 /// ```
+// The error names the game, line and move at fault and what is wrong, by value so that
+// callers match on it; reading a file is no hot path, so its size costs nothing.
 pub fn parse_records(text: &str, defaults: Rules) -> Result<Vec<Record>, RecordError> {
     let mut lexer = Lexer::new(text);
     let mut games = Vec::new();

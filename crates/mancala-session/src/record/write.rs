@@ -234,8 +234,8 @@ fn movetext(record: &Record, style: Style) -> Vec<String> {
 
 /// The house (in its owner's numbering) where the last seed of a legal move lands,
 /// in a game that sows into no store ([`two_digit_notation`]): always a house. A seed
-/// sown into a Togyz Kumalak tuzdyk is reported as dropped into its owner's store; it
-/// landed in the tuzdyk, a house of the other row.
+/// sown into a claimed house is reported as dropped into its owner's store; it landed
+/// in the claimed house, a house of the other row.
 pub(crate) fn last_house(pos: &Position, mv: Move) -> u8 {
     let steps = pos.sowing(mv).expect("a record holds legal moves");
     let last = steps
@@ -250,7 +250,7 @@ pub(crate) fn last_house(pos: &Position, mv: Move) -> u8 {
         Pit::House { house, .. } => house,
         Pit::Store(owner) => pos
             .claimed(owner)
-            .expect("a game without stores drops into a store only through a tuzdyk")
+            .expect("a game without stores drops into a store only through a claimed house")
             .house(),
     }
 }

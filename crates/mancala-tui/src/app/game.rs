@@ -424,8 +424,8 @@ impl GameState {
         }
     }
 
-    /// What the move `r` did, in words: captures (and a tuzdyk claimed), an extra
-    /// turn, or just the house sown; the seeds tuzdyks took; and a repetition that
+    /// What the move `r` did, in words: captures (and a house claimed), an extra
+    /// turn, or just the house sown; the seeds claimed houses took; and a repetition that
     /// ended the game.
     fn announce(&self, r: &MoveRecord) -> Message {
         let name = self.name(r.side);
@@ -449,12 +449,13 @@ impl GameState {
             ));
         }
         for owner in [r.side, r.side.opponent()] {
-            let n = r.tuzdyk_seeds(owner);
+            let n = r.claim_seeds(owner);
             if n > 0 {
                 let owner = self.name(owner);
                 text.push(format!(
-                    "{n} seed{} fell into {owner}'s tuzdyk.",
-                    plural(n.into())
+                    "{n} seed{} fell into {owner}'s {}.",
+                    plural(n.into()),
+                    r.claim_word()
                 ));
             }
         }
@@ -479,15 +480,17 @@ impl GameState {
             })
             .collect();
         if r.before.variant().info().stores {
-            // As the classic Kalah homework says it: the opponent's house first.
+            // As the classic homework of games with stores says it: the opponent's
+            // house first.
             pits.reverse();
             format!(
                 "{name} captured the contents of houses {}: {n} seeds!",
                 pits.join(" and ")
             )
-        } else if let Some(t) = r.tuzdyk_claimed() {
+        } else if let Some(t) = r.claimed_house() {
             let house = self.label(r.side.opponent(), t.house());
-            format!("{name} captured {n} seeds from house {house}: {name}'s tuzdyk now!")
+            let word = r.claim_word();
+            format!("{name} captured {n} seeds from house {house}: {name}'s {word} now!")
         } else {
             format!(
                 "{name} captured {n} seeds from house{} {}!",

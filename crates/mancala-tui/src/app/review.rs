@@ -130,7 +130,7 @@ const FAR_FROM_ZERO: i32 = 1000;
 
 impl Verdict {
     /// What to call the move of `entry`. Exact values keep their label. Estimates
-    /// (Oware and Togyz Kumalak before the solver reaches) are judged by the loss
+    /// (games the solver does not answer, before it reaches) are judged by the loss
     /// beyond [`ESTIMATE_MARGIN`] alone, so that "about -3 where another keeps about
     /// +1" is not a blunder; a loss that falls within the margin is "unclear".
     ///

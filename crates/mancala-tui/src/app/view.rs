@@ -60,19 +60,20 @@ impl Message {
 pub struct BoardView {
     /// Seeds in each house, player 1's row first, houses 1..H.
     pub houses: [Vec<u16>; 2],
-    /// Seeds in each store (Kalah) or taken (Oware), player 1 first.
+    /// Seeds in each store (in a game with stores) or taken (the others), player 1
+    /// first.
     pub stores: [u16; 2],
-    /// Each player's tuzdyk (Togyz Kumalak), player 1's first: a house of the other
-    /// row, numbered as that row's owner numbers it.
-    pub tuzdyks: [Option<Move>; 2],
+    /// Each player's claimed house (in a game whose captures claim houses), player 1's
+    /// first: a house of the other row, numbered as that row's owner numbers it.
+    pub claimed: [Option<Move>; 2],
     /// Seeds still in the sower's hand.
     pub in_hand: u16,
     /// The house being sown from, during a sowing.
     pub origin: Option<Pit>,
     /// Where the last seed dropped: a house or a store on the sowing path, or a
-    /// tuzdyk (whose owner's store took the seed: see `banked`).
+    /// claimed house (whose owner's store took the seed: see `banked`).
     pub last_drop: Option<Pit>,
-    /// The store that took the last seed dropped, when it fell into a tuzdyk.
+    /// The store that took the last seed dropped, when it fell into a claimed house.
     pub banked: Option<Side>,
     /// Houses emptied by a capture.
     pub captured: Vec<Pit>,
@@ -87,7 +88,7 @@ impl BoardView {
         BoardView {
             houses: Side::BOTH.map(|s| p.houses(s).to_vec()),
             stores: p.stores(),
-            tuzdyks: p.claims(),
+            claimed: p.claims(),
             in_hand: 0,
             origin: None,
             last_drop: None,
@@ -120,14 +121,14 @@ impl BoardView {
         b
     }
 
-    /// The owner of the tuzdyk `pit` is, if it is one.
+    /// The owner of the claimed house `pit` is, if it is one.
     #[must_use]
-    pub fn tuzdyk_owner(&self, pit: Pit) -> Option<Side> {
+    pub fn claim_owner(&self, pit: Pit) -> Option<Side> {
         let Pit::House { side, house } = pit else {
             return None;
         };
         let owner = side.opponent();
-        (self.tuzdyks[owner.index()].map(Move::house) == Some(house)).then_some(owner)
+        (self.claimed[owner.index()].map(Move::house) == Some(house)).then_some(owner)
     }
 
     /// The seeds in `pit`.
@@ -156,12 +157,12 @@ impl BoardView {
             SowStep::Drop(pit) => {
                 *self.slot(pit) += 1;
                 self.in_hand = self.in_hand.saturating_sub(1);
-                // A seed sown into a tuzdyk is reported as dropped into its owner's
-                // store: it is shown falling into the tuzdyk, and the store lit.
+                // A seed sown into a claimed house is reported as dropped into its
+                // owner's store: it is shown falling into that house, and the store lit.
                 self.banked = None;
                 self.last_drop = Some(pit);
                 if let Pit::Store(owner) = pit {
-                    if let Some(t) = self.tuzdyks[owner.index()] {
+                    if let Some(t) = self.claimed[owner.index()] {
                         let side = owner.opponent();
                         self.last_drop = Some(Pit::House {
                             side,

@@ -1,10 +1,11 @@
 //! The board: the names at top and bottom, the two rows of houses with their labels,
-//! the stores (Kalah) or seeds captured (the others) at the ends, and the middle line.
+//! the stores (in a game with stores) or seeds captured (the others) at the ends, and
+//! the middle line.
 //!
 //! Player 1's row reads left to right towards their store on the right, player 2's
-//! right to left towards theirs on the left (see [`crate::layout`]). A Togyz Kumalak
-//! tuzdyk is drawn [`TUZDYK`] in its owner's colour, as the position notation writes
-//! it; the help says what it is.
+//! right to left towards theirs on the left (see [`crate::layout`]). A claimed house
+//! is drawn [`CLAIMED`] in its owner's colour, as the position notation writes it; the
+//! help says what it is, by the game's word for it.
 
 use mancala_core::{Pit, Side};
 use ratatui::Frame;
@@ -15,7 +16,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use crate::app::{BoardView, GameState, NAME_SHOWN};
 use crate::fit;
 use crate::layout::BoardGeometry;
-use crate::style::{ACCENT, DIM, TUZDYK, side_colour, text};
+use crate::style::{ACCENT, CLAIMED, DIM, side_colour, text};
 use mancala_session::house_label;
 
 /// More seeds in hand than this are shown as this many and an ellipsis.
@@ -154,8 +155,8 @@ fn house_look(g: &GameState, board: &BoardView, side: Side, house: u8) -> HouseL
         look.border = Style::new().fg(Color::LightRed).bold();
         look.count = Style::new().fg(Color::White).bg(Color::Red).bold();
     }
-    // A tuzdyk in its owner's colours; lit while a seed falls into it.
-    if let Some(owner) = board.tuzdyk_owner(pit) {
+    // A claimed house in its owner's colours; lit while a seed falls into it.
+    if let Some(owner) = board.claim_owner(pit) {
         let colour = side_colour(owner);
         let lit = board.last_drop == Some(pit);
         look.border = Style::new().fg(if lit { ACCENT } else { colour }).bold();
@@ -176,8 +177,8 @@ fn draw_house(
 ) {
     let look = house_look(g, board, side, house);
     let pit = Pit::House { side, house };
-    let count = match board.tuzdyk_owner(pit) {
-        Some(_) => TUZDYK.to_owned(),
+    let count = match board.claim_owner(pit) {
+        Some(_) => CLAIMED.to_owned(),
         None => fit(board.count(pit), geo.inner),
     };
     frame.render_widget(
@@ -197,9 +198,9 @@ fn draw_house(
     );
 }
 
-/// A store (Kalah) or the seeds captured (the others), in its player's colour, with
-/// the variant's word for it where it fits; lit where the last seed went (into the
-/// store, or through its owner's tuzdyk).
+/// A store (in a game with stores) or the seeds captured (the others), in its player's
+/// colour, with the variant's word for it where it fits; lit where the last seed went
+/// (into the store, or through its owner's claimed house).
 fn draw_store(
     frame: &mut Frame,
     g: &GameState,
