@@ -27,11 +27,13 @@ fn page(games: &[Description]) -> String {
          Every game the suite ships, one description file each in \
          [`crates/mancala-core/games/`](../crates/mancala-core/games/) (the format: \
          [rules-format.md](rules-format.md)). `mancala variants` lists them and \
-         `mancala variants show KEY` prints a game's file. The front ends choose games by \
-         `--variant` and so far play the four with hand-tuned rule sets (Kalah, Oware, \
-         simplified Oware, Togyz Kumalak); every game here is played by the description \
-         engine (`Described`) in the tests, each with a worked example of its source's \
-         rules (`crates/mancala-core/tests/catalogue/`) and random games checked against the \
+         `mancala variants show KEY` prints a game's file (`--find` and `--mechanic` find \
+         one). Every front end plays every game here, by `--variant KEY` (the terminal \
+         game's start screen finds one with `/`), the web's new-game form and the Python \
+         package's `Game(KEY)`; four also have a hand-tuned rule set (Kalah, Oware, \
+         simplified Oware, Togyz Kumalak), the others are played by the description engine \
+         (`Described`). Each has a worked example of its source's rules \
+         (`crates/mancala-core/tests/catalogue/`) and random games checked against the \
          referee's separate reading of the same file (`tests/described_referee.rs`). This \
          page is generated from the \
          files; after changing or adding one, regenerate it with\n\n\

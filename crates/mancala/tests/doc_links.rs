@@ -55,7 +55,7 @@ fn link_targets(text: &str) -> Vec<&str> {
 /// The anchors GitHub gives a page's headings: lower case, spaces as `-`, punctuation
 /// other than `-` and `_` dropped.
 fn anchors(text: &str) -> Vec<String> {
-    prose(text)
+    let headings = prose(text)
         .lines()
         .filter(|l| l.starts_with('#'))
         .map(|l| {
@@ -67,7 +67,14 @@ fn anchors(text: &str) -> Vec<String> {
                 .map(|c| if c == ' ' { '-' } else { c })
                 .collect()
         })
-        .collect()
+        .collect::<Vec<String>>();
+    // Anchors given by hand (`<a id="key"></a>`, as docs/games.md gives each game its
+    // key), which GitHub renders as link targets too.
+    let ids = text.lines().filter_map(|l| {
+        let rest = l.trim().strip_prefix("<a id=\"")?;
+        rest.split_once('"').map(|(id, _)| id.to_owned())
+    });
+    headings.into_iter().chain(ids).collect()
 }
 
 /// What is wrong with `target` as a link from `page`, if anything.
