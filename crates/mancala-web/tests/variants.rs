@@ -22,6 +22,7 @@ on_both_backends!(
     a_togyz_kumalak_game_between_two_people,
     a_togyz_kumalak_record_imports_to_the_same_game,
     togyz_kumalak_against_the_computer_and_in_the_lobby,
+    every_catalogue_game_is_played_against_medium,
 );
 
 /// A request's answer: status, headers and the body as text.
@@ -488,4 +489,61 @@ async fn togyz_kumalak_against_the_computer_and_in_the_lobby(db: TestDb) {
         ),
         (json!(9), json!(9))
     );
+}
+
+/// Every game of the catalogue, the ones the description engine plays among them, is
+/// created against `medium`, takes a person's move, gets the computer's answer, and
+/// reads back from the store as the same game (on both databases).
+async fn every_catalogue_game_is_played_against_medium(db: TestDb) {
+    let mut limits = Limits::default();
+    limits.rates.create = "1000/60s".parse().unwrap();
+    let r = app(db.games_with(limits).await);
+    for variant in Variant::catalogue() {
+        let key = variant.name();
+        let g = create(&r, json!({"variant": key, "opponent": "medium"})).await;
+        let (id, token) = (g["id"].as_str().unwrap(), g["token"].as_str().unwrap());
+        let view = get(&r, &format!("/api/games/{id}")).await.json();
+        assert_eq!(view["variant"], key);
+        let house = view["legal_moves"][0].as_u64().unwrap();
+        let body = json!({"house": house, "ply": 0});
+        let uri = format!("/api/games/{id}/moves");
+        let a = call(&r, "POST", &uri, Some(token), Some(body)).await;
+        assert_eq!(a.status, StatusCode::OK, "{key}: {}", a.text);
+        let mut view = a.json();
+        for _ in 0..1000 {
+            // The computer may move several times (extra turns) before it is player
+            // 1's turn again.
+            if view["over"] == true || view["to_move"] == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            view = get(&r, &format!("/api/games/{id}")).await.json();
+        }
+        assert!(
+            view["over"] == true || view["to_move"] == 1,
+            "{key}: the computer did not answer: {view}"
+        );
+        let seeds: u64 = view["houses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|row| row.as_array().unwrap())
+            .chain(view["stores"].as_array().unwrap())
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        let info = variant.info();
+        let total = 2 * u64::from(info.default_houses) * u64::from(info.default_seeds);
+        let start: u64 = variant
+            .description()
+            .board
+            .start
+            .iter()
+            .map(|&n| u64::from(n))
+            .sum();
+        assert_eq!(
+            seeds,
+            if start > 0 { 2 * start } else { total },
+            "{key}: {view}"
+        );
+    }
 }

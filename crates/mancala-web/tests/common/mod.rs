@@ -9,7 +9,7 @@ pub mod calls;
 use std::sync::Arc;
 
 use mancala_pgtest::TempPostgres;
-use mancala_web::{DbLocation, Games, Store, StoreOptions};
+use mancala_web::{DbLocation, Games, Limits, Store, StoreOptions};
 
 /// Which database a test runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +60,12 @@ impl TestDb {
     /// The game service over a new store on this database, with its background work
     /// running (until the test ends), as `mancala serve` runs it.
     pub async fn games(&self) -> Games {
-        let games = Games::new(self.store().await);
+        self.games_with(Limits::default()).await
+    }
+
+    /// [`TestDb::games`] with these limits.
+    pub async fn games_with(&self, limits: Limits) -> Games {
+        let games = Games::with_limits(self.store().await, limits);
         std::mem::forget(games.start_background());
         games
     }
