@@ -20,7 +20,6 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use mancala_core::described::Described;
-use mancala_core::description::Description;
 use mancala_core::{NoSteps, Position, RepetitionTracker, Rules, perft};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -108,7 +107,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<()> {
             );
             let rules = rules.rules()?;
             let budget = Duration::from_secs_f64(*seconds);
-            let engine = described.then(|| Described::new(&Description::of_rules(rules)));
+            let engine = described.then(|| Described::new(&rules.description()));
             let figures = playouts(rules, budget, *seed, engine.as_ref());
             serde_json::to_writer(&mut *out, &figures)?;
         }

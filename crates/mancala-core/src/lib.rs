@@ -51,9 +51,11 @@
 
 pub mod described;
 pub mod description;
+mod dispatch;
 mod end;
 mod game;
 mod info;
+mod interned;
 mod lean;
 mod moves;
 pub mod notation;

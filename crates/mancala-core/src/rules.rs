@@ -5,9 +5,9 @@ use std::str::FromStr;
 
 use std::sync::OnceLock;
 
-use crate::described::DescribedGame;
-use crate::description::{Description, DescriptionError};
+use crate::description::{Description, DescriptionError, Empty, EmptyFacing};
 use crate::info::{self, VariantInfo};
+use crate::interned::DescribedGame;
 use crate::{MAX_HOUSES, MAX_SEEDS};
 
 /// The game being played: one of the four games with a hand-written rule set, or any
@@ -371,7 +371,7 @@ impl Rules {
                     .collect()
             };
             for candidate in options.into_iter().map(|o| base.with_options(o)) {
-                if Description::of_rules(candidate) == description {
+                if candidate.description() == description {
                     return Ok(candidate);
                 }
             }
@@ -401,8 +401,32 @@ impl Rules {
                 d.board.seeds = self.seeds;
                 d
             }
-            _ => Description::of_rules(*self),
+            _ => self.kernel_description(),
         }
+    }
+
+    /// The description of a game with a hand-written rule set on these rules' board:
+    /// the shipped file, with the rule options written into it (Kalah's
+    /// `empty-capture` and `end-rule`).
+    fn kernel_description(&self) -> Description {
+        let rules = *self;
+        let mut d = Description::builtin(rules.variant().name())
+            .unwrap_or_else(|| unreachable!("every variant has a shipped description"));
+        d.board.houses = rules.houses() as u8;
+        d.board.seeds = rules.seeds() as u8;
+        let options = rules.options();
+        if options.empty_capture {
+            for capture in &mut d.capture {
+                capture.empty_facing = EmptyFacing::TakeSowingSeed;
+            }
+        }
+        if d.board.stores {
+            d.end.empty = match options.end_rule {
+                EndRule::MoverCannotMove => Empty::MoverCannotMove,
+                EndRule::EitherSideEmpty => Empty::EitherSide,
+            };
+        }
+        d
     }
 
     /// The same rules with other options.

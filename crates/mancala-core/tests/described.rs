@@ -5,7 +5,7 @@
 //! final scores and the repetition scores must agree.
 
 use mancala_core::described::Described;
-use mancala_core::description::Description;
+
 use mancala_core::{EndRule, Move, Position, RuleOptions, Rules, SowStep, Variant};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -55,7 +55,7 @@ fn choose(pos: &Position, rng: &mut SmallRng) -> Move {
 
 /// Plays one random game under both, comparing every step; the plies played.
 fn compare_game(rules: Rules, rng: &mut SmallRng) -> usize {
-    let described = Described::new(&Description::of_rules(rules));
+    let described = Described::new(&rules.description());
     let mut pos = Position::new(rules);
     let context = |pos: &Position| format!("{rules:?} at {}", pos.to_notation());
     assert_eq!(described.is_over(&pos), pos.is_over(), "{}", context(&pos));

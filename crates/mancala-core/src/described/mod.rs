@@ -21,11 +21,11 @@
 //! ```
 
 mod capture;
-mod game;
+mod engines;
 mod rule_set;
 mod sow;
 
-pub use game::{DescribedGame, MAX_INTERNED};
+pub use crate::interned::{DescribedGame, MAX_INTERNED};
 pub use rule_set::ByDescription;
 
 use crate::description::{Capture, Claim, Description, Empty, Leftover, NoMove, Sowing};

@@ -2,8 +2,7 @@
 
 use std::sync::OnceLock;
 
-use super::{Description, Empty, EmptyFacing};
-use crate::{EndRule, Rules};
+use super::Description;
 
 // `FILES`: every `games/*.toml`, listed by the build script (`build.rs`), so that adding
 // a game is adding its file.
@@ -58,40 +57,5 @@ impl Description {
             .iter()
             .find(|(file, _)| file.strip_suffix(".toml") == Some(key))
             .map(|(_, text)| *text)
-    }
-}
-
-impl Description {
-    /// The description of `rules`: the shipped game of its variant, on its board, with
-    /// its rule options written into the description (Kalah's `empty-capture` and
-    /// `end-rule`).
-    ///
-    /// ```
-    /// use mancala_core::description::{Description, Empty};
-    /// use mancala_core::{EndRule, RuleOptions, Rules};
-    /// let options = RuleOptions { end_rule: EndRule::EitherSideEmpty, ..RuleOptions::default() };
-    /// let d = Description::of_rules(Rules::kalah(4, 3).with_options(options));
-    /// assert_eq!((d.board.houses, d.board.seeds), (4, 3));
-    /// assert_eq!(d.end.empty, Empty::EitherSide);
-    /// ```
-    #[must_use]
-    pub fn of_rules(rules: Rules) -> Description {
-        let mut d = Description::builtin(rules.variant().name())
-            .unwrap_or_else(|| unreachable!("every variant has a shipped description"));
-        d.board.houses = rules.houses() as u8;
-        d.board.seeds = rules.seeds() as u8;
-        let options = rules.options();
-        if options.empty_capture {
-            for capture in &mut d.capture {
-                capture.empty_facing = EmptyFacing::TakeSowingSeed;
-            }
-        }
-        if d.board.stores {
-            d.end.empty = match options.end_rule {
-                EndRule::MoverCannotMove => Empty::MoverCannotMove,
-                EndRule::EitherSideEmpty => Empty::EitherSide,
-            };
-        }
-        d
     }
 }

@@ -1,5 +1,7 @@
 //! A description made into a game the rest of the suite plays: [`DescribedGame`] is a
-//! small `Copy` handle, so that [`Rules`](crate::Rules) and every
+//! small `Copy` handle (its engine is the description engine's to make:
+//! `DescribedGame::engine` in `described/`, so that this module, which `Rules` needs,
+//! depends on no position), so that [`Rules`](crate::Rules) and every
 //! [`Position`](crate::Position) stay `Copy` while carrying any description.
 //!
 //! Handles are interned: the same description always gives the same handle, so two
@@ -14,7 +16,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
-use super::Described;
 use crate::description::{self, Description, DescriptionError};
 use crate::info::{Leftover, VariantInfo};
 
@@ -41,7 +42,6 @@ pub struct DescribedGame(u16);
 
 struct Entry {
     description: Description,
-    engine: Described,
     info: VariantInfo,
 }
 
@@ -71,7 +71,6 @@ impl DescribedGame {
             ));
         }
         let entry: &'static Entry = Box::leak(Box::new(Entry {
-            engine: Described::new(&description),
             info: info_of(&description),
             description,
         }));
@@ -89,6 +88,12 @@ impl DescribedGame {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(entry.description.key.clone(), index);
         Ok(DescribedGame(index))
+    }
+
+    /// The handle's index: `0..MAX_INTERNED`, dense, for tables kept beside this one.
+    #[inline]
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.0)
     }
 
     /// The interned entry.
@@ -126,12 +131,6 @@ impl DescribedGame {
     #[must_use]
     pub fn description(self) -> &'static Description {
         &self.entry().description
-    }
-
-    /// The engine that plays it.
-    #[must_use]
-    pub fn engine(self) -> &'static Described {
-        &self.entry().engine
     }
 
     /// What front ends, records and players read of the game.
@@ -184,23 +183,5 @@ fn info_of(d: &Description) -> VariantInfo {
         claims: d.claim.is_some(),
         claim_word: d.claim.as_ref().map_or("", |c| leak(&c.word)),
         bank: if d.board.stores { "store" } else { "captured" },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::{Position, Rules, Variant};
-
-    /// Search and MCTS trees hold positions by the million: a game from a description
-    /// must not make every position bigger than the hand-written games made it.
-    #[test]
-    fn a_described_game_keeps_rules_and_positions_small() {
-        assert_eq!(std::mem::size_of::<Variant>(), 4);
-        assert_eq!(std::mem::size_of::<Rules>(), 8);
-        assert!(
-            std::mem::size_of::<Position>() <= 88,
-            "{}",
-            std::mem::size_of::<Position>()
-        );
     }
 }
