@@ -49,7 +49,7 @@ fn replay_reports_the_result_of_a_finished_game() {
 /// line says who owns which tuzdyk: here player 1's house 1 makes player 2's house 6
 /// hold 3 at the 15th ply (a random game's), claiming it.
 #[test]
-fn replay_togyz_kumalak_reports_the_tuzdyks() {
+fn replay_togyz_kumalak_reports_the_claimed_houses() {
     let moves = "8 2 8 9 5 6 5 9 4 2 8 4 5 9 1";
     let mut args = vec!["replay", "--variant", "togyzkumalak"];
     args.extend(moves.split(' '));
@@ -57,18 +57,18 @@ fn replay_togyz_kumalak_reports_the_tuzdyks() {
     assert!(ok, "{err}");
     assert_eq!(
         out.lines().next().unwrap(),
-        r#"{"ply":0,"to_move":1,"houses":[[9,9,9,9,9,9,9,9,9],[9,9,9,9,9,9,9,9,9]],"stores":[0,0],"tuzdyks":[null,null],"over":false,"result":null}"#
+        r#"{"ply":0,"to_move":1,"houses":[[9,9,9,9,9,9,9,9,9],[9,9,9,9,9,9,9,9,9]],"stores":[0,0],"claimed":[null,null],"over":false,"result":null}"#
     );
     let v = lines(&out);
     assert_eq!(v.len(), 16);
     assert!(
         v[..15]
             .iter()
-            .all(|l| l["tuzdyks"] == serde_json::json!([null, null]))
+            .all(|l| l["claimed"] == serde_json::json!([null, null]))
     );
     assert_eq!(
         out.lines().last().unwrap(),
-        r#"{"ply":15,"to_move":2,"houses":[[1,4,13,3,2,17,4,1,4],[14,2,15,2,3,0,3,12,1]],"stores":[25,36],"tuzdyks":[6,null],"over":false,"result":null}"#
+        r#"{"ply":15,"to_move":2,"houses":[[1,4,13,3,2,17,4,1,4],[14,2,15,2,3,0,3,12,1]],"stores":[25,36],"claimed":[6,null],"over":false,"result":null}"#
     );
 }
 
