@@ -44,8 +44,10 @@ pub fn draw(frame: &mut Frame, layout: &SetupLayout, form: &SetupForm) {
         ));
     }
     lines.extend(option_summary(form, notes_w));
-    lines.extend(game_summary(form, notes_w));
+    // The players' notes first: a player replaced must be said, the game's summary
+    // only fills what room is left.
     lines.extend(player_notes(form, notes_w));
+    lines.extend(game_summary(form, notes_w));
     frame.render_widget(Paragraph::new(lines), layout.fields);
     let keys = keys_line(usize::from(layout.keys.width));
     frame.render_widget(Paragraph::new(keys).centered(), layout.keys);
@@ -261,7 +263,7 @@ fn keys_line(width: usize) -> Line<'static> {
         (2, vec![key("↑↓"), text(" field")]),
         (1, vec![key("←→"), text(" change")]),
         (3, vec![key("Enter"), text(" start")]),
-        (4, vec![key("/"), text(" find a game")]),
+        (0, vec![key("/"), text(" find a game")]),
         (9, vec![key("?"), text(" help")]),
         (9, vec![key("Esc"), text(" quit")]),
     ];
