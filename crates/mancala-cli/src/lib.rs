@@ -180,11 +180,7 @@ pub fn rules_from_file(
     houses: Option<u8>,
     seeds: Option<u8>,
 ) -> anyhow::Result<Rules> {
-    let text = if path == Path::new("-") {
-        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
-    };
+    let text = read_text(path)?;
     let mut description = Description::from_toml(&text, &path.display().to_string())?;
     description.board.houses = houses.unwrap_or(description.board.houses);
     description.board.seeds = seeds.unwrap_or(description.board.seeds);
@@ -257,12 +253,20 @@ impl StartArgs {
 /// # Errors
 /// When the file cannot be read or any game in it is bad (nothing is returned then).
 pub fn read_records(path: &Path, defaults: Rules) -> anyhow::Result<Vec<Record>> {
-    let text = if path == Path::new("-") {
-        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
-    } else {
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
-    };
+    let text = read_text(path)?;
     parse_records(&text, defaults).with_context(|| path.display().to_string())
+}
+
+/// The text of the file at `path`, or of standard input for "-".
+///
+/// # Errors
+/// When it cannot be read, naming it.
+fn read_text(path: &Path) -> anyhow::Result<String> {
+    if path == Path::new("-") {
+        std::io::read_to_string(std::io::stdin()).context("cannot read standard input")
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+    }
 }
 
 /// Memory the system says is available (Linux `/proc/meminfo`), in bytes; `None` where

@@ -636,7 +636,7 @@ fn an_engines_traceback_stays_off_the_board_and_space_never_sows() {
     for (w, h) in [(80, 24), (50, 20)] {
         // A server per size: killing the last session ends a tmux server, and a new
         // session started on its socket while it shuts down fails ("server exited
-        // unexpectedly"), which is what CI once hit here.
+        // unexpectedly").
         let Some(tmux) = tmux_or_skip(&format!("stderr-{w}x{h}")) else {
             return;
         };
