@@ -64,6 +64,7 @@ mod perft;
 mod play;
 mod position;
 mod rules;
+mod rules_text;
 mod side;
 mod sowing;
 pub mod variants;

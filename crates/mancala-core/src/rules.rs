@@ -342,6 +342,12 @@ impl Rules {
     /// let rules = Rules::from_description(d).unwrap();
     /// assert!(matches!(rules.variant(), Variant::Described(_)));
     /// assert!(!rules.variant().is_catalogued());
+    /// // A game of the catalogue on another board is still that game.
+    /// let mut wari = Description::builtin("awari").unwrap();
+    /// wari.board.houses = 5;
+    /// let rules = Rules::from_description(wari).unwrap();
+    /// assert!(rules.variant().is_catalogued());
+    /// assert_eq!(rules, Rules::new("awari".parse().unwrap(), 5, 4).unwrap());
     /// ```
     ///
     /// # Errors
@@ -374,6 +380,22 @@ impl Rules {
                 if candidate.description() == description {
                     return Ok(candidate);
                 }
+            }
+        }
+        // A game of the catalogue on another board is still that game, as
+        // `Rules::new(its variant, houses, seeds)` is: one key, one rating list.
+        let shipped = Variant::catalogue().iter().find_map(|&v| match v {
+            Variant::Described(game) if game.description().key == description.key => {
+                Some((v, game.description()))
+            }
+            _ => None,
+        });
+        if let Some((variant, shipped)) = shipped {
+            let mut on_its_board = description.clone();
+            on_its_board.board.houses = shipped.board.houses;
+            on_its_board.board.seeds = shipped.board.seeds;
+            if on_its_board == *shipped {
+                return Rules::new(variant, houses, seeds);
             }
         }
         Rules::new(
@@ -471,6 +493,17 @@ impl Rules {
     }
 }
 
+impl Default for Rules {
+    /// Kalah(6,4), the game the suite opens with.
+    ///
+    /// ```
+    /// assert_eq!(mancala_core::Rules::default(), mancala_core::Rules::kalah(6, 4));
+    /// ```
+    fn default() -> Rules {
+        Rules::kalah(6, 4)
+    }
+}
+
 impl fmt::Display for Rules {
     /// Writes e.g. `kalah(6,4)`, with the non-default options after it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -502,6 +535,9 @@ pub enum RulesError {
     /// Seeds per house out of range.
     #[error("seeds per house must be between 1 and {MAX_SEEDS}, not {0}")]
     Seeds(u32),
+    /// Rules written as text in neither form of [`Rules::to_text`].
+    #[error("rules {0:?} are neither a game's name and board, such as kalah(6,4), nor a description in JSON")]
+    Text(String),
     /// A game description was refused (boxed: it carries three strings, and every
     /// result that can fail over rules would otherwise carry their size).
     #[error(transparent)]

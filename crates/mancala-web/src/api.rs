@@ -35,7 +35,7 @@ use crate::games::Games;
 pub use crate::http::ApiError;
 use crate::http::{Client, bearer};
 use crate::http::{Limiter, method_not_allowed, no_endpoint};
-use crate::lifecycle::{JoinRequest, NewGame};
+use crate::lifecycle::{JoinRequest, NewGame, RULES_LIMIT};
 use crate::limits::Rate;
 use crate::listener::serve_connections;
 use crate::live_api::{live_events, live_socket};
@@ -103,7 +103,7 @@ pub fn app_with(games: Games, ops: &Operations) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn(
             move |request: axum::extract::Request, next: axum::middleware::Next| {
-                body_deadline(request, next, body_timeout, RECORD_LIMIT.max(BODY_LIMIT))
+                body_deadline(request, next, body_timeout, RECORD_LIMIT.max(BODY_LIMIT + 2 * RULES_LIMIT))
             },
         ))
         .layer(CatchPanicLayer::custom(panic_response))
@@ -133,7 +133,13 @@ fn api_routes(l: &Limiters) -> Router<Games> {
         .max_age(Duration::from_secs(3600));
     let record_body = DefaultBodyLimit::max(RECORD_LIMIT);
     Router::new()
-        .route("/api/games", post(create_game).layer(l.create.clone()))
+        .route(
+            "/api/games",
+            // A new game may carry a game's description (`rules`).
+            post(create_game)
+                .layer::<_, Infallible>(DefaultBodyLimit::max(BODY_LIMIT + 2 * RULES_LIMIT))
+                .layer(l.create.clone()),
+        )
         .route(
             "/api/games/import",
             post(import_game)

@@ -133,7 +133,7 @@ pub use credentials::{CredentialView, credential_id};
 pub use error::{BodyError, GameError};
 pub use games::{DEFAULT_COMPUTER_LEASE, Games};
 pub use kept::KeptStats;
-pub use lifecycle::{FirstMover, JoinRequest, NewGame, RandomWord, SeatGrant};
+pub use lifecycle::{FirstMover, JoinRequest, NewGame, RULES_LIMIT, RandomWord, SeatGrant};
 pub use limits::{
     AccountLimits, ConnectionLimits, Limits, Rate, RateLimits, StreamLimits, format_duration,
     parse_duration,

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use mancala_core::description::Description;
 use mancala_core::{EndRule, Rules, Side, Variant};
 use mancala_session::{RuleChoice, Seat};
 use rand::TryRngCore;
@@ -26,8 +27,13 @@ use crate::tokens::{hash_token, matches, new_token, random_hex, rematch_token, s
 #[derive(Clone, Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    /// A variant's key: `kalah`, `oware`, `oware-simplified` or `togyzkumalak`.
-    pub variant: Variant,
+    /// A game's key, as `GET /api/variants` lists them (`kalah`, `oware`, ...); or
+    /// none with `rules`.
+    pub variant: Option<Variant>,
+    /// A game of one's own rules: the text of a rules file (TOML, as
+    /// docs/rules-format.md describes it), at most [`RULES_LIMIT`] bytes, in place of
+    /// `variant`, `houses`, `seeds` and the options; unrated.
+    pub rules: Option<String>,
     /// Houses per side (default: the variant's, 6 or 9 for Togyz Kumalak).
     pub houses: Option<u8>,
     /// Seeds per house (default: the variant's, 4 or 9 for Togyz Kumalak).
@@ -141,18 +147,73 @@ impl Games {
 
 /// A new game's row: no seats taken, no moves; `opponent` sits in seat 2.
 fn new_row(rules: Rules, opponent: &Seat) -> GameRow {
-    let opts = rules.options();
     GameRow {
         id: random_hex::<9>(),
-        variant: rules.variant().to_string(),
-        houses: rules.houses() as u8,
-        seeds: rules.seeds() as u8,
-        empty_capture: opts.empty_capture,
-        end_rule: opts.end_rule.to_string(),
+        rules,
         opponent: opponent.to_string(),
         activity_ms: now_ms(),
         ..GameRow::default()
     }
+}
+
+/// The largest description `POST /api/games` takes in `rules`, in bytes: the longest
+/// file of the catalogue, its sources and examples included, is under 3 KiB.
+pub const RULES_LIMIT: usize = 12 * 1024;
+
+/// The rules of a game of the catalogue as a new game asks for them. The session
+/// checks the board and the options a variant takes, in the words every front end
+/// uses.
+fn chosen_rules(variant: Variant, req: &NewGame) -> Result<Rules, GameError> {
+    let info = variant.info();
+    let houses = req.houses.unwrap_or(info.default_houses);
+    let seeds = req.seeds.unwrap_or(info.default_seeds);
+    RuleChoice::new(variant, houses, seeds)
+        .empty_capture(req.empty_capture)
+        .end_rule(req.end_rule)
+        .rules()
+        .map_err(|e| GameError::Unprocessable(e.to_string()))
+}
+
+/// The rules of a game of one's own, from the text of its description: size-limited,
+/// unrated, its board and options its own, and its key not one of the catalogue's
+/// (the lobby and the records name a game by its key).
+fn own_rules(text: &str, req: &NewGame) -> Result<Rules, GameError> {
+    let bad = |e: String| GameError::Unprocessable(e);
+    if text.len() > RULES_LIMIT {
+        return Err(bad(format!(
+            "rules: a description is at most {RULES_LIMIT} bytes, not {}",
+            text.len()
+        )));
+    }
+    if req.rated == Some(true) {
+        return Err(bad("rated: a game of one's own rules is not rated".into()));
+    }
+    let given = [
+        ("houses", req.houses.is_some()),
+        ("seeds", req.seeds.is_some()),
+        ("empty_capture", req.empty_capture.is_some()),
+        ("end_rule", req.end_rule.is_some()),
+    ];
+    if let Some((field, _)) = given.iter().find(|(_, given)| *given) {
+        return Err(bad(format!(
+            "{field}: a description gives its own board and rules: write them in it"
+        )));
+    }
+    let description = Description::from_toml(text, "rules").map_err(|e| bad(e.to_string()))?;
+    if let Some(shipped) = Variant::catalogue()
+        .iter()
+        .find(|v| v.name() == description.key)
+    {
+        let rules = Rules::from_description(description).map_err(|e| bad(e.to_string()))?;
+        if rules.variant() == *shipped {
+            return Ok(rules);
+        }
+        return Err(bad(format!(
+            "rules: key: {shipped:?} is a game of the catalogue and these rules differ from \
+             it: give your game a key of its own"
+        )));
+    }
+    Rules::from_description(description).map_err(|e| bad(e.to_string()))
 }
 
 impl Games {
@@ -254,16 +315,18 @@ impl Games {
     /// server's bounds.
     fn checked_setup(&self, req: &NewGame) -> Result<(Rules, Seat), GameError> {
         let bad = |e: &dyn std::fmt::Display| GameError::Unprocessable(e.to_string());
-        // The session checks the board and the options a variant takes, in the words
-        // every front end uses.
-        let info = req.variant.info();
-        let houses = req.houses.unwrap_or(info.default_houses);
-        let seeds = req.seeds.unwrap_or(info.default_seeds);
-        let rules = RuleChoice::new(req.variant, houses, seeds)
-            .empty_capture(req.empty_capture)
-            .end_rule(req.end_rule)
-            .rules()
-            .map_err(|e| bad(&e))?;
+        let rules = match (req.variant, &req.rules) {
+            (Some(variant), None) => chosen_rules(variant, req)?,
+            (None, Some(text)) => own_rules(text, req)?,
+            (Some(_), Some(_)) => {
+                return Err(bad(&"variant: give a game's key or its rules, not both"));
+            }
+            (None, None) => {
+                return Err(bad(
+                    &"variant: missing: give a game's key (GET /api/variants lists them) or rules",
+                ));
+            }
+        };
         let seat: Seat = match &req.opponent {
             Some(text) => text.parse().map_err(|e| bad(&e))?,
             None => Seat::Human,

@@ -210,7 +210,8 @@ fn new_game_for(
     let info = rules.variant().info();
     let options = rules.options();
     NewGame {
-        variant: rules.variant(),
+        variant: Some(rules.variant()),
+        rules: None,
         houses: Some(rules.houses() as u8),
         seeds: Some(rules.seeds() as u8),
         empty_capture: info

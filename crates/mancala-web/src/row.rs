@@ -3,31 +3,15 @@
 //! game view (`view`), the live sessions (`live`) and the clocks (`clock`), which all
 //! read rows, so that none of them needs another to do it.
 
-use mancala_core::{EndRule, Position, RuleOptions, Rules, Side, Variant};
+use mancala_core::{Position, Side};
 use mancala_session::{Seat, Session};
 
 use crate::error::GameError;
 use crate::store::{GameRow, StoreError};
 
-/// The rules stored with a game.
-pub(crate) fn rules_of(row: &GameRow) -> Result<Rules, GameError> {
-    let corrupt = |what: &str| StoreError::Corrupt(format!("game {}: {what}", row.id));
-    let variant: Variant = row.variant.parse().map_err(|_| corrupt("variant"))?;
-    let end_rule: EndRule = row.end_rule.parse().map_err(|_| corrupt("end rule"))?;
-    Ok(Rules::new(variant, row.houses, row.seeds)
-        .map_err(|_| corrupt("board size"))?
-        .with_options(RuleOptions {
-            empty_capture: row.empty_capture,
-            end_rule,
-        }))
-}
-
 /// The start of a stored game: its rules, with the first mover it was created with.
 pub(crate) fn start_of(row: &GameRow) -> Result<Position, GameError> {
-    Ok(Session::first_position(
-        rules_of(row)?,
-        row.play.first_side(),
-    ))
+    Ok(Session::first_position(row.rules, row.play.first_side()))
 }
 
 /// Each seat's name: the name the player gave, or the default (`Player 2`, the

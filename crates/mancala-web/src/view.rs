@@ -1,9 +1,10 @@
 //! The JSON shape of a game as the API serves it.
 
-use mancala_core::{GameEnd, Move, Pit, Position, ResultView, Side, SowStep, StateView};
+use mancala_core::{GameEnd, Move, Pit, Position, ResultView, Rules, Side, SowStep, StateView};
 use mancala_session::{EndText, Session};
 use serde::Serialize;
 
+use crate::catalogue::VariantView;
 use crate::clock::{claim_at, remaining, running};
 use crate::error::GameError;
 use crate::ratings::{RatingChange, RatingChanges};
@@ -21,6 +22,11 @@ pub struct GameView {
     /// The variant's key (`kalah`, `togyzkumalak`): its description is
     /// `GET /api/variants`'s entry with this key.
     pub variant: String,
+    /// A game of one's own rules (made with `rules` in `POST /api/games`): its entry
+    /// as `GET /api/variants` would give it, which no list has; absent for a game of
+    /// the catalogue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<VariantView>,
     /// Each player's houses, player 1 first, each from its house 1.
     pub houses: [Vec<u16>; 2],
     /// Seeds banked: stores in Kalah, captures in Oware.
@@ -237,6 +243,19 @@ pub struct RulesView {
     pub end_rule: String,
 }
 
+impl RulesView {
+    /// The view of `rules`.
+    fn of(rules: Rules) -> RulesView {
+        let options = rules.options();
+        RulesView {
+            houses: rules.houses() as u8,
+            seeds: rules.seeds() as u8,
+            empty_capture: options.empty_capture,
+            end_rule: options.end_rule.to_string(),
+        }
+    }
+}
+
 /// The last move played, with its sowing seed by seed.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct LastMove {
@@ -351,7 +370,9 @@ impl GameView {
         let stop = session.stopped();
         GameView {
             id: row.id.clone(),
-            variant: row.variant.clone(),
+            variant: row.rules.variant().to_string(),
+            game: (!row.rules.variant().is_catalogued())
+                .then(|| VariantView::of(row.rules.variant().info())),
             houses: state.houses,
             stores: state.stores,
             claimed: state.claimed,
@@ -365,12 +386,7 @@ impl GameView {
             moves: row.moves.clone(),
             history,
             players: players(row, session),
-            rules: RulesView {
-                houses: row.houses,
-                seeds: row.seeds,
-                empty_capture: row.empty_capture,
-                end_rule: row.end_rule.clone(),
-            },
+            rules: RulesView::of(row.rules),
             legal_moves: if started && stop.is_none() {
                 game.legal_moves().iter().map(|m| m.house()).collect()
             } else {

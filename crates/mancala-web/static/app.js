@@ -176,6 +176,7 @@ class GamePage extends MoveList {
   }
 
   receive(view) {
+    Catalogue.learn(view);
     this.queue.push(view);
     this.drain();
   }
@@ -400,7 +401,7 @@ class GamePage extends MoveList {
     // The rules as the variant's description words them: its name, the board, and
     // each rule option it takes.
     const v = Catalogue.variant(view.variant);
-    $("rules-line").textContent = [`${v.name}, ${view.rules.houses} houses, ${view.rules.seeds} seeds`,
+    $("rules-line").textContent = [`${v.name}, ${view.rules.houses} house${view.rules.houses === 1 ? "" : "s"}, ${seeds(view.rules.seeds)}`,
       ...Catalogue.allOptions(view.variant, view.rules)].join(", ");
     $("rules-line").title = v.rules;
   }

@@ -31,10 +31,17 @@ const Catalogue = (() => {
     return loading;
   }
 
+  // Games of one's own rules, which no list has: each game view of one carries its
+  // entry (`game`), learned here as views arrive.
+  const own = new Map();
+  function learn(view) {
+    if (view && view.game) own.set(view.game.key, view.game);
+  }
+
   // The description of variant `key`; without the lists (they could not be fetched),
   // one that names it by its key and says nothing more.
   function variant(key) {
-    return variants.find((v) => v.key === key) ||
+    return variants.find((v) => v.key === key) || own.get(key) ||
       { key, name: key, rules: "", tip: "", options: [], stores: false, must_feed: false, claim_word: null, bank: "captured" };
   }
 
@@ -217,5 +224,5 @@ const Catalogue = (() => {
   // Every variant the server plays, as it describes them.
   const list = () => variants.slice();
 
-  return { load, list, variant, words, changedOptions, allOptions, bank, claimWord, setupForm, chosenOptions };
+  return { load, learn, list, variant, words, changedOptions, allOptions, bank, claimWord, setupForm, chosenOptions };
 })();

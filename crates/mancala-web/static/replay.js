@@ -43,6 +43,7 @@ class ReplayPage extends GamePage {
         // The variant's words; without them the game is named by its key.
         Catalogue.load().catch(() => null),
       ]);
+      Catalogue.learn(this.final);
     } catch (err) {
       this.fatal(err.status === 404 ? "There is no such game (any more)." : err.message);
       return;

@@ -27,7 +27,8 @@ fn games(keep_mb: usize) -> Games {
 async fn new_game(games: &Games) -> (String, String) {
     let grant = games
         .create(NewGame {
-            variant: Variant::Kalah,
+            variant: Some(Variant::Kalah),
+            rules: None,
             houses: Some(4),
             seeds: Some(3),
             empty_capture: None,

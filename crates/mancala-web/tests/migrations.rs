@@ -330,7 +330,7 @@ fn insert_hardening_game(conn: &rusqlite::Connection, id: &str, token: &str, inv
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_from_the_hardening_release_keeps_its_columns() {
     let fresh = fresh_record().await;
-    assert_eq!(fresh.len(), 8, "V1 to V8");
+    assert_eq!(fresh.len(), 9, "V1 to V9");
     for (columns, migrated) in [
         (&HARDENING_COLUMNS[..], false),
         (&HARDENING_COLUMNS[..2], false),
@@ -398,7 +398,8 @@ async fn a_database_from_the_hardening_release_keeps_its_columns() {
 on_both_backends!(a_database_from_the_first_release_with_migrations_gets_v3);
 
 /// A database of the first release with migrations (V1 and V2, no V3 columns) with a
-/// game in it: V3 is applied, and the game is kept, its expiry counted from the upgrade.
+/// game in it: V3 on are applied, and the game is kept, its expiry counted from the
+/// upgrade; V9 keeps each game's rules (Kalah's options, another game's board) as one value.
 async fn a_database_from_the_first_release_with_migrations_gets_v3(db: TestDb) {
     let tmp = tempfile::tempdir().unwrap();
     let location = match &db.location {
@@ -421,7 +422,9 @@ async fn a_database_from_the_first_release_with_migrations_gets_v3(db: TestDb) {
                 .execute(
                     "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule,
                                         opponent, token1)
-                     VALUES ('old', 'kalah', 6, 4, false, 'mover-cannot-move', 'human', $1)",
+                     VALUES ('old', 'kalah', 6, 4, false, 'mover-cannot-move', 'human', $1),
+                            ('opts', 'kalah', 5, 3, true, 'either-side-empty', 'human', $1),
+                            ('ow', 'oware', 4, 3, false, 'mover-cannot-move', 'human', $1)",
                     &[&sha256("t1")],
                 )
                 .await
@@ -438,7 +441,9 @@ async fn a_database_from_the_first_release_with_migrations_gets_v3(db: TestDb) {
             conn.execute(
                 "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule,
                                     opponent, token1)
-                 VALUES ('old', 'kalah', 6, 4, 0, 'mover-cannot-move', 'human', ?1)",
+                 VALUES ('old', 'kalah', 6, 4, 0, 'mover-cannot-move', 'human', ?1),
+                        ('opts', 'kalah', 5, 3, 1, 'either-side-empty', 'human', ?1),
+                        ('ow', 'oware', 4, 3, 0, 'mover-cannot-move', 'human', ?1)",
                 [sha256("t1")],
             )
             .unwrap();
@@ -465,4 +470,15 @@ async fn a_database_from_the_first_release_with_migrations_gets_v3(db: TestDb) {
             .is_err()
     );
     assert_eq!(view(&games, "old").await["started"], false);
+    // V9 keeps each game's rules, options and all, as one value.
+    for (id, variant, rules) in [
+        ("old", "kalah", r#"{"empty_capture":false,"end_rule":"mover-cannot-move","houses":6,"seeds":4}"#),
+        ("opts", "kalah", r#"{"empty_capture":true,"end_rule":"either-side-empty","houses":5,"seeds":3}"#),
+        ("ow", "oware", r#"{"empty_capture":false,"end_rule":"mover-cannot-move","houses":4,"seeds":3}"#),
+    ] {
+        let v = view(&games, id).await;
+        assert_eq!(v["variant"], variant, "{id}");
+        assert_eq!(v["rules"], serde_json::from_str::<Value>(rules).unwrap(), "{id}");
+        assert_eq!(v["houses"][0].as_array().unwrap().len(), v["rules"]["houses"].as_u64().unwrap() as usize);
+    }
 }

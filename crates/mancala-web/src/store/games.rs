@@ -7,25 +7,19 @@ use super::{
     ComputerCommit, Expiry, GameRow, NewMove, Next, RematchSeat, RematchToken, StateChange,
     StateUpdate, Store, StoreError, now_ms,
 };
+use mancala_core::Rules;
+
 use crate::state::PlayState;
 
-/// The columns of a game's rules, in the order [`rules_values`] binds and
-/// [`read_rules`] reads them: the one place that knows how rules are stored.
-const RULES_COLUMNS: &str = "variant, houses, seeds, empty_capture, end_rule";
+/// The column of a game's rules: one value whatever the game ([`Rules::to_text`]: the
+/// name and board of a game of the catalogue, the whole description of a game of one's
+/// own), so that no column names a rule option of one game.
+const RULES_COLUMNS: &str = "rules";
 
-/// The rules columns of `g`, in [`RULES_COLUMNS`]' order.
-fn rules_values(g: &GameRow) -> [Value; 5] {
-    values![&g.variant, g.houses, g.seeds, g.empty_capture, &g.end_rule]
-}
-
-/// Reads the rules columns from `r`, starting at column `first`, into `g`.
-fn read_rules(r: &mut Row, first: usize, g: &mut GameRow) -> Result<(), StoreError> {
-    g.variant = r.get(first)?;
-    g.houses = r.get(first + 1)?;
-    g.seeds = r.get(first + 2)?;
-    g.empty_capture = r.get(first + 3)?;
-    g.end_rule = r.get(first + 4)?;
-    Ok(())
+/// Reads the rules column `at` of `r`.
+fn read_rules(r: &mut Row, at: usize) -> Result<Rules, StoreError> {
+    let text: String = r.get(at)?;
+    Rules::from_text(&text).map_err(|e| StoreError::Corrupt(format!("rules {text:?}: {e}")))
 }
 
 /// The columns of `games` after the rules that [`row_to_game`] reads, in its order.
@@ -37,26 +31,26 @@ fn row_to_game(id: &str, mut r: Row) -> Result<GameRow, StoreError> {
     let corrupt = |e: StoreError| StoreError::Corrupt(format!("game {id}: {e}"));
     let mut g = GameRow {
         id: id.to_owned(),
+        rules: read_rules(&mut r, 0).map_err(corrupt)?,
         ..GameRow::default()
     };
-    read_rules(&mut r, 0, &mut g).map_err(corrupt)?;
     let mut rest = || -> Result<(), StoreError> {
-        g.opponent = r.get(5)?;
-        g.rematch = r.get(6)?;
-        g.token_hashes = [r.get(7)?, r.get(8)?];
-        g.rematch_by = r.get(9)?;
-        g.invite_hash = r.get(10)?;
-        g.activity_ms = r.get(11)?;
-        g.finished_ms = r.get(12)?;
-        let play: String = r.get(13)?;
+        g.opponent = r.get(1)?;
+        g.rematch = r.get(2)?;
+        g.token_hashes = [r.get(3)?, r.get(4)?];
+        g.rematch_by = r.get(5)?;
+        g.invite_hash = r.get(6)?;
+        g.activity_ms = r.get(7)?;
+        g.finished_ms = r.get(8)?;
+        let play: String = r.get(9)?;
         g.play = PlayState::from_json(&play)
             .map_err(|e| StoreError::Corrupt(format!("play state: {e}")))?;
-        g.version = r.get(14)?;
-        g.deadline_ms = r.get(15)?;
-        g.accounts = [r.get(16)?, r.get(17)?];
-        g.rated = r.get(18)?;
-        g.rating = r.get(19)?;
-        g.moves = r.small_ints(20)?;
+        g.version = r.get(10)?;
+        g.deadline_ms = r.get(11)?;
+        g.accounts = [r.get(12)?, r.get(13)?];
+        g.rated = r.get(14)?;
+        g.rating = r.get(15)?;
+        g.moves = r.small_ints(16)?;
         Ok(())
     };
     rest().map_err(corrupt)?;
@@ -69,16 +63,10 @@ pub(super) async fn insert_game(c: &mut dyn Conn, g: &GameRow) -> Result<(), Sto
         "INSERT INTO games ({RULES_COLUMNS}, id, opponent, token1, token2, rematch, rematch_by,
                             invite, activity, finished, play, version, deadline, account1,
                             account2, rated, rating)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                 $18, $19, $20, $21)"
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
     );
-    let [r1, r2, r3, r4, r5] = rules_values(g);
     let params = [
-        r1,
-        r2,
-        r3,
-        r4,
-        r5,
+        Value::from(g.rules.to_text()),
         Value::from(&g.id),
         Value::from(&g.opponent),
         Value::from(g.token_hashes[0]),

@@ -242,6 +242,10 @@ macro_rules! migrations_of {
                 "V8__account_trust",
                 include_str!(concat!("../../migrations/", $dir, "/V8__account_trust.sql")),
             ),
+            (
+                "V9__rules_value",
+                include_str!(concat!("../../migrations/", $dir, "/V9__rules_value.sql")),
+            ),
         ]
     };
 }

@@ -4,6 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use mancala_core::Rules;
+
 use crate::state::PlayState;
 
 /// Everything stored about one game.
@@ -11,16 +13,8 @@ use crate::state::PlayState;
 pub struct GameRow {
     /// The game's id (public, in links).
     pub id: String,
-    /// Variant name, as `Variant`'s `Display`.
-    pub variant: String,
-    /// Houses per side.
-    pub houses: u8,
-    /// Seeds per house.
-    pub seeds: u8,
-    /// Kalah: capture from an empty opposite house.
-    pub empty_capture: bool,
-    /// Kalah end rule name.
-    pub end_rule: String,
+    /// The game's rules (stored as one value: [`Rules::to_text`]).
+    pub rules: Rules,
     /// `human`, or the spec of the computer player in seat 2.
     pub opponent: String,
     /// SHA-256 of each seat's token; seat 2 is `None` until someone joins (always for a
