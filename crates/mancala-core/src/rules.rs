@@ -536,7 +536,9 @@ pub enum RulesError {
     #[error("seeds per house must be between 1 and {MAX_SEEDS}, not {0}")]
     Seeds(u32),
     /// Rules written as text in neither form of [`Rules::to_text`].
-    #[error("rules {0:?} are neither a game's name and board, such as kalah(6,4), nor a description in JSON")]
+    #[error(
+        "rules {0:?} are neither a game's name and board, such as kalah(6,4), nor a description in JSON"
+    )]
     Text(String),
     /// A game description was refused (boxed: it carries three strings, and every
     /// result that can fail over rules would otherwise carry their size).

@@ -102,7 +102,11 @@ mod tests {
             let info = variant.info();
             let houses = info.default_houses.min(info.max_houses).max(2) - 1;
             let rules = Rules::new(variant, houses, 3).unwrap();
-            assert_eq!(Rules::from_text(&rules.to_text()).unwrap(), rules, "{variant}");
+            assert_eq!(
+                Rules::from_text(&rules.to_text()).unwrap(),
+                rules,
+                "{variant}"
+            );
             assert!(!rules.to_text().starts_with('{'), "{variant}");
         }
     }

@@ -303,10 +303,7 @@ mod tests {
     async fn finished(games: &Games, id: &str) {
         let row = GameRow {
             id: id.into(),
-            variant: "kalah".into(),
-            houses: 3,
-            seeds: 2,
-            end_rule: "mover-cannot-move".into(),
+            rules: mancala_core::Rules::from_text("kalah(3,2)").unwrap(),
             opponent: "human".into(),
             token_hashes: [Some([7; 32]), Some([8; 32])],
             activity_ms: now_ms(),

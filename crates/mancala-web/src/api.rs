@@ -103,7 +103,12 @@ pub fn app_with(games: Games, ops: &Operations) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn(
             move |request: axum::extract::Request, next: axum::middleware::Next| {
-                body_deadline(request, next, body_timeout, RECORD_LIMIT.max(BODY_LIMIT + 2 * RULES_LIMIT))
+                body_deadline(
+                    request,
+                    next,
+                    body_timeout,
+                    RECORD_LIMIT.max(BODY_LIMIT + 2 * RULES_LIMIT),
+                )
             },
         ))
         .layer(CatchPanicLayer::custom(panic_response))

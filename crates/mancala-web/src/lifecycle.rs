@@ -321,9 +321,12 @@ impl Games {
             (Some(_), Some(_)) => {
                 return Err(bad(&"variant: give a game's key or its rules, not both"));
             }
+            // A missing key, as serde's own refusals of a body are: 400.
             (None, None) => {
-                return Err(bad(
-                    &"variant: missing: give a game's key (GET /api/variants lists them) or rules",
+                return Err(GameError::BadRequest(
+                    "variant: missing: give a game's key (GET /api/variants lists them) or its \
+                     rules"
+                        .into(),
                 ));
             }
         };

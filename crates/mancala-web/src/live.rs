@@ -150,10 +150,7 @@ mod tests {
     fn row(moves: &[u8]) -> GameRow {
         GameRow {
             id: "g".into(),
-            variant: "kalah".into(),
-            houses: 6,
-            seeds: 4,
-            end_rule: "mover-cannot-move".into(),
+            rules: mancala_core::Rules::from_text("kalah(6,4)").unwrap(),
             opponent: "human".into(),
             moves: moves.to_vec(),
             ..GameRow::default()

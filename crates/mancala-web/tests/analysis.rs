@@ -273,10 +273,7 @@ async fn a_crashed_job_s_claim_lapses(db: TestDb) {
     let first = db.store().await;
     let game = GameRow {
         id: "a1".into(),
-        variant: "kalah".into(),
-        houses: 3,
-        seeds: 2,
-        end_rule: "mover-cannot-move".into(),
+        rules: mancala_core::Rules::from_text("kalah(3,2)").unwrap(),
         opponent: "human".into(),
         token_hashes: [Some([7; 32]), None],
         activity_ms: mancala_web::now_ms(),
@@ -343,10 +340,7 @@ async fn a_restarted_sqlite_server_drops_the_jobs_of_its_last_run() {
     let path = dir.path().join("games.sqlite");
     let game = GameRow {
         id: "a2".into(),
-        variant: "kalah".into(),
-        houses: 3,
-        seeds: 2,
-        end_rule: "mover-cannot-move".into(),
+        rules: mancala_core::Rules::from_text("kalah(3,2)").unwrap(),
         opponent: "human".into(),
         token_hashes: [Some([7; 32]), None],
         activity_ms: mancala_web::now_ms(),

@@ -691,17 +691,21 @@ async fn an_internal_error_says_nothing_of_its_cause(db: TestDb) {
     let store = db.store().await;
     let row = mancala_web::GameRow {
         id: "broken".into(),
-        variant: "no-such-variant".into(),
-        houses: 6,
-        seeds: 4,
-        empty_capture: false,
-        end_rule: "mover-cannot-move".into(),
         opponent: "human".into(),
         token_hashes: [Some([0; 32]), None],
         activity_ms: mancala_web::now_ms(),
         ..mancala_web::GameRow::default()
     };
     store.create(&row).await.unwrap();
+    // A move no board has: the stored game no longer replays.
+    let broken = mancala_web::NewMove {
+        game: "broken".into(),
+        ply: 0,
+        house: 99,
+        next: mancala_web::Next::Person,
+        state: None,
+    };
+    assert!(store.append_move(&broken).await.unwrap());
     let r = app(Games::new(store));
     let (status, e) = call(&r, "GET", "/api/games/broken", None, None).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
@@ -790,10 +794,7 @@ async fn a_stored_opponent_past_the_bounds_is_clamped_after_a_restart(db: TestDb
     let store = db.store().await;
     let row = mancala_web::GameRow {
         id: "old".into(),
-        variant: "kalah".into(),
-        houses: 6,
-        seeds: 4,
-        end_rule: "mover-cannot-move".into(),
+        rules: mancala_core::Rules::from_text("kalah(6,4)").unwrap(),
         opponent: "alphabeta:ms=100000000".into(),
         token_hashes: [Some([0; 32]), None],
         activity_ms: mancala_web::now_ms(),

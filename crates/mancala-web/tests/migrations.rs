@@ -472,13 +472,32 @@ async fn a_database_from_the_first_release_with_migrations_gets_v3(db: TestDb) {
     assert_eq!(view(&games, "old").await["started"], false);
     // V9 keeps each game's rules, options and all, as one value.
     for (id, variant, rules) in [
-        ("old", "kalah", r#"{"empty_capture":false,"end_rule":"mover-cannot-move","houses":6,"seeds":4}"#),
-        ("opts", "kalah", r#"{"empty_capture":true,"end_rule":"either-side-empty","houses":5,"seeds":3}"#),
-        ("ow", "oware", r#"{"empty_capture":false,"end_rule":"mover-cannot-move","houses":4,"seeds":3}"#),
+        (
+            "old",
+            "kalah",
+            r#"{"empty_capture":false,"end_rule":"mover-cannot-move","houses":6,"seeds":4}"#,
+        ),
+        (
+            "opts",
+            "kalah",
+            r#"{"empty_capture":true,"end_rule":"either-side-empty","houses":5,"seeds":3}"#,
+        ),
+        (
+            "ow",
+            "oware",
+            r#"{"empty_capture":false,"end_rule":"mover-cannot-move","houses":4,"seeds":3}"#,
+        ),
     ] {
         let v = view(&games, id).await;
         assert_eq!(v["variant"], variant, "{id}");
-        assert_eq!(v["rules"], serde_json::from_str::<Value>(rules).unwrap(), "{id}");
-        assert_eq!(v["houses"][0].as_array().unwrap().len(), v["rules"]["houses"].as_u64().unwrap() as usize);
+        assert_eq!(
+            v["rules"],
+            serde_json::from_str::<Value>(rules).unwrap(),
+            "{id}"
+        );
+        assert_eq!(
+            v["houses"][0].as_array().unwrap().len(),
+            v["rules"]["houses"].as_u64().unwrap() as usize
+        );
     }
 }

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::http::StatusCode;
-use common::{Backend, TestDb};
 use common::calls::{Answer, body, call};
+use common::{Backend, TestDb};
 use mancala_core::Rules;
 use mancala_web::{Games, Limits, RULES_LIMIT, app};
 use serde_json::{Value, json};
@@ -45,7 +45,11 @@ async fn create(r: &Router, request: Value) -> Answer {
 
 async fn a_game_of_ones_own_rules_is_played_against_the_computer(db: TestDb) {
     let (games, r) = service(&db).await;
-    let a = create(&r, json!({"rules": three_house_wari(), "opponent": "medium"})).await;
+    let a = create(
+        &r,
+        json!({"rules": three_house_wari(), "opponent": "medium"}),
+    )
+    .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.json);
     let id = a.json["id"].as_str().unwrap().to_owned();
     let token = a.json["token"].as_str().unwrap().to_owned();
@@ -66,11 +70,16 @@ async fn a_game_of_ones_own_rules_is_played_against_the_computer(db: TestDb) {
             let house = view["legal_moves"][0].clone();
             let mv = json!({"house": house, "ply": view["ply"]});
             let uri = format!("/api/games/{id}/moves");
-            let played = call(&r, "POST", &uri, common::calls::Call {
-                bearer: Some(&token),
-                body: mv,
-                ..Default::default()
-            })
+            let played = call(
+                &r,
+                "POST",
+                &uri,
+                common::calls::Call {
+                    bearer: Some(&token),
+                    body: mv,
+                    ..Default::default()
+                },
+            )
             .await;
             assert_eq!(played.status, StatusCode::OK, "{}", played.json);
         } else {
@@ -84,7 +93,11 @@ async fn a_game_of_ones_own_rules_is_played_against_the_computer(db: TestDb) {
     // The store keeps the whole description as the game's rules.
     let row = games.store().load(&id).await.unwrap().unwrap();
     assert_eq!(row.rules.variant().name(), "wari-of-three");
-    assert!(row.rules.to_text().starts_with('{'), "{}", row.rules.to_text());
+    assert!(
+        row.rules.to_text().starts_with('{'),
+        "{}",
+        row.rules.to_text()
+    );
     assert_eq!(Rules::from_text(&row.rules.to_text()).unwrap(), row.rules);
     // Its record carries the description, so that it replays where the file is not.
     let record = records_text(&r, &id).await;
@@ -95,7 +108,12 @@ async fn a_game_of_ones_own_rules_is_played_against_the_computer(db: TestDb) {
 /// A request's refusal: 422 and its message, which must name `field`.
 async fn refused(r: &Router, request: Value, field: &str) -> String {
     let a = create(r, request.clone()).await;
-    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{request}: {}", a.json);
+    assert_eq!(
+        a.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{request}: {}",
+        a.json
+    );
     let message = a.json["error"].as_str().unwrap().to_owned();
     assert!(message.contains(field), "{field} not in {message:?}");
     message
@@ -117,10 +135,25 @@ async fn bad_descriptions_and_contradictions_are_refused_with_the_field() {
     assert!(m.contains(&RULES_LIMIT.to_string()), "{m}");
     // Settings the description gives itself, or that do not go with it.
     refused(&r, json!({"rules": wari, "houses": 4}), "houses").await;
-    refused(&r, json!({"rules": wari, "end_rule": "either-side-empty"}), "end_rule").await;
+    refused(
+        &r,
+        json!({"rules": wari, "end_rule": "either-side-empty"}),
+        "end_rule",
+    )
+    .await;
     refused(&r, json!({"rules": wari, "variant": "kalah"}), "variant").await;
     refused(&r, json!({"rules": wari, "rated": true}), "rated").await;
-    refused(&r, json!({"opponent": "easy"}), "variant").await;
+    // Neither is a missing key: 400, as for any body without a key it needs.
+    let a = create(&r, json!({"opponent": "easy"})).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.json);
+    assert!(
+        a.json["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("variant: missing"),
+        "{}",
+        a.json
+    );
     // A catalogue game's key on other rules would be read as that game by its key.
     let not_micro = wari.replace("key = \"wari-of-three\"", "key = \"micro-wari\"");
     let not_micro = not_micro.replace("leftover = \"own-row\"", "leftover = \"nobody\"");
@@ -134,9 +167,13 @@ async fn bad_descriptions_and_contradictions_are_refused_with_the_field() {
 async fn a_catalogue_file_given_as_rules_is_that_game() {
     let (games, r) = service(&sqlite()).await;
     for (text, key) in [
-        (include_str!("../../mancala-core/games/kalah.toml").to_owned(), "kalah"),
         (
-            include_str!("../../mancala-core/games/micro-wari.toml").replace("houses = 2", "houses = 3"),
+            include_str!("../../mancala-core/games/kalah.toml").to_owned(),
+            "kalah",
+        ),
+        (
+            include_str!("../../mancala-core/games/micro-wari.toml")
+                .replace("houses = 2", "houses = 3"),
             "micro-wari",
         ),
     ] {

@@ -19,11 +19,8 @@ use mancala_web::{
 fn game(id: &str, opponent: &str) -> GameRow {
     GameRow {
         id: id.into(),
-        variant: "kalah".into(),
-        houses: 6,
-        seeds: 4,
-        empty_capture: true,
-        end_rule: "either-side-empty".into(),
+        rules: mancala_core::Rules::from_text("kalah(6,4) empty-capture either-side-empty")
+            .unwrap(),
         opponent: opponent.into(),
         token_hashes: [Some([7; 32]), None],
         invite_hash: Some([9; 32]),

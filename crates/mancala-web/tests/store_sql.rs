@@ -16,11 +16,8 @@ use mancala_web::{
 fn game(id: &str, opponent: &str) -> GameRow {
     GameRow {
         id: id.into(),
-        variant: "kalah".into(),
-        houses: 6,
-        seeds: 4,
-        empty_capture: true,
-        end_rule: "either-side-empty".into(),
+        rules: mancala_core::Rules::from_text("kalah(6,4) empty-capture either-side-empty")
+            .unwrap(),
         opponent: opponent.into(),
         token_hashes: [Some([7; 32]), None],
         activity_ms: 1_700_000_000_000,
@@ -59,10 +56,13 @@ on_both_backends!(
 
 async fn every_column_keeps_its_value_at_the_edges(db: TestDb) {
     let s = db.store().await;
+    // The longest rules value: a game of one's own (its whole description) on its
+    // largest board.
+    let mut own = mancala_core::description::Description::builtin("ayoayo").unwrap();
+    own.key = "edges-of-ayoayo".into();
+    (own.board.houses, own.board.seeds) = (own.board.max_houses, own.board.max_seeds);
     let row = GameRow {
-        houses: u8::MAX,
-        seeds: u8::MAX,
-        empty_capture: false,
+        rules: mancala_core::Rules::from_description(own).unwrap(),
         token_hashes: [Some([0; 32]), Some([255; 32])],
         rematch: Some("r".into()),
         rematch_by: Some(2),

@@ -33,7 +33,12 @@ async fn a_game_of_ones_own_rules_is_drawn_from_its_view() {
         let (status, g) = site.server.call("POST", "/api/games", None, Some(body));
         assert_eq!(status, 201, "{g}");
         let id = g["id"].as_str().unwrap().to_owned();
-        let c = site.browser(Look { dark, ..Look::new(size) }).await;
+        let c = site
+            .browser(Look {
+                dark,
+                ..Look::new(size)
+            })
+            .await;
         hold_seat(&c, &id, 1, g["token"].as_str().unwrap()).await;
         open(
             &c,
@@ -42,17 +47,30 @@ async fn a_game_of_ones_own_rules_is_drawn_from_its_view() {
             "document.querySelector('#board button.house.legal')",
         )
         .await;
-        let line = js(&c, "return document.getElementById('rules-line').textContent;").await;
+        let line = js(
+            &c,
+            "return document.getElementById('rules-line').textContent;",
+        )
+        .await;
         assert!(
-            line.as_str().unwrap().starts_with("Wari of three, 3 houses, 1 seed"),
+            line.as_str()
+                .unwrap()
+                .starts_with("Wari of three, 3 houses, 1 seed"),
             "{size:?}: {line}"
         );
-        let houses = js(&c, "return document.querySelectorAll('#board .house').length;").await;
+        let houses = js(
+            &c,
+            "return document.querySelectorAll('#board .house').length;",
+        )
+        .await;
         assert_eq!(houses, json!(6), "{size:?}");
         // Captures are banked off the board: the game's entry says it has no stores.
         let words = js(&c, "return document.body.innerText;").await;
         let words = words.as_str().unwrap();
-        assert!(!words.contains("wari-of-three"), "the key shown for the name: {words}");
+        assert!(
+            !words.contains("wari-of-three"),
+            "the key shown for the name: {words}"
+        );
         let wide = js(
             &c,
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
@@ -60,7 +78,11 @@ async fn a_game_of_ones_own_rules_is_drawn_from_its_view() {
         .await;
         assert_eq!(wide, json!(0), "{size:?}: the page scrolls sideways");
         // A move is played on the board drawn, and reaches the game.
-        js(&c, "document.querySelector('#board button.house.legal').click();").await;
+        js(
+            &c,
+            "document.querySelector('#board button.house.legal').click();",
+        )
+        .await;
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
         loop {
             let (_, view) = site
@@ -70,7 +92,10 @@ async fn a_game_of_ones_own_rules_is_drawn_from_its_view() {
                 assert_eq!(view["game"]["name"], "Wari of three", "{view}");
                 break;
             }
-            assert!(std::time::Instant::now() < deadline, "no move reached the game: {view}");
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no move reached the game: {view}"
+            );
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
         c.close().await.unwrap();
