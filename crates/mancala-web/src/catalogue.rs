@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use mancala_core::Variant;
-use mancala_core::variants::{Leftover, RuleOptionInfo, VariantInfo};
+use mancala_core::variants::{Leftover, RuleOptionInfo};
 use mancala_engine::PlayerInfo;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -58,6 +58,19 @@ pub struct VariantView {
     pub claim_word: Option<String>,
     /// What a player's banked seeds are called: `store` or `captured`.
     pub bank: &'static str,
+    /// The game's other names and spellings.
+    pub aliases: Vec<String>,
+    /// Where it is played, and by whom.
+    pub region: String,
+    /// The game in one sentence.
+    pub summary: String,
+    /// The mechanics of the family it uses, in words (`relay sowing`, `feeding`), as
+    /// forms filter by.
+    pub mechanics: Vec<&'static str>,
+    /// What a search by name looks in: key, name, region and aliases, in lower-case
+    /// ASCII (accents and other scripts transliterated), so that a page finds
+    /// `Ünee tugalluulax` by `unee` as the command line does.
+    pub search: String,
 }
 
 /// A rule option of a variant.
@@ -118,7 +131,9 @@ fn option_view(o: &RuleOptionInfo) -> OptionView {
 impl VariantView {
     /// The description of one variant.
     #[must_use]
-    pub fn of(info: &VariantInfo) -> VariantView {
+    pub fn of(variant: Variant) -> VariantView {
+        let info = variant.info();
+        let description = variant.description();
         VariantView {
             key: info.key,
             name: info.name,
@@ -137,6 +152,11 @@ impl VariantView {
             leftover_text: info.leftover.describe(),
             claim_word: (!info.claim_word.is_empty()).then(|| info.claim_word.to_owned()),
             bank: info.bank,
+            mechanics: description.mechanics().iter().map(|m| m.words()).collect(),
+            search: description.search_text(),
+            aliases: description.aliases,
+            region: description.region,
+            summary: description.summary,
         }
     }
 }
@@ -148,7 +168,7 @@ impl VariantList {
         VariantList {
             variants: Variant::catalogue()
                 .iter()
-                .map(|v| VariantView::of(v.info()))
+                .map(|&v| VariantView::of(v))
                 .collect(),
         }
     }
@@ -229,7 +249,7 @@ mod tests {
 
     #[test]
     fn options_name_their_fields() {
-        let kalah = VariantView::of(Variant::Kalah.info());
+        let kalah = VariantView::of(Variant::Kalah);
         let fields: Vec<&str> = kalah.options.iter().map(|o| o.field.as_str()).collect();
         assert_eq!(fields, ["empty_capture", "end_rule"]);
     }

@@ -372,7 +372,7 @@ impl GameView {
             id: row.id.clone(),
             variant: row.rules.variant().to_string(),
             game: (!row.rules.variant().is_catalogued())
-                .then(|| VariantView::of(row.rules.variant().info())),
+                .then(|| VariantView::of(row.rules.variant())),
             houses: state.houses,
             stores: state.stores,
             claimed: state.claimed,

@@ -181,8 +181,51 @@ const Catalogue = (() => {
     select.value = chosen ? before : anywhere.some((p) => p.name === "medium") ? "medium" : before;
   }
 
+  // Folded as the server folds a game's names for `search`: lower case, accents off.
+  const fold = (text) => text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+
+  // The games the search and the mechanic leave, the best match first: a key or name
+  // that starts with the words, then another name that does, then the rest, each in
+  // the catalogue's order (as the terminal's search ranks them).
+  function found() {
+    const query = fold($("variant-find").value).trim();
+    const words = query.split(/\s+/).filter(Boolean);
+    const mechanic = $("variant-mechanic").value;
+    const rank = (v) => {
+      if (!words.every((w) => v.search.includes(w))) return null;
+      const starts = (name) => fold(name).startsWith(query);
+      return starts(v.key) || starts(v.name) ? 0 : (v.aliases || []).some(starts) ? 1 : 2;
+    };
+    return variants
+      .filter((v) => !mechanic || (v.mechanics || []).includes(mechanic))
+      .map((v) => [rank(v), v])
+      .filter(([r]) => r !== null)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, v]) => v);
+  }
+
+  // The variant list as the search leaves it: the chosen game stays chosen while it
+  // is listed, else the best match is chosen; nothing found lists every game again.
+  function filterVariants() {
+    const filtering = $("variant-find").value.trim() !== "" || $("variant-mechanic").value !== "";
+    const shown = filtering ? found() : variants;
+    const list = shown.length ? shown : variants;
+    const select = $("variant");
+    const before = select.value;
+    select.replaceChildren(...list.map((v) => new Option(v.name, v.key)));
+    select.value = list.some((v) => v.key === before) ? before : list[0].key;
+    const n = shown.length;
+    $("variant-found").textContent = !filtering ? `${variants.length} games.`
+      : n === 0 ? "No game matches: every game is listed."
+        : `${n} game${n === 1 ? "" : "s"} ${n === 1 ? "matches" : "match"}${n === 1 ? `: ${list[0].name}` : ""}.`;
+    if (select.value !== before) chooseVariant();
+  }
+
   function fill() {
+    const mechanics = [...new Set(variants.flatMap((v) => v.mechanics || []))];
+    $("variant-mechanic").replaceChildren(new Option("any", ""), ...mechanics.map((m) => new Option(m, m)));
     $("variant").replaceChildren(...variants.map((v) => new Option(v.name, v.key)));
+    $("variant-found").textContent = `${variants.length} games.`;
     $("variant-list").textContent = `${variants.map((v) => v.name).join(", ").replace(/, ([^,]*)$/, " or $1")}. `;
     chooseVariant();
     buildImportLevels();
@@ -204,6 +247,8 @@ const Catalogue = (() => {
   async function setupForm() {
     for (const id of ["houses", "seeds"]) $(id).addEventListener("input", () => { $(id).dataset.edited = "yes"; });
     $("variant").addEventListener("change", chooseVariant);
+    $("variant-find").addEventListener("input", filterVariants);
+    $("variant-mechanic").addEventListener("change", filterVariants);
     $("level").addEventListener("change", describeLevel);
     $("import-as").addEventListener("change", () => { $("import-as").dataset.chosen = "yes"; });
     $("form-retry").addEventListener("click", () => start());

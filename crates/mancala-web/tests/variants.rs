@@ -128,6 +128,7 @@ async fn every_variant_is_served_as_core_describes_it() {
     assert_eq!(variants.len(), Variant::catalogue().len());
     for (v, variant) in variants.iter().zip(Variant::catalogue().iter().copied()) {
         let info = variant.info();
+        let d = variant.description();
         let expected = json!({
             "key": info.key,
             "name": info.name,
@@ -153,6 +154,11 @@ async fn every_variant_is_served_as_core_describes_it() {
                 .and_then(|d| d.claim)
                 .map(|c| c.word),
             "bank": info.bank,
+            "aliases": d.aliases,
+            "region": d.region,
+            "summary": d.summary,
+            "mechanics": d.mechanics().iter().map(|m| m.words()).collect::<Vec<_>>(),
+            "search": d.search_text(),
         });
         assert_eq!(v, &expected, "{}", info.key);
     }

@@ -106,17 +106,32 @@ impl Description {
     /// ```
     #[must_use]
     pub fn matches(&self, query: &str) -> bool {
-        let haystack = folded(
+        let haystack = self.search_text();
+        folded(query)
+            .split_whitespace()
+            .all(|word| haystack.contains(word))
+    }
+
+    /// What [`matches`](Self::matches) looks in: the key, the name, the region and
+    /// every alias, in lower-case ASCII (accents and other scripts transliterated), for
+    /// a front end that searches on its own side (the web's new-game form).
+    ///
+    /// ```
+    /// use mancala_core::description::Description;
+    /// let unee = Description::builtin("unee-tugalluulax").unwrap();
+    /// assert!(unee.search_text().contains("unee tugalluulax"));
+    /// assert!(unee.search_text().is_ascii());
+    /// ```
+    #[must_use]
+    pub fn search_text(&self) -> String {
+        folded(
             &[&self.key, &self.name, &self.region]
                 .into_iter()
                 .chain(self.aliases.iter())
                 .map(String::as_str)
                 .collect::<Vec<_>>()
                 .join(" "),
-        );
-        folded(query)
-            .split_whitespace()
-            .all(|word| haystack.contains(word))
+        )
     }
 }
 
