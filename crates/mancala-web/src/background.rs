@@ -80,8 +80,16 @@ impl Games {
         loop {
             let ids = tokio::select! {
                 change = changes.recv() => match change {
+                    // An account's new event (see `events`): its streams here look.
+                    Some(Change::Game(id)) if id.starts_with('@') => {
+                        self.wakers().wake(&id[1..]);
+                        continue;
+                    }
                     Some(Change::Game(id)) => vec![id],
-                    Some(Change::Resync) => self.streams().watched(),
+                    Some(Change::Resync) => {
+                        self.wakers().wake_all();
+                        self.streams().watched()
+                    }
                     None => return,
                 },
                 _ = check.tick() => self.behind().await,
@@ -245,9 +253,12 @@ impl Games {
         match self.store().append_computer_move(&new).await? {
             ComputerCommit::Stored => {
                 tracing::info!(game = %row.id, ply = new.ply, house = new.house, "computer moved");
-                self.publish_id(&row.id).await;
+                let view = self.publish_id(&row.id).await;
                 if matches!(next, Next::Nobody) {
                     self.forget_thinking(&row.id);
+                    if let Some(view) = view {
+                        self.game_finished(&view).await;
+                    }
                 }
                 Ok(matches!(next, Next::Computer { .. }))
             }

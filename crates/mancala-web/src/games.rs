@@ -19,6 +19,7 @@ use crate::analysis_jobs::AnalysisJobs;
 use crate::client::ClientKey;
 use crate::clock::{Clock, SystemClock};
 use crate::error::GameError;
+use crate::events::AccountWakers;
 use crate::limits::Limits;
 use crate::live::{LIVE_SESSIONS, LiveSessions};
 use crate::store::{GameRow, Store, now_ms};
@@ -55,6 +56,8 @@ struct Inner {
     clock: Arc<dyn Clock>,
     /// The analysis jobs running here.
     analyses: AnalysisJobs,
+    /// The account event streams open here, woken by new events.
+    wakers: AccountWakers,
 }
 
 impl Games {
@@ -85,6 +88,7 @@ impl Games {
                 sessions: LiveSessions::new(LIVE_SESSIONS),
                 clock: Arc::new(SystemClock),
                 analyses: AnalysisJobs::default(),
+                wakers: AccountWakers::default(),
             }),
         }
     }
@@ -146,6 +150,11 @@ impl Games {
 
     pub(crate) fn sessions(&self) -> &LiveSessions {
         &self.inner.sessions
+    }
+
+    /// The account event streams open here.
+    pub(crate) fn wakers(&self) -> &AccountWakers {
+        &self.inner.wakers
     }
 
     pub(crate) fn streams(&self) -> &Streams {

@@ -48,6 +48,11 @@
 //! same_origin.rs  the refusal of cross-site requests made with the cookie
 //! ratings.rs    Glicko-2 (skillratings): a rating per pool, each game its own period
 //! http.rs       what every handler shares: errors as answers, bearer tokens, clients
+//! challenges.rs an account challenges another by name to a game it describes:
+//!               accept (the game starts), decline, withdraw, expiry
+//! events.rs     an account's events (challenges, its games starting and ending),
+//!               stored with ids and announced; events_api.rs the challenge routes
+//!               and the event stream (`/api/stream/event`)
 //! lobby.rs      the public games: waiting for an opponent (the lobby), being played
 //! catalogue.rs  what the server plays, for the browser's forms: the variants as core
 //!               describes them, the computer players of the engine's catalogue
@@ -82,11 +87,14 @@ mod body;
 mod body_deadline;
 mod caller;
 mod catalogue;
+mod challenges;
 mod client;
 mod clock;
 mod computer_meter;
 mod credentials;
 mod error;
+mod events;
+mod events_api;
 mod games;
 mod health;
 mod http;
@@ -127,10 +135,14 @@ pub use api::{ApiError, BODY_LIMIT, app, app_with, serve, serve_with};
 pub use background::Background;
 pub use caller::SESSION_COOKIE;
 pub use catalogue::{ComputerView, OptionView, PlayerList, VariantList, VariantView};
+pub use challenges::{
+    CHALLENGE_LIFETIME, ChallengeList, ChallengeView, OPEN_CHALLENGES, REASON_MAX_CHARS,
+};
 pub use client::ClientKey;
 pub use clock::{CLAIM_AFTER, Clock, ManualClock, SystemClock, TimeControlRequest};
 pub use credentials::{CredentialView, credential_id};
 pub use error::{BodyError, GameError};
+pub use events::EVENT_KEEP;
 pub use games::{DEFAULT_COMPUTER_LEASE, Games};
 pub use kept::KeptStats;
 pub use lifecycle::{FirstMover, JoinRequest, NewGame, RandomWord, SeatGrant};
