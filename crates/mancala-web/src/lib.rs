@@ -66,7 +66,9 @@
 //!               board), live.js (a game followed live: WebSocket or event
 //!               stream, the lost connection's banner), moves.js (the move
 //!               list), account.js (the log-in dialog, "Your games" of an
-//!               account, profiles, the leaderboard), style.css, icons (embedded in
+//!               account, profiles, the leaderboard), challenges.js (challenges
+//!               sent to the person logged in, with Accept and Decline; the profile's
+//!               Challenge), style.css, icons (embedded in
 //!               the binary)
 //! ```
 //!

@@ -239,6 +239,7 @@ const Account = (() => {
     $("profile-games").replaceChildren(...user.games.map((g) => gameItem(g, outcome)));
     $("profile-games-empty").hidden = user.games.length > 0;
     if (me && me.name === user.name) showSettings();
+    Challenges.offerOn(user);
   }
 
   // ------------------------------------------------------- one's own account's safety

@@ -602,3 +602,42 @@ async fn a_bot_finds_plays_and_finishes_a_rated_game_by_its_event_stream(db: Tes
     assert_eq!(me["ratings"]["kalah-4x3"]["games"], 1, "{me}");
     assert!(events.is_quiet_for(Duration::from_millis(200)).await);
 }
+
+/// On a site of several instances (one PostgreSQL database), an account's events reach
+/// its stream held on another instance than the one the change was made on, at once
+/// (by the announcement, not the streams' periodic look, which comes after 20 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_reach_a_stream_on_another_instance() {
+    let name = "postgres::events_reach_a_stream_on_another_instance";
+    let Some(db) = TestDb::new(common::Backend::Postgres, name) else {
+        return;
+    };
+    let one = app(service(&db, 10).await);
+    let two = app(service(&db, 10).await);
+    let ann = sign_up(&one, "Ann").await;
+    let bot_token = bot(&one, "Botty").await;
+    let mut events = Sse::open(&two, "/api/stream/event", token(&bot_token), None).await;
+    assert_eq!(events.status, StatusCode::OK);
+    let made = challenge(&one, cookie(&ann), "Botty", small_rated()).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.json);
+    let (_, ev) = events
+        .next_within(Duration::from_secs(5))
+        .await
+        .expect("the challenge reaches the other instance");
+    assert_eq!(ev["challenge"]["id"], made.json["id"]);
+    // Accepted on the second instance: the game's start reaches Ann's stream on the first.
+    let mut anns = Sse::open(&one, "/api/stream/event", cookie(&ann), None).await;
+    let id = made.json["id"].as_str().unwrap();
+    let accepted = post(
+        &two,
+        &format!("/api/challenges/{id}/accept"),
+        token(&bot_token),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(accepted.status, StatusCode::OK, "{}", accepted.json);
+    let (_, ev) = anns.next_within(Duration::from_secs(5)).await.unwrap();
+    assert_eq!(ev["type"], "gameStart", "{ev}");
+    assert_eq!(ev["game"]["id"], accepted.json["id"]);
+    assert_eq!(ev["game"]["seat"], 1);
+}
