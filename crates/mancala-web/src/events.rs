@@ -5,12 +5,9 @@
 //! streams here are woken at once, those on other instances by the announcement (or,
 //! should it be lost, by their periodic look).
 
-use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::sync::broadcast;
 
 use crate::accounts::AccountGame;
 use crate::games::Games;
@@ -26,44 +23,6 @@ pub(crate) const EVENT_POLL: Duration = Duration::from_secs(20);
 
 /// The most events one read of the store sends.
 pub(crate) const EVENT_BATCH: usize = 100;
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // Every critical section here leaves the map consistent.
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// The account event streams open on this instance, each woken when its account has
-/// a new event.
-#[derive(Default)]
-pub(crate) struct AccountWakers {
-    open: Mutex<HashMap<String, broadcast::Sender<()>>>,
-}
-
-impl AccountWakers {
-    /// A wake-up call for each new event of `account`. Accounts nobody follows any
-    /// more are let go of here.
-    pub(crate) fn subscribe(&self, account: &str) -> broadcast::Receiver<()> {
-        let mut open = lock(&self.open);
-        open.retain(|_, tx| tx.receiver_count() > 0);
-        open.entry(account.to_owned())
-            .or_insert_with(|| broadcast::channel(4).0)
-            .subscribe()
-    }
-
-    /// Wakes `account`'s streams here.
-    pub(crate) fn wake(&self, account: &str) {
-        if let Some(tx) = lock(&self.open).get(account) {
-            let _ = tx.send(());
-        }
-    }
-
-    /// Wakes every stream here (after announcements may have been lost).
-    pub(crate) fn wake_all(&self) {
-        for tx in lock(&self.open).values() {
-            let _ = tx.send(());
-        }
-    }
-}
 
 impl Games {
     /// Adds `event` to `account`'s stream and wakes its streams here. A failure is

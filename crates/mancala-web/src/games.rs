@@ -19,11 +19,10 @@ use crate::analysis_jobs::AnalysisJobs;
 use crate::client::ClientKey;
 use crate::clock::{Clock, SystemClock};
 use crate::error::GameError;
-use crate::events::AccountWakers;
 use crate::limits::Limits;
 use crate::live::{LIVE_SESSIONS, LiveSessions};
 use crate::store::{GameRow, Store, now_ms};
-use crate::streams::{SentView, StreamSlot, Streams};
+use crate::streams::{AccountWakers, SentView, StreamSlot, Streams};
 use crate::thinkers::{ThinkStats, Thinkers};
 use crate::view::GameView;
 
