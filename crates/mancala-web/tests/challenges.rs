@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 
 on_both_backends!(
     account_errors_speak_of_accounts,
+    challenges_are_refused_in_words,
     challenges_are_made_answered_and_withdrawn,
     a_personal_token_plays_every_seat_of_its_account,
     a_resignation_ends_a_rated_game_with_its_ratings,
@@ -153,10 +154,10 @@ async fn account_errors_speak_of_accounts(db: TestDb) {
     );
 }
 
-async fn challenges_are_made_answered_and_withdrawn(db: TestDb) {
+async fn challenges_are_refused_in_words(db: TestDb) {
     let r = app(service(&db, 10).await);
     let ann = sign_up(&r, "Ann").await;
-    let bob = sign_up(&r, "Bob").await;
+    sign_up(&r, "Bob").await;
 
     let anonymous = challenge(&r, Who::default(), "Bob", small_rated()).await;
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
@@ -193,6 +194,17 @@ async fn challenges_are_made_answered_and_withdrawn(db: TestDb) {
         "{}",
         computer.json
     );
+
+    let none = call(&r, "GET", "/api/challenges", with_cookie(&ann))
+        .await
+        .json;
+    assert_eq!(none, json!({"in": [], "out": []}), "nothing was made");
+}
+
+async fn challenges_are_made_answered_and_withdrawn(db: TestDb) {
+    let r = app(service(&db, 10).await);
+    let ann = sign_up(&r, "Ann").await;
+    let bob = sign_up(&r, "Bob").await;
 
     // Made: 201 with its id; both see it in their lists.
     let made = challenge(&r, cookie(&ann), "bob", small_rated()).await;
@@ -261,28 +273,33 @@ async fn challenges_are_made_answered_and_withdrawn(db: TestDb) {
         again.json
     );
 
+    declined_and_withdrawn(&r, &ann, &bob).await;
+}
+
+/// Ann's challenge to Bob declined with a reason, another withdrawn by Ann: both gone.
+async fn declined_and_withdrawn(r: &Router, ann: &str, bob: &str) {
     // Declined, with a reason; withdrawn by its challenger.
-    let second = challenge(&r, cookie(&ann), "Bob", json!({"variant": "oware"})).await;
+    let second = challenge(r, cookie(ann), "Bob", json!({"variant": "oware"})).await;
     let second = second.json["id"].as_str().unwrap().to_owned();
     let declined = post(
-        &r,
+        r,
         &format!("/api/challenges/{second}/decline"),
-        cookie(&bob),
+        cookie(bob),
         json!({"reason": "later, please"}),
     )
     .await;
     assert_eq!(declined.status, StatusCode::NO_CONTENT);
-    let third = challenge(&r, cookie(&ann), "Bob", json!({"variant": "oware"})).await;
+    let third = challenge(r, cookie(ann), "Bob", json!({"variant": "oware"})).await;
     let third = third.json["id"].as_str().unwrap().to_owned();
     let withdrawn = call(
-        &r,
+        r,
         "DELETE",
         &format!("/api/challenges/{third}"),
-        with_cookie(&ann),
+        with_cookie(ann),
     )
     .await;
     assert_eq!(withdrawn.status, StatusCode::NO_CONTENT);
-    let none = call(&r, "GET", "/api/challenges", with_cookie(&bob))
+    let none = call(r, "GET", "/api/challenges", with_cookie(bob))
         .await
         .json;
     assert_eq!(none, json!({"in": [], "out": []}));
@@ -324,27 +341,34 @@ fn assert_rated(view: &Value) {
     }
 }
 
+/// A small rated game made by the account of `creator` (its cookie) and joined by the
+/// bot of `bot_token`: its id (the seat tokens are dropped).
+async fn joined_by(r: &Router, creator: &str, bot_token: &str) -> String {
+    let g = post(r, "/api/games", cookie(creator), small_rated()).await;
+    assert_eq!(g.status, StatusCode::CREATED, "{}", g.json);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let invite = json!({"invite": g.json["invite"]});
+    let j = post(
+        r,
+        &format!("/api/games/{id}/join"),
+        token(bot_token),
+        invite,
+    )
+    .await;
+    assert_eq!(j.status, StatusCode::OK, "{}", j.json);
+    id
+}
+
 async fn a_personal_token_plays_every_seat_of_its_account(db: TestDb) {
     let r = app(service(&db, 10).await);
     let ann = sign_up(&r, "Ann").await;
     let bot_token = bot(&r, "Botty").await;
     let other_bot = bot(&r, "Other").await;
     // Two games the bot holds a seat of; it keeps no seat token of either.
-    let mut games = Vec::new();
-    for _ in 0..2 {
-        let g = post(&r, "/api/games", cookie(&ann), small_rated()).await;
-        assert_eq!(g.status, StatusCode::CREATED, "{}", g.json);
-        let id = g.json["id"].as_str().unwrap().to_owned();
-        let j = post(
-            &r,
-            &format!("/api/games/{id}/join"),
-            token(&bot_token),
-            json!({"invite": g.json["invite"]}),
-        )
-        .await;
-        assert_eq!(j.status, StatusCode::OK, "{}", j.json);
-        games.push(id);
-    }
+    let games = [
+        joined_by(&r, &ann, &bot_token).await,
+        joined_by(&r, &ann, &bot_token).await,
+    ];
     // Moves, offers and their answers, resignation: by the personal token alone.
     let first = post(
         &r,

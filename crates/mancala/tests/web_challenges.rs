@@ -54,11 +54,19 @@ async fn a_challenge_from_a_profile_is_accepted_and_another_declined() {
     .await;
     assert!(js(&bob, "return document.getElementById('challenges').hidden;").await == json!(true));
 
+    challenge_accepted(&ann, &bob, &site.server).await;
+    challenge_declined(&ann, &bob, &base).await;
+}
+
+/// Ann challenges Bob to a rated game of Oware from his profile; Bob accepts from the
+/// notice; both browsers open the game.
+async fn challenge_accepted(ann: &Client, bob: &Client, server: &server::Server) {
+    let base = server.base.clone();
     // Ann, on Bob's profile: a rated game of Oware.
-    open_challenge_form(&ann, &base, "Bob").await;
+    open_challenge_form(ann, &base, "Bob").await;
     assert!(
         js(
-            &ann,
+            ann,
             "return document.querySelector('#profile-logout').hidden;"
         )
         .await
@@ -72,9 +80,9 @@ async fn a_challenge_from_a_profile_is_accepted_and_another_declined() {
     )
     .await
     .unwrap();
-    click(&ann, "challenge-send").await;
+    click(ann, "challenge-send").await;
     wait_for(
-        &ann,
+        ann,
         "document.getElementById('challenge-status').textContent.includes('waiting for an answer')",
         "the challenge to be sent",
     )
@@ -82,7 +90,7 @@ async fn a_challenge_from_a_profile_is_accepted_and_another_declined() {
 
     // Bob sees it, names and all, on a phone's width.
     let notice = wait_for(
-        &bob,
+        bob,
         "!document.getElementById('challenges').hidden && document.querySelector('#challenge-list li .what')?.textContent",
         "the challenge's notice",
     )
@@ -93,7 +101,7 @@ async fn a_challenge_from_a_profile_is_accepted_and_another_declined() {
         notice.contains("Oware") && notice.contains("rated"),
         "{notice}"
     );
-    assert!(fits(&bob).await, "the notice fits a phone's width");
+    assert!(fits(bob).await, "the notice fits a phone's width");
     bob.find(Locator::Css("#challenge-list li button.accept"))
         .await
         .unwrap()
@@ -103,19 +111,19 @@ async fn a_challenge_from_a_profile_is_accepted_and_another_declined() {
 
     // Both browsers open the same new game, Ann's by her event stream.
     let path = wait_for(
-        &bob,
+        bob,
         "location.pathname.startsWith('/g/') && location.pathname",
         "Bob's browser to open the game",
     )
     .await;
     let path = path.as_str().unwrap().to_owned();
     wait_for(
-        &ann,
+        ann,
         &format!("location.pathname === '{path}'"),
         "Ann's browser to open the same game",
     )
     .await;
-    let (status, view) = site.server.call("GET", &format!("/api{path}"), None, None);
+    let (status, view) = server.call("GET", &format!("/api{path}"), None, None);
     assert_eq!(status, 200, "{view}");
     assert_eq!(view["variant"], "oware");
     assert_eq!(view["rated"], true);
@@ -126,19 +134,22 @@ async fn a_challenge_from_a_profile_is_accepted_and_another_declined() {
         ),
         (&json!("ann"), &json!("bob"))
     );
+}
 
+/// Ann challenges Bob again; Bob declines from the notice, and Ann reads it.
+async fn challenge_declined(ann: &Client, bob: &Client, base: &str) {
     // Again, declined: Ann reads why, and may challenge again.
-    open_challenge_form(&ann, &base, "Bob").await;
-    click(&ann, "challenge-send").await;
+    open_challenge_form(ann, base, "Bob").await;
+    click(ann, "challenge-send").await;
     wait_for(
-        &ann,
+        ann,
         "document.getElementById('challenge-status').textContent.includes('waiting for an answer')",
         "the second challenge to be sent",
     )
     .await;
     open(
-        &bob,
-        &base,
+        bob,
+        base,
         "/",
         "!document.getElementById('challenges').hidden",
     )
@@ -150,13 +161,13 @@ async fn a_challenge_from_a_profile_is_accepted_and_another_declined() {
         .await
         .unwrap();
     wait_for(
-        &bob,
+        bob,
         "document.getElementById('challenges').hidden",
         "the notice to go once declined",
     )
     .await;
     let said: Value = wait_for(
-        &ann,
+        ann,
         "document.getElementById('challenge-status').textContent.includes('declined') && document.getElementById('challenge-status').textContent",
         "Ann to hear of the decline",
     )
@@ -164,11 +175,11 @@ async fn a_challenge_from_a_profile_is_accepted_and_another_declined() {
     assert_eq!(said, json!("Bob declined."));
     assert!(
         js(
-            &ann,
+            ann,
             "return document.getElementById('challenge-send').disabled;"
         )
         .await
             == json!(false)
     );
-    assert!(fits(&ann).await);
+    assert!(fits(ann).await);
 }
