@@ -123,7 +123,7 @@ async fn challenge_accepted(ann: &Client, bob: &Client, server: &server::Server)
         "Ann's browser to open the same game",
     )
     .await;
-    let (status, view) = server.call("GET", &format!("/api{path}"), None, None);
+    let (status, view) = server.call("GET", &path.replacen("/g/", "/api/games/", 1), None, None);
     assert_eq!(status, 200, "{view}");
     assert_eq!(view["variant"], "oware");
     assert_eq!(view["rated"], true);
