@@ -12,7 +12,8 @@
 //! background.rs the computer's turns, taking over turns nobody holds, following
 //!               other instances' changes, expiry
 //! actions.rs    resign, abort, draw offers, takebacks, claims, ending games on time
-//! streams.rs    live streams here: watchers, the last view sent, stream caps
+//! streams.rs    live streams here: watchers, the last view sent, stream caps; the
+//!               account event streams open here, woken by their accounts' events
 //! tokens.rs     seat tokens and invites: random, hashed, compared in constant time
 //! row.rs        what a stored game means: rules, start, seats, names, its session
 //! live.rs       the live session of each game played here

@@ -197,8 +197,7 @@ const Account = (() => {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = `/g/${g.id}`;
-    const rated = g.rated ? ", rated" : "";
-    a.append(`${describeRules(g)}${rated} against `, markedName(other), `: ${who(g)}`);
+    a.append(`${describeRules(g)} against `, markedName(other), `: ${who(g)}`);
     li.append(a);
     return li;
   }

@@ -24,6 +24,7 @@ on_both_backends!(
     a_resignation_ends_a_rated_game_with_its_ratings,
     an_event_stream_resumes_after_the_last_event_seen,
     event_streams_are_counted_as_live_streams,
+    the_lobby_says_which_games_are_rated,
     a_bot_finds_plays_and_finishes_a_rated_game_by_its_event_stream,
 );
 
@@ -552,6 +553,31 @@ async fn event_streams_are_counted_as_live_streams(db: TestDb) {
         StatusCode::OK,
         "a closed stream gives its place back"
     );
+}
+
+async fn the_lobby_says_which_games_are_rated(db: TestDb) {
+    let r = app(service(&db, 10).await);
+    let ann = sign_up(&r, "Ann").await;
+    let mut rated = small_rated();
+    rated["public"] = json!(true);
+    let g = post(&r, "/api/games", cookie(&ann), rated).await;
+    assert_eq!(g.status, StatusCode::CREATED, "{}", g.json);
+    let plain = json!({"variant": "kalah", "public": true});
+    assert_eq!(
+        post(&r, "/api/games", Who::default(), plain).await.status,
+        StatusCode::CREATED
+    );
+    let lobby = call(&r, "GET", "/api/lobby", Call::default()).await.json;
+    let marks: Vec<(Value, Value)> = lobby["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["id"].clone(), e["rated"].clone()))
+        .collect();
+    assert_eq!(marks.len(), 2, "{lobby}");
+    for (id, rated) in marks {
+        assert_eq!(rated, json!(id == g.json["id"]), "{lobby}");
+    }
 }
 
 /// The "done when": a challenge by name reaches the challenged bot's event

@@ -2,7 +2,8 @@
 //! challenges another from their profile page (at laptop size); the challenged person
 //! sees the challenge as a notice (at phone size, nothing wider than the screen) and
 //! accepts it, and both browsers open the new game, rated and held by the two
-//! accounts; a second challenge is declined, and the challenger reads the reason.
+//! accounts; a second challenge is declined, and the challenger reads the reason; the
+//! lobby marks a rated game.
 
 mod browser;
 mod server;
@@ -56,6 +57,28 @@ async fn a_challenge_from_a_profile_is_accepted_and_another_declined() {
 
     challenge_accepted(&ann, &bob, &site.server).await;
     challenge_declined(&ann, &bob, &base).await;
+    lobby_marks_rated_games(&ann, &bob, &base).await;
+}
+
+/// A public rated game of Ann's is marked "rated" in Bob's lobby (only accounts may
+/// take its seat).
+async fn lobby_marks_rated_games(ann: &Client, bob: &Client, base: &str) {
+    let status = ann
+        .execute(
+            "return fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'}, \
+               body: JSON.stringify({variant: 'kalah', rated: true, public: true})}).then(r => r.status);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(status, json!(201));
+    open(
+        bob,
+        base,
+        "/",
+        "document.getElementById('lobby-list').textContent.includes('Kalah 6×4, rated against')",
+    )
+    .await;
 }
 
 /// Ann challenges Bob to a rated game of Oware from his profile; Bob accepts from the
