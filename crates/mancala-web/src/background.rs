@@ -292,11 +292,13 @@ impl Games {
     }
 
     /// Deletes the games past their expiry now, and ends their live streams here
-    /// (other instances hear of it through the store); returns how many.
+    /// (other instances hear of it through the store); returns how many. The
+    /// challenges that expired unanswered go too.
     ///
     /// # Errors
     /// When the store fails.
     pub async fn expire(&self) -> Result<usize, GameError> {
+        self.store().expire_challenges(self.now_ms()).await?;
         let ids = self.store().expire(&self.limits().expiry, now_ms()).await?;
         for id in &ids {
             self.streams().end(id);

@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use common::TestDb;
 use common::calls::{Answer, Call, bearing, body, call, with_cookie};
 use common::sse::{Sse, Who};
-use mancala_web::{Games, Limits, app};
+use mancala_web::{CHALLENGE_LIFETIME, Games, Limits, ManualClock, app};
 use serde_json::{Value, json};
 
 on_both_backends!(
@@ -25,6 +25,7 @@ on_both_backends!(
     an_event_stream_resumes_after_the_last_event_seen,
     event_streams_are_counted_as_live_streams,
     the_lobby_says_which_games_are_rated,
+    an_unanswered_challenge_expires,
     a_bot_finds_plays_and_finishes_a_rated_game_by_its_event_stream,
 );
 
@@ -552,6 +553,54 @@ async fn event_streams_are_counted_as_live_streams(db: TestDb) {
         again.status,
         StatusCode::OK,
         "a closed stream gives its place back"
+    );
+}
+
+async fn an_unanswered_challenge_expires(db: TestDb) {
+    let clock = std::sync::Arc::new(ManualClock::at(1_795_000_000_000));
+    let games = Games::with_limits(db.store().await, Limits::default()).with_clock(clock.clone());
+    let r = app(games.clone());
+    let ann = sign_up(&r, "Ann").await;
+    let bob = sign_up(&r, "Bob").await;
+    let made = challenge(&r, cookie(&ann), "Bob", json!({"variant": "oware"})).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.json);
+    let expires = made.json["expires_at"].as_i64().unwrap();
+    let lifetime = i64::try_from(CHALLENGE_LIFETIME.as_secs()).unwrap();
+    assert_eq!(
+        expires - made.json["created_at"].as_i64().unwrap(),
+        lifetime
+    );
+    clock.advance(CHALLENGE_LIFETIME - Duration::from_secs(1));
+    let open = call(&r, "GET", "/api/challenges", with_cookie(&bob))
+        .await
+        .json;
+    assert_eq!(open["in"].as_array().unwrap().len(), 1, "not yet");
+    clock.advance(Duration::from_secs(1));
+    let gone = call(&r, "GET", "/api/challenges", with_cookie(&bob))
+        .await
+        .json;
+    assert_eq!(gone, json!({"in": [], "out": []}));
+    let id = made.json["id"].as_str().unwrap();
+    let late = post(
+        &r,
+        &format!("/api/challenges/{id}/accept"),
+        cookie(&bob),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(late.status, StatusCode::NOT_FOUND, "{}", late.json);
+    // The periodic expiry deletes it; withdrawing it then finds nothing either.
+    let kept = |n: usize| {
+        let store = games.store().clone();
+        async move { assert_eq!(store.challenges_of("ann", 0).await.unwrap().len(), n) }
+    };
+    kept(1).await;
+    games.expire().await.unwrap();
+    kept(0).await;
+    let path = format!("/api/challenges/{id}");
+    assert_eq!(
+        call(&r, "DELETE", &path, with_cookie(&ann)).await.status,
+        StatusCode::NOT_FOUND
     );
 }
 

@@ -123,6 +123,23 @@ impl Store {
         .await
     }
 
+    /// Deletes the challenges unanswered at their expiry (before `now_ms`); how many.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn expire_challenges(&self, now_ms: i64) -> Result<u64, StoreError> {
+        self.run(move |c| {
+            Box::pin(async move {
+                c.execute(
+                    "DELETE FROM challenges WHERE expires <= $1",
+                    &values![now_ms],
+                )
+                .await
+            })
+        })
+        .await
+    }
+
     /// The open challenges `account` made or was sent, unexpired at `now_ms`, the
     /// newest first.
     ///
