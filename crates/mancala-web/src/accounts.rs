@@ -10,6 +10,7 @@ use std::time::Duration;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Argon2, PasswordHash};
 use mancala_core::Side;
+use mancala_session::Session;
 use serde::Serialize;
 use tokio::sync::Semaphore;
 
@@ -17,8 +18,7 @@ use crate::error::GameError;
 use crate::games::Games;
 use crate::passwords::check_password;
 use crate::ratings::{Rating, Score, is_pool, pool_of, round};
-use crate::row::session_of;
-use crate::store::{Account, CredentialKind, Page, PairCap, Ranked, StoreError};
+use crate::store::{Account, CredentialKind, GameRow, Page, PairCap, Ranked, RatedEnd, StoreError};
 use crate::tokens::{hash_token, new_token};
 use crate::view::{GameView, PlayerView, RulesView};
 
@@ -160,7 +160,7 @@ pub struct AccountGame {
 }
 
 impl AccountGame {
-    fn of(view: GameView, seat: u8) -> AccountGame {
+    pub(crate) fn of(view: GameView, seat: u8) -> AccountGame {
         AccountGame {
             winner: view.result.as_ref().and_then(|r| r.winner),
             id: view.id,
@@ -196,6 +196,11 @@ pub struct LeaderView {
     /// The rating.
     #[serde(flatten)]
     pub rating: RatingView,
+}
+
+/// The answer for a name no account has.
+pub(crate) fn no_such_user() -> GameError {
+    GameError::Missing("no such user".into())
 }
 
 /// `argon2id` of `password` with a fresh salt, on this thread.
@@ -249,7 +254,7 @@ async fn grant(games: &Games, account: &str, kind: CredentialKind) -> Result<Str
 
 /// Whether each side of the game has moved: until then a game can be aborted and
 /// cannot be resigned, and it is never rated.
-pub(crate) fn both_have_moved(session: &mancala_session::Session) -> bool {
+pub(crate) fn both_have_moved(session: &Session) -> bool {
     Side::BOTH
         .into_iter()
         .all(|side| session.records().iter().any(|r| r.side == side))
@@ -287,7 +292,7 @@ impl Games {
     /// Logs in: the account's view and a new session's secret.
     ///
     /// # Errors
-    /// [`GameError::Unauthorized`] for an unknown name or a wrong password (the same
+    /// [`GameError::NotLoggedIn`] for an unknown name or a wrong password (the same
     /// answer, after the same work, for both).
     pub async fn log_in(
         &self,
@@ -301,7 +306,9 @@ impl Games {
         let password = password.to_owned();
         let matches = hashing(move || password_matches(&hash, &password)).await?;
         let Some(account) = found.filter(|_| matches) else {
-            return Err(GameError::Unauthorized);
+            return Err(GameError::NotLoggedIn(
+                "wrong username or password: check both (the password's case counts)".into(),
+            ));
         };
         let secret = grant(self, &account.key, CredentialKind::Session).await?;
         Ok((self.account_view(&account).await?, secret))
@@ -350,13 +357,13 @@ impl Games {
     /// The account named `name` (whatever its case), as everyone may see it.
     ///
     /// # Errors
-    /// [`GameError::NotFound`] for no such account.
+    /// [`GameError::Missing`] ("no such user") for no such account.
     pub async fn user(&self, name: &str) -> Result<(Account, AccountView), GameError> {
         let account = self
             .store()
             .account(&name.to_ascii_lowercase())
             .await?
-            .ok_or(GameError::NotFound)?;
+            .ok_or_else(no_such_user)?;
         let view = self.account_view(&account).await?;
         Ok((account, view))
     }
@@ -438,45 +445,33 @@ impl Games {
         Ok(grant(self, &account.key, CredentialKind::Api).await?)
     }
 
-    /// Rates game `id` if it is a rated game that has ended with a result and has not
-    /// been rated yet, and tells its watchers (the game-over panel shows each player's
-    /// change). Called by whoever ended the game; the store rates a game once however
-    /// many instances ask. A failure is logged: the game's end is stored already.
-    pub(crate) async fn rate_if_rated(&self, id: &str) {
-        if let Err(e) = self.rate_now(id).await {
-            tracing::error!(game = %id, error = %e, "rating a game failed");
+    /// How the game stored as `row`, whose session is now `session` (after the change
+    /// that ends it), is rated: `None` unless it is a rated game not rated yet that
+    /// has ended with a result after each side has moved.
+    pub(crate) fn rated_end(&self, row: &GameRow, session: &Session) -> Option<RatedEnd> {
+        if !row.rated || row.rating.is_some() || row.accounts.iter().any(Option::is_none) {
+            return None;
         }
-    }
-
-    async fn rate_now(&self, id: &str) -> Result<(), GameError> {
-        let row = self.row(id).await?;
-        if !row.rated || row.rating.is_some() {
-            return Ok(());
-        }
-        let session = session_of(&row)?;
-        let Some(outcome) = session.outcome() else {
-            // Not over, or aborted: no result, no rating.
-            return Ok(());
-        };
-        if !both_have_moved(&session) {
-            // A game ended before each side has moved (on time, by a claim) is not
-            // rated: a rating is not won without playing.
-            return Ok(());
+        // Not over, or aborted: no result, no rating. A game ended before each side
+        // has moved (on time, by a claim) is not rated: a rating is not won without
+        // playing.
+        let outcome = session.outcome()?;
+        if !both_have_moved(session) {
+            return None;
         }
         let score = match outcome.winner {
             Some(Side::South) => Score::Win,
             Some(Side::North) => Score::Loss,
             None => Score::Draw,
         };
-        let pool = pool_of(&session.rules());
-        let cap = PairCap {
-            now_ms: self.now_ms(),
-            per_day: self.limits().accounts.rated_per_pair_per_day,
-        };
-        if self.store().rate(id, &pool, score, cap).await?.is_some() {
-            self.publish_id(id).await;
-        }
-        Ok(())
+        Some(RatedEnd {
+            pool: pool_of(&session.rules()),
+            score,
+            cap: PairCap {
+                now_ms: self.now_ms(),
+                per_day: self.limits().accounts.rated_per_pair_per_day,
+            },
+        })
     }
 
     /// The established players of `pool`, best first, at most [`PAGE_LIMIT`].

@@ -17,7 +17,7 @@ use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 
 use crate::accounts::{PAGE_LIMIT, SESSION_LIFETIME, UserView};
 use crate::body::parse_body;
-use crate::caller::{Caller, SESSION_COOKIE};
+use crate::caller::{Caller, SESSION_COOKIE, not_logged_in};
 use crate::error::GameError;
 use crate::games::Games;
 use crate::http::{ApiError, Client, bearer};
@@ -196,9 +196,14 @@ async fn claim_games(
 /// `POST /api/me/tokens`: marks the account a bot's and answers a new personal API
 /// token, once. Only with the session cookie: a token cannot make more tokens.
 async fn new_token(State(games): State<Games>, caller: Caller) -> Result<Response, ApiError> {
-    let Some((account, CredentialKind::Session)) = caller.0 else {
-        return Err(ApiError::Game(GameError::Unauthorized));
-    };
+    let (account, kind) = caller.0.ok_or(ApiError::Game(not_logged_in()))?;
+    if kind != CredentialKind::Session {
+        return Err(ApiError::Game(GameError::NotLoggedIn(
+            "a personal API token is made while logged in with the password (the session \
+             cookie), not with another token"
+                .into(),
+        )));
+    }
     let token = games.new_api_token(&account).await?;
     let body = serde_json::json!({ "token": token, "bot": true });
     Ok((StatusCode::CREATED, Json(body)).into_response())
@@ -225,7 +230,7 @@ async fn user(State(games): State<Games>, Path(name): Path<String>) -> Result<Re
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LeaderboardQuery {
-    variant: String,
+    variant: Option<String>,
 }
 
 async fn leaderboard(
@@ -233,6 +238,13 @@ async fn leaderboard(
     query: Result<Query<LeaderboardQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(q) = query.map_err(|r| GameError::BadRequest(r.body_text()))?;
-    let players = games.leaderboard(&q.variant).await?;
-    Ok(Json(serde_json::json!({ "variant": q.variant, "players": players })).into_response())
+    let Some(variant) = q.variant else {
+        return Err(ApiError::Game(GameError::BadRequest(
+            "variant: the leaderboard is of one pool; ask for it with ?variant= \
+             (kalah, oware, kalah-4x3, …)"
+                .into(),
+        )));
+    };
+    let players = games.leaderboard(&variant).await?;
+    Ok(Json(serde_json::json!({ "variant": variant, "players": players })).into_response())
 }

@@ -13,9 +13,10 @@ use crate::accounts::both_have_moved;
 use crate::clock::{FLAG_EVERY, claim_at, deadline, running, stop_clock};
 use crate::error::GameError;
 use crate::games::Games;
+use crate::row::session_of;
 use crate::row::started;
 use crate::state::{Offer, OfferKind, PlayState};
-use crate::store::{GameRow, Next, StateChange, StateUpdate};
+use crate::store::{GameRow, Next, RatedEnd, StateChange, StateUpdate};
 use crate::tokens::{SeatKey, seat_of};
 use crate::view::GameView;
 
@@ -309,13 +310,21 @@ impl Games {
         let mut play = s.row.play.clone();
         stop_clock(&mut play, &s.session, self.now_ms());
         play.set_stop(stop);
-        let view = self.store_change(s, play, None, None, Next::Nobody).await?;
+        // A rated game is rated in the change that ends it.
+        let rated = if s.row.rated {
+            let ended = GameRow {
+                play: play.clone(),
+                ..s.row.clone()
+            };
+            self.rated_end(&ended, &session_of(&ended)?)
+        } else {
+            None
+        };
+        let view = self
+            .store_change_rated(s, play, None, None, Next::Nobody, rated.as_ref())
+            .await?;
         self.forget_thinking(&s.row.id);
-        if view.rated {
-            self.rate_if_rated(&s.row.id).await;
-            // The view the caller gets shows the rating changes too.
-            return Ok(self.view(&s.row.id).await.unwrap_or(view));
-        }
+        self.game_finished(&view).await;
         Ok(view)
     }
 
@@ -334,6 +343,20 @@ impl Games {
         keep_plies: Option<usize>,
         next: Next,
     ) -> Result<GameView, GameError> {
+        self.store_change_rated(s, play, deadline_ms, keep_plies, next, None)
+            .await
+    }
+
+    /// [`Games::store_change`], rating the game it ends when `rated` says how.
+    async fn store_change_rated(
+        &self,
+        s: &Seated,
+        play: PlayState,
+        deadline_ms: Option<i64>,
+        keep_plies: Option<usize>,
+        next: Next,
+        rated: Option<&RatedEnd>,
+    ) -> Result<GameView, GameError> {
         let change = StateChange {
             game: s.row.id.clone(),
             update: StateUpdate {
@@ -344,7 +367,11 @@ impl Games {
             keep_plies,
             next,
         };
-        if !self.store().change_state(&change).await? {
+        let stored = match rated {
+            Some(rated) => self.store().change_state_rated(&change, rated).await?,
+            None => self.store().change_state(&change).await?,
+        };
+        if !stored {
             return Err(conflict(
                 "the game changed meanwhile (a move or an answer): look and try again",
             ));

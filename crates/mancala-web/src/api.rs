@@ -31,6 +31,7 @@ use crate::caller::{Caller, SeatHolder};
 use crate::catalogue::{Fixed, players_json, variants_json};
 use crate::client::ClientKeyExtractor;
 use crate::error::GameError;
+use crate::events_api::event_routes;
 use crate::games::Games;
 pub use crate::http::ApiError;
 use crate::http::{Client, bearer};
@@ -132,7 +133,7 @@ struct Limiters {
 fn api_routes(l: &Limiters) -> Router<Games> {
     let cors = CorsLayer::new()
         .allow_origin(AllowOrigin::any())
-        .allow_methods([Method::GET, Method::POST])
+        .allow_methods([Method::GET, Method::POST, Method::DELETE])
         .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
         .expose_headers([header::RETRY_AFTER])
         .max_age(Duration::from_secs(3600));
@@ -198,6 +199,7 @@ fn api_routes(l: &Limiters) -> Router<Games> {
         )
         .route("/api/games/{id}/ws", get(live_socket).layer(l.live.clone()))
         .merge(account_routes().route_layer(l.read.clone()))
+        .merge(event_routes(&l.create, &l.read, &l.live))
         .route("/api/accounts", post(sign_up).layer(l.create.clone()))
         .route("/api", any(no_endpoint).layer(l.read.clone()))
         .route("/api/{*rest}", any(no_endpoint).layer(l.read.clone()))

@@ -80,8 +80,16 @@ impl Games {
         loop {
             let ids = tokio::select! {
                 change = changes.recv() => match change {
+                    // An account's new event (see `events`): its streams here look.
+                    Some(Change::Game(id)) if id.starts_with('@') => {
+                        self.wakers().wake(&id[1..]);
+                        continue;
+                    }
                     Some(Change::Game(id)) => vec![id],
-                    Some(Change::Resync) => self.streams().watched(),
+                    Some(Change::Resync) => {
+                        self.wakers().wake_all();
+                        self.streams().watched()
+                    }
                     None => return,
                 },
                 _ = check.tick() => self.behind().await,
@@ -245,9 +253,12 @@ impl Games {
         match self.store().append_computer_move(&new).await? {
             ComputerCommit::Stored => {
                 tracing::info!(game = %row.id, ply = new.ply, house = new.house, "computer moved");
-                self.publish_id(&row.id).await;
+                let view = self.publish_id(&row.id).await;
                 if matches!(next, Next::Nobody) {
                     self.forget_thinking(&row.id);
+                    if let Some(view) = view {
+                        self.game_finished(&view).await;
+                    }
                 }
                 Ok(matches!(next, Next::Computer { .. }))
             }
@@ -281,11 +292,13 @@ impl Games {
     }
 
     /// Deletes the games past their expiry now, and ends their live streams here
-    /// (other instances hear of it through the store); returns how many.
+    /// (other instances hear of it through the store); returns how many. The
+    /// challenges that expired unanswered go too.
     ///
     /// # Errors
     /// When the store fails.
     pub async fn expire(&self) -> Result<usize, GameError> {
+        self.store().expire_challenges(self.now_ms()).await?;
         let ids = self.store().expire(&self.limits().expiry, now_ms()).await?;
         for id in &ids {
             self.streams().end(id);

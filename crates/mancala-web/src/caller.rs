@@ -48,11 +48,22 @@ impl Caller {
     pub(crate) fn account(self) -> Result<Account, ApiError> {
         self.0
             .map(|(account, _)| account)
-            .ok_or(ApiError::Game(GameError::Unauthorized))
+            .ok_or(ApiError::Game(not_logged_in()))
     }
 }
 
-/// Who acts at a seat in a request: the holder of its bearer token (a seat token), or
+/// The refusal of a request that needs an account and brought none (or a session
+/// that has ended, or a revoked token).
+pub(crate) fn not_logged_in() -> GameError {
+    GameError::NotLoggedIn(
+        "this needs an account: log in (the session cookie) or send a personal API token \
+         (Authorization: Bearer)"
+            .into(),
+    )
+}
+
+/// Who acts at a seat in a request: the holder of its bearer token (a seat token, or
+/// an account's personal API token, which plays every seat its account holds), or
 /// else, with a session cookie, the account, which plays the seat it holds from any
 /// device (the browser that played it keeps the seat token; another device has only the
 /// cookie).
@@ -66,9 +77,12 @@ impl FromRequestParts<Games> for SeatHolder {
 
     async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, ApiError> {
         if let Some(token) = bearer(&parts.headers) {
+            // A bot's personal token acts for its account; any other bearer is taken
+            // as a seat token (the two are never the same secret).
+            let account = games.account_of(token).await?.map(|(a, _)| a.key);
             return Ok(SeatHolder {
-                bearer: Some(token.to_owned()),
-                account: None,
+                bearer: account.is_none().then(|| token.to_owned()),
+                account,
             });
         }
         let jar = CookieJar::from_headers(&parts.headers);

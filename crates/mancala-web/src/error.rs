@@ -16,6 +16,10 @@ pub enum GameError {
     /// 401: no token, or not a token of this game.
     #[error("a valid token for this game is required")]
     Unauthorized,
+    /// 401: the request needs an account (a log-in, a personal API token) it did not
+    /// bring, or a log-in failed, saying which.
+    #[error("{0}")]
+    NotLoggedIn(String),
     /// 403: it is not this seat's turn.
     #[error("it is not your turn")]
     NotYourTurn,

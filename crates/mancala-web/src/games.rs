@@ -22,7 +22,7 @@ use crate::error::GameError;
 use crate::limits::Limits;
 use crate::live::{LIVE_SESSIONS, LiveSessions};
 use crate::store::{GameRow, Store, now_ms};
-use crate::streams::{SentView, StreamSlot, Streams};
+use crate::streams::{AccountWakers, SentView, StreamSlot, Streams};
 use crate::thinkers::{ThinkStats, Thinkers};
 use crate::view::GameView;
 
@@ -55,6 +55,8 @@ struct Inner {
     clock: Arc<dyn Clock>,
     /// The analysis jobs running here.
     analyses: AnalysisJobs,
+    /// The account event streams open here, woken by new events.
+    wakers: AccountWakers,
 }
 
 impl Games {
@@ -85,6 +87,7 @@ impl Games {
                 sessions: LiveSessions::new(LIVE_SESSIONS),
                 clock: Arc::new(SystemClock),
                 analyses: AnalysisJobs::default(),
+                wakers: AccountWakers::default(),
             }),
         }
     }
@@ -146,6 +149,11 @@ impl Games {
 
     pub(crate) fn sessions(&self) -> &LiveSessions {
         &self.inner.sessions
+    }
+
+    /// The account event streams open here.
+    pub(crate) fn wakers(&self) -> &AccountWakers {
+        &self.inner.wakers
     }
 
     pub(crate) fn streams(&self) -> &Streams {

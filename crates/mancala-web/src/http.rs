@@ -60,7 +60,7 @@ fn game_answer(error: GameError) -> Response {
     {
         let (status, retry_after) = match &error {
             GameError::NotFound | GameError::Missing(_) => (StatusCode::NOT_FOUND, None),
-            GameError::Unauthorized => (StatusCode::UNAUTHORIZED, None),
+            GameError::Unauthorized | GameError::NotLoggedIn(_) => (StatusCode::UNAUTHORIZED, None),
             GameError::NotYourTurn | GameError::Forbidden(_) => (StatusCode::FORBIDDEN, None),
             GameError::BadRequest(_) => (StatusCode::BAD_REQUEST, None),
             GameError::Body(BodyError::TooLarge) => (StatusCode::PAYLOAD_TOO_LARGE, None),

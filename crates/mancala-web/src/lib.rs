@@ -12,7 +12,8 @@
 //! background.rs the computer's turns, taking over turns nobody holds, following
 //!               other instances' changes, expiry
 //! actions.rs    resign, abort, draw offers, takebacks, claims, ending games on time
-//! streams.rs    live streams here: watchers, the last view sent, stream caps
+//! streams.rs    live streams here: watchers, the last view sent, stream caps; the
+//!               account event streams open here, woken by their accounts' events
 //! tokens.rs     seat tokens and invites: random, hashed, compared in constant time
 //! row.rs        what a stored game means: rules, start, seats, names, its session
 //! live.rs       the live session of each game played here
@@ -48,6 +49,11 @@
 //! same_origin.rs  the refusal of cross-site requests made with the cookie
 //! ratings.rs    Glicko-2 (skillratings): a rating per pool, each game its own period
 //! http.rs       what every handler shares: errors as answers, bearer tokens, clients
+//! challenges.rs an account challenges another by name to a game it describes:
+//!               accept (the game starts), decline, withdraw, expiry
+//! events.rs     an account's events (challenges, its games starting and ending),
+//!               stored with ids and announced; events_api.rs the challenge routes
+//!               and the event stream (`/api/stream/event`)
 //! lobby.rs      the public games: waiting for an opponent (the lobby), being played
 //! catalogue.rs  what the server plays, for the browser's forms: the variants as core
 //!               describes them, the computer players of the engine's catalogue
@@ -61,7 +67,9 @@
 //!               board), live.js (a game followed live: WebSocket or event
 //!               stream, the lost connection's banner), moves.js (the move
 //!               list), account.js (the log-in dialog, "Your games" of an
-//!               account, profiles, the leaderboard), style.css, icons (embedded in
+//!               account, profiles, the leaderboard), challenges.js (challenges
+//!               sent to the person logged in, with Accept and Decline; the profile's
+//!               Challenge), style.css, icons (embedded in
 //!               the binary)
 //! ```
 //!
@@ -82,11 +90,14 @@ mod body;
 mod body_deadline;
 mod caller;
 mod catalogue;
+mod challenges;
 mod client;
 mod clock;
 mod computer_meter;
 mod credentials;
 mod error;
+mod events;
+mod events_api;
 mod games;
 mod health;
 mod http;
@@ -127,10 +138,14 @@ pub use api::{ApiError, BODY_LIMIT, app, app_with, serve, serve_with};
 pub use background::Background;
 pub use caller::SESSION_COOKIE;
 pub use catalogue::{ComputerView, OptionView, PlayerList, VariantList, VariantView};
+pub use challenges::{
+    CHALLENGE_LIFETIME, ChallengeList, ChallengeView, OPEN_CHALLENGES, REASON_MAX_CHARS,
+};
 pub use client::ClientKey;
 pub use clock::{CLAIM_AFTER, Clock, ManualClock, SystemClock, TimeControlRequest};
 pub use credentials::{CredentialView, credential_id};
 pub use error::{BodyError, GameError};
+pub use events::EVENT_KEEP;
 pub use games::{DEFAULT_COMPUTER_LEASE, Games};
 pub use kept::KeptStats;
 pub use lifecycle::{FirstMover, JoinRequest, NewGame, RULES_LIMIT, RandomWord, SeatGrant};

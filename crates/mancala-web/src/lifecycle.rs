@@ -81,7 +81,7 @@ pub enum RandomWord {
 
 impl FirstMover {
     /// The seat that moves first.
-    fn seat(self) -> Result<u8, GameError> {
+    pub(crate) fn seat(self) -> Result<u8, GameError> {
         match self {
             FirstMover::Seat(seat @ (1 | 2)) => Ok(seat),
             FirstMover::Seat(other) => Err(GameError::Unprocessable(format!(
@@ -233,7 +233,7 @@ impl Games {
     /// the account's, named by it, and the game may be rated.
     ///
     /// # Errors
-    /// As [`Games::create`]; [`GameError::Unauthorized`] for a rated game without an
+    /// As [`Games::create`]; [`GameError::NotLoggedIn`] for a rated game without an
     /// account, [`GameError::Unprocessable`] for a rated game against the computer.
     pub async fn create_as(
         &self,
@@ -257,7 +257,11 @@ impl Games {
         let (rules, seat) = self.checked_setup(&req)?;
         let rated = req.rated == Some(true);
         if rated && account.is_none() {
-            return Err(GameError::Unauthorized);
+            return Err(GameError::NotLoggedIn(
+                "rated: a rated game is played between accounts: log in (or send a personal \
+                 API token) to create one"
+                    .into(),
+            ));
         }
         if rated && !seat.is_human() {
             return Err(GameError::Unprocessable(
@@ -313,7 +317,7 @@ impl Games {
 
     /// The rules and the opponent a new game asks for, within the rules and the
     /// server's bounds.
-    fn checked_setup(&self, req: &NewGame) -> Result<(Rules, Seat), GameError> {
+    pub(crate) fn checked_setup(&self, req: &NewGame) -> Result<(Rules, Seat), GameError> {
         let bad = |e: &dyn std::fmt::Display| GameError::Unprocessable(e.to_string());
         let rules = match (req.variant, &req.rules) {
             (Some(variant), None) => chosen_rules(variant, req)?,
@@ -445,7 +449,10 @@ impl Games {
             return Err(GameError::Conflict("seat 2 is taken".into()));
         }
         self.seat_2_taken(id, name).await?;
-        self.publish_id(id).await;
+        if let Some(view) = self.publish_id(id).await {
+            // The accounts seated hear of it on their event streams.
+            self.game_started(&view).await;
+        }
         Ok(SeatGrant {
             id: None,
             seat: 2,

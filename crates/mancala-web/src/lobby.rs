@@ -33,6 +33,9 @@ pub struct ListedGame {
     pub stores: [u16; 2],
     /// The clock the game is played with, if any.
     pub time_control: Option<TimeControl>,
+    /// Whether the game counts for its players' ratings (then seat 2 is taken by
+    /// logging in: only accounts play rated games).
+    pub rated: bool,
     /// In the lobby: where to `POST` to take seat 2 (no invite needed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub join: Option<String>,
@@ -57,6 +60,7 @@ impl ListedGame {
             to_move: view.to_move,
             stores: view.stores,
             time_control: view.time_control,
+            rated: view.rated,
         }
     }
 }

@@ -39,7 +39,9 @@ fn with_session(caller: Caller, jar: &CookieJar) -> Result<(Account, [u8; 32]), 
         (Some((account, CredentialKind::Session)), Some(cookie)) => {
             Ok((account, hash_token(cookie.value())))
         }
-        _ => Err(ApiError::Game(GameError::Unauthorized)),
+        _ => Err(ApiError::Game(GameError::NotLoggedIn(
+            "this is done while logged in with the password (the session cookie)".into(),
+        ))),
     }
 }
 

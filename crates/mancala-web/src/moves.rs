@@ -14,7 +14,7 @@ use crate::clock::{charge_move, deadline};
 use crate::error::GameError;
 use crate::games::Games;
 use crate::row::started;
-use crate::store::{GameRow, NewMove, Next, StateUpdate, now_ms};
+use crate::store::{GameRow, NewMove, Next, RatedEnd, StateUpdate, now_ms};
 use crate::tokens::{SeatKey, seat_of};
 use crate::view::GameView;
 
@@ -204,17 +204,27 @@ impl Games {
             return Attempt::Refused(GameError::Unprocessable(e.to_string()));
         }
         let next = self.next_after(session);
+        let rated = self.rated_end(&row, session);
         let update = StateUpdate {
             seen_version: row.version,
             deadline_ms: deadline(&play, session),
             play,
         };
-        if let Err(e) = self.commit(&row.id, ply as usize, mv, next, &update).await {
+        let commit = self.commit(&row.id, ply as usize, mv, next, &update, rated.as_ref());
+        if let Err(e) = commit.await {
             // Not stored, so not played: the session goes back to the stored game.
             session.undo_move();
             return Attempt::Refused(e);
         }
-        let row = stored_after(row, mv, update, session);
+        let mut row = stored_after(row, mv, update, session);
+        if rated.is_some() {
+            // The ratings were stored with the end: the view shows them.
+            match self.store().load(&row.id).await {
+                Ok(Some(stored)) => row = stored,
+                Ok(None) => {}
+                Err(e) => tracing::warn!(game = %row.id, error = %e, "reading a rated end"),
+            }
+        }
         let view = self.view_of_session(&row, session);
         live.row = Some(row);
         Attempt::Played(Box::new(view), next)
@@ -228,10 +238,11 @@ impl Games {
             Next::Computer { .. } => self.schedule_computer(id, client.to_string()),
             Next::Nobody => {
                 self.forget_thinking(id);
-                if view.rated {
+                if view.players.iter().any(|p| p.account.is_some()) {
+                    // The accounts seated hear of the end on their event streams.
                     let games = self.clone();
-                    let id = id.to_owned();
-                    tokio::spawn(async move { games.rate_if_rated(&id).await });
+                    let view = view.clone();
+                    tokio::spawn(async move { games.game_finished(&view).await });
                 }
             }
             Next::Person => {}
@@ -254,8 +265,8 @@ impl Games {
         }
     }
 
-    /// Stores a person's move for ply `ply`, with the game's state after it; a lost
-    /// race is a conflict.
+    /// Stores a person's move for ply `ply`, with the game's state after it (and the
+    /// ratings, when it ends a rated game: `rated`); a lost race is a conflict.
     async fn commit(
         &self,
         id: &str,
@@ -263,6 +274,7 @@ impl Games {
         mv: Move,
         next: Next,
         update: &StateUpdate,
+        rated: Option<&RatedEnd>,
     ) -> Result<(), GameError> {
         let new = NewMove {
             game: id.to_owned(),
@@ -271,7 +283,11 @@ impl Games {
             next,
             state: Some(update.clone()),
         };
-        if self.store().append_move(&new).await? {
+        let stored = match rated {
+            Some(rated) => self.store().append_move_rated(&new, rated).await?,
+            None => self.store().append_move(&new).await?,
+        };
+        if stored {
             Ok(())
         } else {
             Err(GameError::Conflict(format!(

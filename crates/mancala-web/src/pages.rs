@@ -187,6 +187,12 @@ const ASSETS: &[Asset] = &[
         cache: STATIC_CACHE,
     },
     Asset {
+        path: "/static/challenges.js",
+        content_type: JS,
+        body: include_bytes!("../static/challenges.js"),
+        cache: STATIC_CACHE,
+    },
+    Asset {
         path: "/static/style.css",
         content_type: "text/css; charset=utf-8",
         body: include_bytes!("../static/style.css"),

@@ -1,5 +1,6 @@
 //! Live streams on this instance: who watches which game, what they were sent last,
-//! and how many streams are open (in all and per client, within the server's caps).
+//! and how many streams are open (in all and per client, within the server's caps);
+//! and the accounts' event streams open here, to wake when an account has an event.
 //!
 //! This knows nothing of the store or the service: the service ([`crate::Games`])
 //! reads games and hands their views here, so that watching stays below everything
@@ -220,5 +221,38 @@ impl Streams {
             })
             .map(|(id, _)| id)
             .collect()
+    }
+}
+
+/// The account event streams open on this instance, each woken when its account has
+/// a new event.
+#[derive(Default)]
+pub(crate) struct AccountWakers {
+    open: Mutex<HashMap<String, broadcast::Sender<()>>>,
+}
+
+impl AccountWakers {
+    /// A wake-up call for each new event of `account`. Accounts nobody follows any
+    /// more are let go of here.
+    pub(crate) fn subscribe(&self, account: &str) -> broadcast::Receiver<()> {
+        let mut open = lock(&self.open);
+        open.retain(|_, tx| tx.receiver_count() > 0);
+        open.entry(account.to_owned())
+            .or_insert_with(|| broadcast::channel(4).0)
+            .subscribe()
+    }
+
+    /// Wakes `account`'s streams here.
+    pub(crate) fn wake(&self, account: &str) {
+        if let Some(tx) = lock(&self.open).get(account) {
+            let _ = tx.send(());
+        }
+    }
+
+    /// Wakes every stream here (after announcements may have been lost).
+    pub(crate) fn wake_all(&self) {
+        for tx in lock(&self.open).values() {
+            let _ = tx.send(());
+        }
     }
 }

@@ -197,8 +197,7 @@ const Account = (() => {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = `/g/${g.id}`;
-    const rated = g.rated ? ", rated" : "";
-    a.append(`${describeRules(g)}${rated} against `, markedName(other), `: ${who(g)}`);
+    a.append(`${describeRules(g)} against `, markedName(other), `: ${who(g)}`);
     li.append(a);
     return li;
   }
@@ -239,6 +238,7 @@ const Account = (() => {
     $("profile-games").replaceChildren(...user.games.map((g) => gameItem(g, outcome)));
     $("profile-games-empty").hidden = user.games.length > 0;
     if (me && me.name === user.name) showSettings();
+    Challenges.offerOn(user);
   }
 
   // ------------------------------------------------------- one's own account's safety

@@ -18,6 +18,7 @@ function describeRules(game) {
   const r = game.rules;
   let text = `${Catalogue.variant(game.variant).name} ${r.houses}×${r.seeds}`;
   for (const changed of Catalogue.changedOptions(game.variant, r)) text += `, ${changed}`;
+  if (game.rated) text += ", rated";
   const tc = game.time_control;
   if (tc && tc.per_move_s !== undefined) {
     const days = tc.per_move_s / 86400;

@@ -107,13 +107,16 @@ async fn counted_between(
     Ok(counts.into_iter().next().unwrap_or(0))
 }
 
-/// [`Store::rate`], inside the caller's transaction.
-async fn rate(
+/// [`Store::rate`], inside the caller's transaction; `bump` counts it as a change of
+/// the game's own (a new version), which a rating made in the change that ends the
+/// game is not.
+pub(super) async fn rate(
     c: &mut dyn Conn,
     id: &str,
     pool: &str,
     score: Score,
     cap: PairCap,
+    bump: bool,
 ) -> Result<Option<RatingChanges>, StoreError> {
     let sql = format!(
         "SELECT account1, account2, rated, rating FROM games WHERE id = $1{}",
@@ -152,9 +155,10 @@ async fn rate(
     let json = changes_json(&changes)?;
     let rated_at = changes.counted.then_some(cap.now_ms);
     c.execute(
-        "UPDATE games SET rating = $2, rated_at = $3, version = version + 1
+        "UPDATE games SET rating = $2, rated_at = $3,
+                          version = version + CASE WHEN $4 THEN 1 ELSE 0 END
          WHERE id = $1 AND rating IS NULL",
-        &values![id, json, rated_at],
+        &values![id, json, rated_at, bump],
     )
     .await?;
     Ok(Some(changes))
@@ -486,7 +490,7 @@ impl Store {
         self.run(move |c| {
             Box::pin(async move {
                 c.begin().await?;
-                let changes = rate(c, &id, &pool, score, cap).await?;
+                let changes = rate(c, &id, &pool, score, cap, true).await?;
                 c.commit().await?;
                 if changes.is_some() {
                     c.announce(&id).await;

@@ -63,6 +63,20 @@ pub struct PairCap {
     pub per_day: u32,
 }
 
+/// How a rated game that ends is rated in the change that ends it: its pool, its
+/// result and the pair's daily cap (see [`super::Store::rate`]). The end and the
+/// rating are one change, so the first view that says the game is over carries both
+/// players' rating changes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedEnd {
+    /// The pool it is rated in.
+    pub pool: String,
+    /// Its result for player 1.
+    pub score: crate::ratings::Score,
+    /// The pair's daily cap.
+    pub cap: PairCap,
+}
+
 /// The length of the cap's day, in milliseconds.
 pub(crate) const DAY_MS: i64 = 86_400_000;
 

@@ -2,10 +2,11 @@
 //! creation and loading, the taking of seat 2, the moves, changes of state, rematches
 //! and expiry.
 
+use super::account_sql::rate;
 use super::sql::{Conn, Dialect, Row, Value, values};
 use super::{
-    ComputerCommit, Expiry, GameRow, NewMove, Next, RematchSeat, RematchToken, StateChange,
-    StateUpdate, Store, StoreError, now_ms,
+    ComputerCommit, Expiry, GameRow, NewMove, Next, RatedEnd, RematchSeat, RematchToken,
+    StateChange, StateUpdate, Store, StoreError, now_ms,
 };
 use mancala_core::Rules;
 
@@ -358,8 +359,12 @@ async fn expire(c: &mut dyn Conn, expiry: Expiry, now_ms: i64) -> Result<Vec<Str
 }
 
 /// Stores a change of state that is not a move, in one transaction: what
-/// [`Store::change_state`] does.
-async fn change_state(c: &mut dyn Conn, change: &StateChange) -> Result<bool, StoreError> {
+/// [`Store::change_state`] does; a rated game it ends is rated in it.
+async fn change_state(
+    c: &mut dyn Conn,
+    change: &StateChange,
+    rated: Option<&RatedEnd>,
+) -> Result<bool, StoreError> {
     c.begin().await?;
     let ends = change.next == Next::Nobody;
     if update_state(c, &change.game, ends, &change.update).await? != 1 {
@@ -373,6 +378,9 @@ async fn change_state(c: &mut dyn Conn, change: &StateChange) -> Result<bool, St
         .await?;
     }
     settle_turn(c, &change.game, change.next).await?;
+    if let Some(r) = rated {
+        rate(c, &change.game, &r.pool, r.score, r.cap, false).await?;
+    }
     c.commit().await?;
     c.announce(&change.game).await;
     Ok(true)
@@ -509,8 +517,52 @@ impl Store {
     /// When the database fails.
     pub async fn change_state(&self, change: &StateChange) -> Result<bool, StoreError> {
         let change = change.clone();
-        self.run(move |c| Box::pin(async move { change_state(c, &change).await }))
+        self.run(move |c| Box::pin(async move { change_state(c, &change, None).await }))
             .await
+    }
+
+    /// Stores a change of state that ends a rated game as [`Store::change_state`]
+    /// does, and rates the game in the same transaction (see [`Store::rate`]), so that
+    /// the end and the ratings are one change of the game.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn change_state_rated(
+        &self,
+        change: &StateChange,
+        rated: &RatedEnd,
+    ) -> Result<bool, StoreError> {
+        let (change, rated) = (change.clone(), rated.clone());
+        self.run(move |c| Box::pin(async move { change_state(c, &change, Some(&rated)).await }))
+            .await
+    }
+
+    /// Stores a person's move that ends a rated game as [`Store::append_move`] does,
+    /// and rates the game in the same transaction (see [`Store::rate`]): the view that
+    /// first says the game is over carries both players' rating changes.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub async fn append_move_rated(
+        &self,
+        mv: &NewMove,
+        rated: &RatedEnd,
+    ) -> Result<bool, StoreError> {
+        let (mv, rated) = (mv.clone(), rated.clone());
+        self.run(move |c| {
+            Box::pin(async move {
+                c.begin().await?;
+                if !insert_move(c, &mv).await? {
+                    return Ok(false);
+                }
+                settle_turn(c, &mv.game, mv.next).await?;
+                rate(c, &mv.game, &rated.pool, rated.score, rated.cap, false).await?;
+                c.commit().await?;
+                c.announce(&mv.game).await;
+                Ok(true)
+            })
+        })
+        .await
     }
 
     /// Stores the computer's move in a turn this instance holds (the game's activity is

@@ -6,6 +6,7 @@
 //! work.rs         owed work and lists: computer turns, timers, progress, public
 //!                 listings, analyses
 //! account_sql.rs  accounts, credentials, seats' accounts, ratings
+//! event_sql.rs    challenges between accounts, and each account's events
 //! accounts.rs     the account types
 //! types.rs        the game types; error.rs StoreError; location.rs DbLocation
 //! sql.rs          the seam: Conn (a connection), Value and Row, Dialect (the SQL that
@@ -22,7 +23,8 @@
 //!              V5 the public games (the lobby, the games to watch),
 //!              V6 the analyses of finished games and the claims of their jobs,
 //!              V7 accounts, their credentials and ratings, and each seat's account,
-//!              V8 when a rated game counted, and when credentials were made and used
+//!              V8 when a rated game counted, and when credentials were made and used,
+//!              V10 challenges between accounts and each account's events
 //! ```
 //!
 //! Every operation is written once, as statements on a `sql::Conn` in the order a
@@ -55,6 +57,7 @@ mod account_sql;
 mod accounts;
 mod checkpoint;
 mod error;
+mod event_sql;
 mod games;
 mod location;
 mod pg_value;
@@ -73,8 +76,9 @@ use futures_util::future::BoxFuture;
 use rand::TryRngCore;
 use tokio::sync::mpsc;
 
-pub use accounts::{Account, CredentialInfo, CredentialKind, Page, PairCap, Ranked};
+pub use accounts::{Account, CredentialInfo, CredentialKind, Page, PairCap, Ranked, RatedEnd};
 pub use error::StoreError;
+pub use event_sql::{AccountEvent, ChallengeRole, StoredChallenge};
 pub use location::{DbLocation, StoreOptions};
 pub use probe::{PoolUse, Probe, Schema};
 pub use types::{
@@ -245,6 +249,10 @@ macro_rules! migrations_of {
             (
                 "V9__rules_value",
                 include_str!(concat!("../../migrations/", $dir, "/V9__rules_value.sql")),
+            ),
+            (
+                "V10__challenges",
+                include_str!(concat!("../../migrations/", $dir, "/V10__challenges.sql")),
             ),
         ]
     };

@@ -30,7 +30,7 @@ use super::sql::{Conn, Database, Dialect, Job, Row, Value};
 use super::{Change, Probe, StoreError, StoreOptions};
 
 /// The migrations, in order (`migrations/postgres`).
-const MIGRATIONS: [(&str, &str); 9] = super::migrations_of!("postgres");
+const MIGRATIONS: [(&str, &str); 10] = super::migrations_of!("postgres");
 
 /// The advisory lock held while migrating ("mancala" in ASCII).
 const MIGRATION_LOCK: i64 = 0x006d_616e_6361_6c61;

@@ -32,7 +32,7 @@ use super::sql::{Conn, Database, Dialect, Job, Row, Value};
 use super::{Change, Probe, StoreError};
 
 /// The migrations, in order (`migrations/sqlite`).
-const MIGRATIONS: [(&str, &str); 9] = super::migrations_of!("sqlite");
+const MIGRATIONS: [(&str, &str); 10] = super::migrations_of!("sqlite");
 
 /// The version of the migration that adds the columns the hardening release added
 /// by itself.

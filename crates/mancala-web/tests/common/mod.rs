@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod calls;
+pub mod sse;
 
 use std::sync::Arc;
 
