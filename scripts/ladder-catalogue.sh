@@ -9,7 +9,8 @@
 #   GAMES: games a row (default 20, that is 10 pairs: a 95% interval of about +-20
 #   points); TOP: hard (default) or expert, the highest level compared; VARIANT...: the
 #   games to play (default: every game of the catalogue). Run by hand from the
-#   repository root: about an hour on 2 loaded cores for the default.
+#   repository root: on 2 loaded cores about 40 minutes for every game but Ohvalhu and
+#   Endodoi, whose big relay boards take 15 to over 35 minutes a row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games="${1:-20}"
