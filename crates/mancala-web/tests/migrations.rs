@@ -398,7 +398,10 @@ async fn a_database_from_the_hardening_release_keeps_its_columns() {
     }
 }
 
-on_both_backends!(a_database_from_the_first_release_with_migrations_gets_v3);
+on_both_backends!(
+    a_database_from_the_first_release_with_migrations_gets_v3,
+    an_instance_of_the_release_before_shares_the_database_after_v9,
+);
 
 /// A database of the first release with migrations (V1 and V2, no V3 columns) with a
 /// game in it: V3 on are applied, and the game is kept, its expiry counted from the
@@ -503,4 +506,64 @@ async fn a_database_from_the_first_release_with_migrations_gets_v3(db: TestDb) {
             v["rules"]["houses"].as_u64().unwrap() as usize
         );
     }
+}
+
+/// The statement with which the releases before V9 stored a game's rules (and the
+/// columns they must give).
+const OLD_INSERT: &str = "INSERT INTO games (id, variant, houses, seeds, empty_capture, end_rule, \
+                          opponent, token1, activity) VALUES ('during', 'kalah', 5, 3, TRUE, \
+                          'either-side-empty', 'human', $1, 1700000000000)";
+
+/// The rules columns of the releases before V9 of game `id`, as text.
+const OLD_COLUMNS: &str = "SELECT variant || ' ' || houses || ' ' || seeds || ' ' || \
+                           CASE WHEN empty_capture THEN 'yes' ELSE 'no' END || ' ' || end_rule \
+                           FROM games WHERE id = 'mine'";
+
+/// Migrations only add, so that a rolling upgrade keeps the instances of the release
+/// before running: after V9 such an instance still stores games as it did (no `rules`),
+/// which this release reads, and reads the games this release stores by the five
+/// columns it knows, which this release still writes.
+async fn an_instance_of_the_release_before_shares_the_database_after_v9(db: TestDb) {
+    let tmp = tempfile::tempdir().unwrap();
+    let location = db
+        .location
+        .clone()
+        .unwrap_or_else(|| DbLocation::Sqlite(tmp.path().join("games.sqlite")));
+    let store = Store::open(&location, &StoreOptions::default())
+        .await
+        .unwrap();
+    let rules = mancala_core::Rules::from_text("kalah(4,3) either-side-empty").unwrap();
+    let mine = mancala_web::GameRow {
+        id: "mine".into(),
+        rules,
+        opponent: "human".into(),
+        token_hashes: [Some([1; 32]), None],
+        ..mancala_web::GameRow::default()
+    };
+    store.create(&mine).await.unwrap();
+    let seen = match &location {
+        DbLocation::Postgres(url) => {
+            let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            let driver = tokio::spawn(connection);
+            client.execute(OLD_INSERT, &[&sha256("t")]).await.unwrap();
+            let old: String = client.query_one(OLD_COLUMNS, &[]).await.unwrap().get(0);
+            drop(client);
+            let _ = driver.await;
+            old
+        }
+        DbLocation::Sqlite(path) => {
+            let conn = rusqlite::Connection::open(path).unwrap();
+            conn.execute(&OLD_INSERT.replace("$1", "?1"), [sha256("t")])
+                .unwrap();
+            conn.query_row(OLD_COLUMNS, [], |r| r.get(0)).unwrap()
+        }
+    };
+    assert_eq!(seen, "kalah 4 3 no either-side-empty");
+    let during = store.load("during").await.unwrap().unwrap();
+    assert_eq!(
+        during.rules,
+        mancala_core::Rules::from_text("kalah(5,3) empty-capture either-side-empty").unwrap()
+    );
 }

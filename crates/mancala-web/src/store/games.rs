@@ -12,14 +12,52 @@ use mancala_core::Rules;
 
 use crate::state::PlayState;
 
-/// The column of a game's rules: one value whatever the game ([`Rules::to_text`]: the
-/// name and board of a game of the catalogue, the whole description of a game of one's
-/// own), so that no column names a rule option of one game.
-const RULES_COLUMNS: &str = "rules";
+/// The columns of a game's rules. `rules` is the one value this release reads
+/// ([`Rules::to_text`]: the name and board of a game of the catalogue, the whole
+/// description of a game of one's own), so that no rule option of one game needs a
+/// column; the five after it are the columns of the releases before, still written so
+/// that their instances keep running beside this one during a rolling upgrade (they read
+/// these), and read here only for a game such an instance stored (`rules` NULL). A later
+/// release drops them.
+const RULES_COLUMNS: &str = "rules, variant, houses, seeds, empty_capture, end_rule";
 
-/// Reads the rules column `at` of `r`.
-fn read_rules(r: &mut Row, at: usize) -> Result<Rules, StoreError> {
-    let text: String = r.get(at)?;
+/// How many columns [`RULES_COLUMNS`] names.
+const RULES_WIDTH: usize = 6;
+
+/// The values of [`RULES_COLUMNS`] for `rules`.
+fn rules_values(rules: Rules) -> [Value; RULES_WIDTH] {
+    let options = rules.options();
+    values![
+        rules.to_text(),
+        rules.variant().to_string(),
+        rules.houses() as u8,
+        rules.seeds() as u8,
+        options.empty_capture,
+        options.end_rule.to_string()
+    ]
+}
+
+/// Reads [`RULES_COLUMNS`] from `r`, from column 0.
+fn read_rules(r: &mut Row) -> Result<Rules, StoreError> {
+    let text: Option<String> = r.get(0)?;
+    let text = match text {
+        Some(text) => text,
+        // Stored by an instance of the release before: its columns, written as
+        // `V9__rules_value.sql` writes them.
+        None => {
+            let (variant, houses, seeds): (String, u8, u8) = (r.get(1)?, r.get(2)?, r.get(3)?);
+            let (empty_capture, end_rule): (bool, String) = (r.get(4)?, r.get(5)?);
+            let kalah = variant == "kalah";
+            let mut text = format!("{variant}({houses},{seeds})");
+            if kalah && empty_capture {
+                text.push_str(" empty-capture");
+            }
+            if kalah && end_rule != mancala_core::EndRule::default().name() {
+                text = format!("{text} {end_rule}");
+            }
+            text
+        }
+    };
     Rules::from_text(&text).map_err(|e| StoreError::Corrupt(format!("rules {text:?}: {e}")))
 }
 
@@ -32,26 +70,26 @@ fn row_to_game(id: &str, mut r: Row) -> Result<GameRow, StoreError> {
     let corrupt = |e: StoreError| StoreError::Corrupt(format!("game {id}: {e}"));
     let mut g = GameRow {
         id: id.to_owned(),
-        rules: read_rules(&mut r, 0).map_err(corrupt)?,
+        rules: read_rules(&mut r).map_err(corrupt)?,
         ..GameRow::default()
     };
     let mut rest = || -> Result<(), StoreError> {
-        g.opponent = r.get(1)?;
-        g.rematch = r.get(2)?;
-        g.token_hashes = [r.get(3)?, r.get(4)?];
-        g.rematch_by = r.get(5)?;
-        g.invite_hash = r.get(6)?;
-        g.activity_ms = r.get(7)?;
-        g.finished_ms = r.get(8)?;
-        let play: String = r.get(9)?;
+        g.opponent = r.get(6)?;
+        g.rematch = r.get(7)?;
+        g.token_hashes = [r.get(8)?, r.get(9)?];
+        g.rematch_by = r.get(10)?;
+        g.invite_hash = r.get(11)?;
+        g.activity_ms = r.get(12)?;
+        g.finished_ms = r.get(13)?;
+        let play: String = r.get(14)?;
         g.play = PlayState::from_json(&play)
             .map_err(|e| StoreError::Corrupt(format!("play state: {e}")))?;
-        g.version = r.get(10)?;
-        g.deadline_ms = r.get(11)?;
-        g.accounts = [r.get(12)?, r.get(13)?];
-        g.rated = r.get(14)?;
-        g.rating = r.get(15)?;
-        g.moves = r.small_ints(16)?;
+        g.version = r.get(15)?;
+        g.deadline_ms = r.get(16)?;
+        g.accounts = [r.get(17)?, r.get(18)?];
+        g.rated = r.get(19)?;
+        g.rating = r.get(20)?;
+        g.moves = r.small_ints(21)?;
         Ok(())
     };
     rest().map_err(corrupt)?;
@@ -64,10 +102,17 @@ pub(super) async fn insert_game(c: &mut dyn Conn, g: &GameRow) -> Result<(), Sto
         "INSERT INTO games ({RULES_COLUMNS}, id, opponent, token1, token2, rematch, rematch_by,
                             invite, activity, finished, play, version, deadline, account1,
                             account2, rated, rating)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                 $18, $19, $20, $21, $22)"
     );
+    let [r1, r2, r3, r4, r5, r6] = rules_values(g.rules);
     let params = [
-        Value::from(g.rules.to_text()),
+        r1,
+        r2,
+        r3,
+        r4,
+        r5,
+        r6,
         Value::from(&g.id),
         Value::from(&g.opponent),
         Value::from(g.token_hashes[0]),
