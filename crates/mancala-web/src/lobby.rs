@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::catalogue::VariantView;
 use crate::error::GameError;
 use crate::games::Games;
 use crate::state::TimeControl;
@@ -19,9 +20,13 @@ pub const LIST_LIMIT: usize = 20;
 pub struct ListedGame {
     /// The game's id; its page is `/g/{id}`.
     pub id: String,
-    /// `kalah`, `oware` or `oware-simplified`.
+    /// The game's key (`kalah`, `oware`, ...).
     pub variant: String,
-    /// The rules: houses, seeds and Kalah's options.
+    /// A game of one's own rules: its entry as `GET /api/variants` would list it (its
+    /// name above all), which no list has; none for a game of the catalogue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<VariantView>,
+    /// The rules: houses, seeds and the options the game takes.
     pub rules: RulesView,
     /// The two seats (in the lobby, seat 2 is the one to take).
     pub players: [PlayerView; 2],
@@ -54,6 +59,7 @@ impl ListedGame {
             join: (listing == Listing::Open).then(|| format!("/api/games/{}/join", view.id)),
             id: view.id,
             variant: view.variant,
+            game: view.game,
             rules: view.rules,
             players: view.players,
             ply: view.ply,

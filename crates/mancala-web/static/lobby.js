@@ -13,8 +13,11 @@ const MY_GAMES_EVERY_MS = 20000;
 const MY_GAMES_SHOWN = 20;
 
 // "Kalah 6×4" (the variant's name as the server gives it) and the rule options that
-// differ from the variant's defaults.
+// differ from the variant's defaults. A game of one's own rules comes with its entry
+// (`game`), which no list of variants has: learned first, so that it is named by its
+// name, not its key.
 function describeRules(game) {
+  Catalogue.learn(game);
   const r = game.rules;
   let text = `${Catalogue.variant(game.variant).name} ${r.houses}×${r.seeds}`;
   for (const changed of Catalogue.changedOptions(game.variant, r)) text += `, ${changed}`;

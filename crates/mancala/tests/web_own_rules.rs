@@ -101,3 +101,40 @@ async fn a_game_of_ones_own_rules_is_drawn_from_its_view() {
         c.close().await.unwrap();
     }
 }
+
+/// A public game of one's own rules waiting for a friend is named in the lobby by its
+/// name, which no list of variants has, not by its key; the API's entry carries it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_names_a_game_of_ones_own_rules() {
+    let Some(mut site) = Site::start() else {
+        return;
+    };
+    let base = site.server.base.clone();
+    let body = json!({"rules": three_house_wari(), "public": true, "name": "Ann"});
+    let (status, g) = site.server.call("POST", "/api/games", None, Some(body));
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_owned();
+    let (_, lobby) = site.server.call("GET", "/api/lobby", None, None);
+    assert_eq!(
+        lobby["games"][0]["game"]["name"], "Wari of three",
+        "{lobby}"
+    );
+    let c = site.browser(Look::new(LAPTOP)).await;
+    let entry = format!("#lobby-list a[href='/g/{id}']");
+    open(
+        &c,
+        &base,
+        "/",
+        &format!("document.querySelector(\"{entry}\")"),
+    )
+    .await;
+    let text = js(
+        &c,
+        &format!("return document.querySelector(\"{entry}\").closest('li').textContent;"),
+    )
+    .await;
+    let text = text.as_str().unwrap();
+    assert!(text.starts_with("Wari of three 3×1"), "{text}");
+    assert!(!text.contains("wari-of-three"), "{text}");
+    c.close().await.unwrap();
+}
