@@ -45,16 +45,17 @@ class Game:
         variant: str = "kalah",
         houses: Optional[int] = None,
         seeds: Optional[int] = None,
-        empty_capture: Optional[bool] = None,
-        end_rule: Optional[str] = None,
         rules: Optional[str] = None,
+        **options: Union[bool, str, None],
     ) -> "Game":
-        """A new game from the rules' start position. ``empty_capture`` and
-        ``end_rule`` ("mover-cannot-move", "either-side-empty") are Kalah's options;
-        ``rules`` is a game description in TOML (docs/rules-format.md; ``mancala
-        variants show KEY`` prints one), given instead of ``variant`` and its options.
-        ValueError for a bad board, a refused description (with its field and why), or
-        an option another variant does not take."""
+        """A new game from the rules' start position. ``options`` are the game's rule
+        options, each under its key with ``_`` for ``-`` as ``variant_info(KEY)``
+        lists them: a switch True or False, any other option one of its values
+        (Kalah: ``empty_capture=True``, ``end_rule="either-side-empty"``); a keyword
+        of no option is a TypeError. ``rules`` is a game description in TOML
+        (docs/rules-format.md; ``mancala variants show KEY`` prints one), given
+        instead of ``variant`` and its options. ValueError for a bad board, a refused
+        description (with its field and why), or an option the game does not take."""
     @staticmethod
     def from_notation(notation: str) -> "Game":
         """A game starting from a position in the one-line notation."""
@@ -155,12 +156,12 @@ class VectorGame:
         variant: str = "kalah",
         houses: Optional[int] = None,
         seeds: Optional[int] = None,
-        empty_capture: Optional[bool] = None,
-        end_rule: Optional[str] = None,
         seed: int = 0,
         rules: Optional[str] = None,
+        **options: Union[bool, str, None],
     ) -> "VectorGame":
-        """``rules`` is a game description in TOML, given instead of ``variant``."""
+        """``rules`` is a game description in TOML, given instead of ``variant``;
+        ``options`` are the rule options, as ``Game`` takes them."""
     def __len__(self) -> int: ...
     @property
     def num_houses(self) -> int:

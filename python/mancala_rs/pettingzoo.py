@@ -49,7 +49,7 @@ def env(**kwargs: Any) -> AECEnv:
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's convention)
     """Any variant of the suite between two agents; the keyword arguments are
-    ``Game``'s (variant, houses, seeds, empty_capture, end_rule) and ``render_mode``
+    ``Game``'s (variant, houses, seeds, rules and the rule options) and ``render_mode``
     ("ansi", "human" or "rgb_array")."""
 
     metadata = {

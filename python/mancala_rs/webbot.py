@@ -78,7 +78,7 @@ def create(base: str, variant: str = "kalah", opponent: str = "medium",
            **settings: Any) -> Seat:
     """Creates a game on the server at ``base`` (``http://HOST:PORT``) and takes seat 1.
     ``settings`` are the other fields of ``POST /api/games`` (``houses``, ``seeds``,
-    ``empty_capture``, ``end_rule``, ``name``, ``first``, ``public``, ...)."""
+    the game's rule options, ``name``, ``first``, ``public``, ...)."""
     body = {"variant": variant, "opponent": opponent, **settings}
     answer = _call(base, "POST", "/games", body)
     return Seat(base, answer["id"], answer["seat"], answer["token"], answer.get("invite"))
@@ -105,11 +105,10 @@ def view(seat: Seat) -> Dict[str, Any]:
 def game_of(view: Dict[str, Any]) -> Game:
     """A :class:`Game` of a game view: its rules, the seat that moved first, and its
     moves replayed from the start."""
-    rules = view["rules"]
-    options = {}
-    if view["variant"] == "kalah":
-        options = {"empty_capture": rules["empty_capture"], "end_rule": rules["end_rule"]}
-    start = Game(view["variant"], houses=rules["houses"], seeds=rules["seeds"], **options)
+    rules = dict(view["rules"])
+    # Besides the board, a view's rules are the game's options, under the keyword
+    # arguments Game takes.
+    start = Game(view["variant"], houses=rules.pop("houses"), seeds=rules.pop("seeds"), **rules)
     if view.get("first", 1) != 1:
         fields = start.notation.split(" ")
         start = Game.from_notation(" ".join(fields[:-1] + [str(view["first"])]))

@@ -5,7 +5,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use mancala_core::{Move, Position, Side};
 use mancala_session::{Record, RecordFormat, parse_records};
 use pyo3::prelude::*;
-use pyo3::types::{PyAny, PyTuple, PyType};
+use pyo3::types::{PyAny, PyDict, PyTuple, PyType};
 
 use crate::args::whole_number;
 use crate::{learn_description, move_of, pickled_description, rules_of, value_error};
@@ -37,16 +37,15 @@ fn number(side: Side) -> u8 {
 impl Game {
     /// A new game from the start position of the rules given.
     #[new]
-    #[pyo3(signature = (variant = "kalah", houses = None, seeds = None, empty_capture = None, end_rule = None, rules = None))]
+    #[pyo3(signature = (variant = "kalah", houses = None, seeds = None, rules = None, **options))]
     fn new(
         variant: &str,
         houses: Option<i64>,
         seeds: Option<i64>,
-        empty_capture: Option<bool>,
-        end_rule: Option<&str>,
         rules: Option<&str>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Game> {
-        let rules = rules_of(variant, rules, houses, seeds, empty_capture, end_rule)?;
+        let rules = rules_of(variant, rules, houses, seeds, options)?;
         Ok(Game::wrap(mancala_core::Game::new(rules)))
     }
 
@@ -292,7 +291,7 @@ pub(crate) fn read_records(
     houses: Option<i64>,
     seeds: Option<i64>,
 ) -> PyResult<Vec<Game>> {
-    let defaults = rules_of(variant, None, houses, seeds, None, None)?;
+    let defaults = rules_of(variant, None, houses, seeds, None)?;
     let records = parse_records(text, defaults).map_err(value_error)?;
     Ok(records
         .into_iter()

@@ -17,9 +17,9 @@
 //! ```
 
 use mancala_core::description::Description;
-use mancala_core::{EndRule, IllegalMove, Move, Rules, RulesError, Variant};
+use mancala_core::{IllegalMove, Move, RuleOptions, Rules, RulesError, Variant};
 use mancala_session::RuleChoice;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -30,36 +30,70 @@ mod players;
 mod vector;
 
 /// The rules named by Python's keyword arguments. The board is the variant's standard
-/// one unless given; Kalah's options are `None` when not given, so that the session's
-/// check can name an option given for another variant. `rules`, a game description in
-/// TOML (docs/rules-format.md), replaces `variant` and its options.
+/// one unless given; `options` are the other keyword arguments, each a rule option
+/// under its key with `_` for `-` (`empty_capture=True`, `end_rule="either-side-empty"`;
+/// `None` is not given), checked by the session, which names an option given for a
+/// game that does not take it. `rules`, a game description in TOML
+/// (docs/rules-format.md), replaces `variant` and its options.
 pub(crate) fn rules_of(
     variant: &str,
     rules: Option<&str>,
     houses: Option<i64>,
     seeds: Option<i64>,
-    empty_capture: Option<bool>,
-    end_rule: Option<&str>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Rules> {
+    let options = options_of(options)?;
     if let Some(text) = rules {
-        let options = empty_capture.is_some() || end_rule.is_some();
-        return described(text, variant, options, houses, seeds);
+        return described(text, variant, !options.is_empty(), houses, seeds);
     }
     let variant: Variant = variant.parse().map_err(value_error)?;
     let info = variant.info();
     let houses = houses.unwrap_or(info.default_houses.into());
     let seeds = seeds.unwrap_or(info.default_seeds.into());
-    let end_rule: Option<EndRule> = end_rule.map(str::parse).transpose().map_err(value_error)?;
     // Out of u8's range the board is out of range anyway: say so in the rules' words.
     let houses = u8::try_from(houses)
         .map_err(|_| out_of_range(RulesError::Houses(saturate(houses)), houses))?;
     let seeds =
         u8::try_from(seeds).map_err(|_| out_of_range(RulesError::Seeds(saturate(seeds)), seeds))?;
-    RuleChoice::new(variant, houses, seeds)
-        .empty_capture(empty_capture)
-        .end_rule(end_rule)
+    options
+        .iter()
+        .fold(
+            RuleChoice::new(variant, houses, seeds),
+            |c, (key, value)| c.option(key, value),
+        )
         .rules()
         .map_err(value_error)
+}
+
+/// The rule options among keyword arguments, by key and value: a switch is `True` or
+/// `False`, any other option one of its values as a string. A keyword that names no
+/// option of any game is Python's own "unexpected keyword argument" (`TypeError`).
+fn options_of(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
+    let mut given = Vec::new();
+    for (name, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let name: String = name.extract()?;
+        let key = name.replace('_', "-");
+        let option = RuleOptions::info(&key)
+            .map_err(|_| PyTypeError::new_err(format!("unexpected keyword argument '{name}'")))?;
+        if value.is_none() {
+            continue;
+        }
+        let value = if option.is_switch() {
+            let on: bool = value
+                .extract()
+                .map_err(|_| value_error(format!("{name} must be True or False")))?;
+            if on { "on" } else { "off" }.to_owned()
+        } else {
+            value.extract().map_err(|_| {
+                value_error(format!(
+                    "{name} must be one of {}",
+                    option.values.join(", ")
+                ))
+            })?
+        };
+        given.push((key, value));
+    }
+    Ok(given)
 }
 
 /// The rules a description in TOML describes (the rules of a shipped game when it is

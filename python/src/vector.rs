@@ -5,7 +5,7 @@ use mancala_core::{Game as CoreGame, LeanGame, Move, Position, Side};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
 use rayon::prelude::*;
@@ -214,21 +214,19 @@ impl VectorGame {
     /// `n` games of the rules given, each at its start position; `seed` seeds
     /// `random_actions`.
     #[new]
-    #[pyo3(signature = (n, variant = "kalah", houses = None, seeds = None, empty_capture = None, end_rule = None, seed = 0, rules = None))]
-    #[allow(clippy::too_many_arguments, reason = "Python's keyword arguments")]
+    #[pyo3(signature = (n, variant = "kalah", houses = None, seeds = None, seed = 0, rules = None, **options))]
     fn new(
         n: i64,
         variant: &str,
         houses: Option<i64>,
         seeds: Option<i64>,
-        empty_capture: Option<bool>,
-        end_rule: Option<&str>,
         seed: i128,
         rules: Option<&str>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<VectorGame> {
         let n = args::count(n, 1, "the number of games")?;
         let seed = args::seed(seed)?;
-        let rules = rules_of(variant, rules, houses, seeds, empty_capture, end_rule)?;
+        let rules = rules_of(variant, rules, houses, seeds, options)?;
         let start = Position::new(rules);
         Ok(VectorGame {
             start,

@@ -49,6 +49,19 @@ def test_rule_options_are_checked_with_the_sessions_messages():
         "kalah(6,4) either-side-empty"
     with pytest.raises(ValueError, match="^oware takes no rule options; end-rule is a Kalah option$"):
         mancala_rs.Game("oware", end_rule="either-side-empty")
+    # The options are keyword arguments made from the games' lists of options: a
+    # keyword of no option is Python's own TypeError, a wrong value the rules' words.
+    with pytest.raises(TypeError, match="unexpected keyword argument 'sowing'"):
+        mancala_rs.Game("kalah", sowing="clockwise")
+    with pytest.raises(ValueError, match="empty_capture must be True or False"):
+        mancala_rs.Game("kalah", empty_capture="yes")
+    with pytest.raises(ValueError, match='unknown end-rule "never" \\(expected mover-cannot-move'):
+        mancala_rs.Game("kalah", end_rule="never")
+    assert mancala_rs.Game("kalah", empty_capture=None).rules == "kalah(6,4)"
+    batch = mancala_rs.VectorGame(2, "kalah", empty_capture=True)
+    assert batch.num_houses == 6
+    with pytest.raises(TypeError, match="unexpected keyword argument 'sowing'"):
+        mancala_rs.VectorGame(2, "kalah", sowing=1)
     with pytest.raises(ValueError, match="unknown variant"):
         mancala_rs.Game("chess")
     with pytest.raises(ValueError, match="houses per side must be between 1 and 16, not 17"):

@@ -9,11 +9,15 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Args;
 use mancala_core::description::Description;
-use mancala_core::{EndRule, Game, MAX_HOUSES, MAX_SEEDS, NotationError, Position, Rules, Variant};
+use mancala_core::{Game, MAX_HOUSES, MAX_SEEDS, NotationError, Position, Rules, Variant};
 use mancala_session::{Record, RuleChoice, parse_records};
 
+mod options;
+
+pub use options::{OptionArgs, RULE_OPTIONS};
+
 /// The board and rule options: `--variant` or `--rules FILE`, `--houses`, `--seeds`,
-/// `--empty-capture`, `--end-rule`.
+/// and a flag for each rule option ([`OptionArgs`]).
 #[derive(Args, Clone, Debug)]
 pub struct RulesArgs {
     // These three have no doc comment: clap would read it as their help, which is made
@@ -28,7 +32,7 @@ pub struct RulesArgs {
     #[arg(
         long = "rules",
         value_name = "FILE",
-        conflicts_with_all = ["variant", "empty_capture", "end_rule"],
+        conflicts_with_all = ["variant", RULE_OPTIONS],
     )]
     pub rules_file: Option<PathBuf>,
 
@@ -48,13 +52,9 @@ pub struct RulesArgs {
     )]
     pub seeds: Option<u8>,
 
-    /// A rule option: capture even when the opposite house is empty
-    #[arg(long, help = option_help("empty-capture"))]
-    pub empty_capture: bool,
-
-    /// A rule option: when the game ends
-    #[arg(long, value_name = "RULE", help = option_help("end-rule"))]
-    pub end_rule: Option<EndRule>,
+    /// The rule options given.
+    #[command(flatten)]
+    pub options: OptionArgs,
 }
 
 /// The help of `--variant`: every variant's key and name, from the variants themselves
@@ -161,9 +161,9 @@ impl RulesArgs {
         let info = self.variant.info();
         let houses = self.houses.unwrap_or(info.default_houses);
         let seeds = self.seeds.unwrap_or(info.default_seeds);
-        let rules = RuleChoice::new(self.variant, houses, seeds)
-            .empty_capture(self.empty_capture.then_some(true))
-            .end_rule(self.end_rule)
+        let rules = self
+            .options
+            .apply(RuleChoice::new(self.variant, houses, seeds))
             .rules()?;
         Ok(rules)
     }
@@ -198,7 +198,7 @@ pub struct StartArgs {
         long,
         value_name = "NOTATION",
         value_parser = parse_position,
-        conflicts_with_all = ["record", "variant", "houses", "seeds", "empty_capture", "end_rule"],
+        conflicts_with_all = ["record", "variant", "houses", "seeds", RULE_OPTIONS],
     )]
     pub position: Option<Position>,
 

@@ -78,6 +78,42 @@ pub struct RuleOptionInfo {
     pub values: &'static [&'static str],
 }
 
+impl RuleOptionInfo {
+    /// Whether the option is a switch, `off` by default or `on`.
+    ///
+    /// ```
+    /// use mancala_core::Variant;
+    /// let [empty, end] = Variant::Kalah.info().options else { panic!() };
+    /// assert!(empty.is_switch() && !end.is_switch());
+    /// ```
+    #[must_use]
+    pub fn is_switch(&self) -> bool {
+        self.values == ["off", "on"]
+    }
+}
+
+/// The key of Kalah's option "an empty opposite house still captures".
+pub(crate) const EMPTY_CAPTURE: &str = "empty-capture";
+/// The key of Kalah's option "when the game ends".
+pub(crate) const END_RULE: &str = "end-rule";
+
+/// Every rule option a game takes, as [`RuleOptions`](crate::RuleOptions) holds them
+/// (Kalah's).
+pub(crate) const RULE_OPTIONS: [RuleOptionInfo; 2] = [
+    RuleOptionInfo {
+        key: EMPTY_CAPTURE,
+        summary: "a last seed in an own empty house captures even when the \
+                  opposite house is empty",
+        values: &["off", "on"],
+    },
+    RuleOptionInfo {
+        key: END_RULE,
+        summary: "when the game ends: the player to move has no seeds, or either \
+                  row is empty",
+        values: &["mover-cannot-move", "either-side-empty"],
+    },
+];
+
 /// What happens to the seeds left on the board when a game ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Leftover {
@@ -124,20 +160,7 @@ pub(crate) const KALAH: VariantInfo = VariantInfo {
     default_seeds: 4,
     max_houses: ANY_HOUSES,
     max_seeds: ANY_SEEDS,
-    options: &[
-        RuleOptionInfo {
-            key: "empty-capture",
-            summary: "a last seed in an own empty house captures even when the \
-                      opposite house is empty",
-            values: &["off", "on"],
-        },
-        RuleOptionInfo {
-            key: "end-rule",
-            summary: "when the game ends: the player to move has no seeds, or either \
-                      row is empty",
-            values: &["mover-cannot-move", "either-side-empty"],
-        },
-    ],
+    options: &RULE_OPTIONS,
     stores: true,
     extra_turns: true,
     repetition: false,

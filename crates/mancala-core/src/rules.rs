@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use crate::description::{Description, DescriptionError, Empty, EmptyFacing};
 use crate::info::{self, VariantInfo};
 use crate::interned::DescribedGame;
+use crate::options::{EndRule, OptionError, RuleOptions};
 use crate::{MAX_HOUSES, MAX_SEEDS};
 
 /// The game being played: one of the four games with a hand-written rule set, or any
@@ -168,73 +169,6 @@ impl FromStr for Variant {
             .or_else(|| DescribedGame::by_key(s).map(Variant::Described))
             .ok_or_else(|| RulesError::UnknownVariant(s.to_owned()))
     }
-}
-
-/// When a game of Kalah ends.
-///
-/// ```
-/// use mancala_core::EndRule;
-/// assert_eq!("either-side-empty".parse::<EndRule>().unwrap(), EndRule::EitherSideEmpty);
-/// assert_eq!(EndRule::default().to_string(), "mover-cannot-move");
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
-pub enum EndRule {
-    /// The game ends when the player to move has no seeds in their houses (the Auckland
-    /// specifications).
-    #[default]
-    MoverCannotMove,
-    /// The game ends as soon as either player's houses are all empty.
-    EitherSideEmpty,
-}
-
-impl EndRule {
-    /// Both end rules.
-    pub const ALL: [EndRule; 2] = [EndRule::MoverCannotMove, EndRule::EitherSideEmpty];
-
-    /// The name used on the command line and in files.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            EndRule::MoverCannotMove => "mover-cannot-move",
-            EndRule::EitherSideEmpty => "either-side-empty",
-        }
-    }
-}
-
-impl fmt::Display for EndRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for EndRule {
-    type Err = RulesError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        EndRule::ALL
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| RulesError::UnknownEndRule(s.to_owned()))
-    }
-}
-
-/// The Kalah rule options found in the wild. Other variants ignore them (and say so in
-/// [`VariantInfo::options`](crate::variants::VariantInfo)).
-///
-/// ```
-/// use mancala_core::{EndRule, RuleOptions};
-/// let o = RuleOptions { empty_capture: true, ..RuleOptions::default() };
-/// assert_eq!(o.end_rule, EndRule::MoverCannotMove);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RuleOptions {
-    /// When the last seed lands in an own empty house whose opposite house is empty, the
-    /// seed still goes to the store (off in the Auckland specifications).
-    pub empty_capture: bool,
-    /// When the game ends.
-    pub end_rule: EndRule,
 }
 
 /// A complete description of the game: variant, board size and options.
@@ -508,12 +442,12 @@ impl fmt::Display for Rules {
     /// Writes e.g. `kalah(6,4)`, with the non-default options after it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}({},{})", self.variant, self.houses, self.seeds)?;
-        if self.variant.info().takes_option("empty-capture") {
-            if self.options.empty_capture {
-                f.write_str(" empty-capture")?;
-            }
-            if self.options.end_rule != EndRule::default() {
-                write!(f, " {}", self.options.end_rule)?;
+        for option in self.variant.info().options {
+            let value = self.options.value(option.key).unwrap_or_default();
+            match (option.is_switch(), value == option.values[0]) {
+                (_, true) => {}
+                (true, false) => write!(f, " {}", option.key)?,
+                (false, false) => write!(f, " {value}")?,
             }
         }
         Ok(())
@@ -526,9 +460,9 @@ pub enum RulesError {
     /// The variant name is not known.
     #[error("unknown variant {0:?} (expected {keys})", keys = Variant::keys_in_words())]
     UnknownVariant(String),
-    /// The end rule name is not known.
-    #[error("unknown end rule {0:?} (expected mover-cannot-move or either-side-empty)")]
-    UnknownEndRule(String),
+    /// A rule option or its value is not known (boxed, as `Description`).
+    #[error(transparent)]
+    Option(Box<OptionError>),
     /// Houses per side out of range.
     #[error("houses per side must be between 1 and {MAX_HOUSES}, not {0}")]
     Houses(u32),
@@ -544,6 +478,12 @@ pub enum RulesError {
     /// result that can fail over rules would otherwise carry their size).
     #[error(transparent)]
     Description(Box<DescriptionError>),
+}
+
+impl From<OptionError> for RulesError {
+    fn from(e: OptionError) -> Self {
+        RulesError::Option(Box::new(e))
+    }
 }
 
 impl From<DescriptionError> for RulesError {

@@ -10,7 +10,8 @@
 use std::str::FromStr;
 
 use crate::description::Description;
-use crate::rules::{EndRule, RuleOptions, Rules, RulesError, Variant};
+use crate::options::RuleOptions;
+use crate::rules::{Rules, RulesError, Variant};
 
 impl Rules {
     /// These rules as one line that [`Rules::from_text`] reads back in any process.
@@ -77,16 +78,17 @@ impl FromStr for Rules {
         let (houses, seeds) = board.split_once(',').ok_or_else(malformed)?;
         let number = |n: &str| n.parse::<u8>().map_err(|_| malformed());
         let variant: Variant = key.parse()?;
+        // Each word is a switch's key (on) or a value of one of the game's options.
         let mut options = RuleOptions::default();
         for word in words {
-            match word {
-                "empty-capture" => options.empty_capture = true,
-                other => options.end_rule = other.parse::<EndRule>()?,
-            }
-        }
-        let takes_options = variant.info().takes_option("empty-capture");
-        if !takes_options && options != RuleOptions::default() {
-            return Err(malformed());
+            let option = variant.info().options.iter().find(|o| {
+                (o.is_switch() && o.key == word) || (!o.is_switch() && o.values.contains(&word))
+            });
+            options = match option {
+                Some(o) if o.is_switch() => options.with(o.key, "on")?,
+                Some(o) => options.with(o.key, word)?,
+                None => return Err(RulesError::Text(s.to_owned())),
+            };
         }
         Ok(Rules::new(variant, number(houses)?, number(seeds)?)?.with_options(options))
     }
@@ -122,7 +124,7 @@ mod tests {
         }
         assert!(matches!(
             Rules::from_text("kalah(6,4) sideways"),
-            Err(RulesError::UnknownEndRule(_))
+            Err(RulesError::Text(_))
         ));
         assert!(matches!(
             Rules::from_text("kalah(40,4)"),

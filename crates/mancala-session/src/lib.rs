@@ -48,8 +48,7 @@ pub use record::{
 pub use seat::{Seat, SeatError};
 pub use session::{MoveRecord, ReplayError, Session};
 pub use setup::{
-    EMPTY_CAPTURE, END_RULE, RuleChoice, SetupError, default_name, is_computer_name,
-    is_reserved_name, name_or_default, option_value, with_option,
+    RuleChoice, SetupError, default_name, is_computer_name, is_reserved_name, name_or_default,
 };
 pub use words::claim_word;
 

@@ -1,7 +1,7 @@
 //! Choosing a game: the board and rule options as a person gives them, checked once for
 //! every front end, and the names players get when they give none.
 
-use mancala_core::{EndRule, RuleOptions, Rules, RulesError, Side, Variant};
+use mancala_core::{RuleOptions, Rules, RulesError, Side, Variant};
 
 use mancala_engine::PlayerSpec;
 
@@ -112,62 +112,9 @@ pub fn is_reserved_name(name: &str) -> bool {
 /// The name of a computer player whose spec has no name.
 const COMPUTER: &str = "Computer";
 
-/// The key of the rule option "capture when the opposite house is empty", as the
-/// variants' descriptions ([`VariantInfo::options`]) name it: a switch, `off` or `on`.
-///
-/// [`VariantInfo::options`]: mancala_core::variants::VariantInfo::options
-pub const EMPTY_CAPTURE: &str = "empty-capture";
-
-/// The key of the rule option "when the game ends", as the variants' descriptions name
-/// it: `mover-cannot-move` or `either-side-empty` (an [`EndRule`]).
-pub const END_RULE: &str = "end-rule";
-
-/// The value of the rule option `key` in `options`, as the variants' descriptions write
-/// it (`on`, `either-side-empty`); `None` for a key that names no rule option. Forms
-/// that list a variant's [`VariantInfo::options`] show the values with it.
-///
-/// [`VariantInfo::options`]: mancala_core::variants::VariantInfo::options
-///
-/// ```
-/// use mancala_core::{EndRule, RuleOptions};
-/// use mancala_session::{EMPTY_CAPTURE, END_RULE, option_value};
-/// let o = RuleOptions { end_rule: EndRule::EitherSideEmpty, ..RuleOptions::default() };
-/// assert_eq!(option_value(o, EMPTY_CAPTURE), Some("off"));
-/// assert_eq!(option_value(o, END_RULE), Some("either-side-empty"));
-/// assert_eq!(option_value(o, "sowing"), None);
-/// ```
-#[must_use]
-pub fn option_value(options: RuleOptions, key: &str) -> Option<&'static str> {
-    match key {
-        EMPTY_CAPTURE => Some(if options.empty_capture { "on" } else { "off" }),
-        END_RULE => Some(options.end_rule.name()),
-        _ => None,
-    }
-}
-
-/// `options` with the rule option `key` set to `value` (as [`option_value`] writes
-/// it), or `None` when either names nothing.
-///
-/// ```
-/// use mancala_core::{EndRule, RuleOptions};
-/// use mancala_session::{END_RULE, with_option};
-/// let o = with_option(RuleOptions::default(), END_RULE, "either-side-empty").unwrap();
-/// assert_eq!(o.end_rule, EndRule::EitherSideEmpty);
-/// assert_eq!(with_option(o, END_RULE, "never"), None);
-/// ```
-#[must_use]
-pub fn with_option(mut options: RuleOptions, key: &str, value: &str) -> Option<RuleOptions> {
-    match (key, value) {
-        (EMPTY_CAPTURE, "off" | "on") => options.empty_capture = value == "on",
-        (END_RULE, _) => options.end_rule = value.parse().ok()?,
-        _ => return None,
-    }
-    Some(options)
-}
-
 /// "oware takes no rule options; empty-capture is a Kalah option": what the variant
 /// takes, then who takes each option given, all from the variants' descriptions.
-fn not_taken_message(variant: Variant, options: &[&str]) -> String {
+fn not_taken_message(variant: Variant, options: &[String]) -> String {
     let info = variant.info();
     let own: Vec<&str> = info.options.iter().map(|o| o.key).collect();
     let mut clauses = vec![match own.as_slice() {
@@ -187,14 +134,14 @@ fn not_taken_message(variant: Variant, options: &[&str]) -> String {
             .collect()
     };
     let mut said: Vec<&str> = Vec::new();
-    for &key in options {
+    for key in options.iter().map(String::as_str) {
         if said.contains(&key) {
             continue;
         }
         let who = takers(key);
         let keys: Vec<&str> = options
             .iter()
-            .copied()
+            .map(String::as_str)
             .filter(|k| !said.contains(k) && takers(k) == who)
             .collect();
         said.extend(&keys);
@@ -223,15 +170,15 @@ fn in_words(items: &[&str], and: &str) -> String {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// Rule options given for a variant that does not take them (see
-    /// [`VariantInfo::options`]), by their keys ([`EMPTY_CAPTURE`], [`END_RULE`]).
+    /// [`VariantInfo::options`]), by their keys.
     ///
     /// [`VariantInfo::options`]: mancala_core::variants::VariantInfo::options
     #[error("{}", not_taken_message(*variant, options))]
     OptionNotTaken {
         /// The variant chosen.
         variant: Variant,
-        /// The options given that it does not take, in the order of [`RuleChoice`].
-        options: Vec<&'static str>,
+        /// The options given that it does not take, in the order given.
+        options: Vec<String>,
     },
     /// The board is out of range.
     #[error(transparent)]
@@ -241,29 +188,31 @@ pub enum SetupError {
 /// A board and rule options as a person chooses them: options left out take their
 /// defaults, and an option may only be given for a variant that takes it (as its
 /// [`VariantInfo::options`] say). Every front end checks its choices here, so a
-/// refused option reads the same everywhere.
+/// refused option reads the same everywhere. Options are named by their keys and
+/// values: no front end knows a game's options.
 ///
 /// [`VariantInfo::options`]: mancala_core::variants::VariantInfo::options
 ///
 /// ```
-/// use mancala_core::{EndRule, Variant};
-/// use mancala_session::{END_RULE, RuleChoice, SetupError};
-/// let kalah = RuleChoice::new(Variant::Kalah, 4, 3).empty_capture(Some(true));
-/// assert!(kalah.rules().unwrap().options().empty_capture);
+/// use mancala_core::Variant;
+/// use mancala_session::{RuleChoice, SetupError};
+/// let kalah = RuleChoice::new(Variant::Kalah, 4, 3).option("empty-capture", "on");
+/// assert_eq!(kalah.rules().unwrap().options().value("empty-capture"), Some("on"));
 ///
-/// let oware = RuleChoice::new(Variant::Oware, 6, 4).end_rule(Some(EndRule::EitherSideEmpty));
+/// let oware = RuleChoice::new(Variant::Oware, 6, 4).option("end-rule", "either-side-empty");
 /// let err = oware.rules().unwrap_err();
-/// assert_eq!(err, SetupError::OptionNotTaken { variant: Variant::Oware, options: vec![END_RULE] });
+/// let options = vec!["end-rule".to_owned()];
+/// assert_eq!(err, SetupError::OptionNotTaken { variant: Variant::Oware, options });
 /// assert_eq!(err.to_string(), "oware takes no rule options; end-rule is a Kalah option");
 /// assert!(RuleChoice::new(Variant::Kalah, 0, 4).rules().is_err());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleChoice {
     variant: Variant,
     houses: u8,
     seeds: u8,
-    empty_capture: Option<bool>,
-    end_rule: Option<EndRule>,
+    /// The options given, by key and value, in the order given.
+    options: Vec<(String, String)>,
 }
 
 impl RuleChoice {
@@ -274,23 +223,17 @@ impl RuleChoice {
             variant,
             houses,
             seeds,
-            empty_capture: None,
-            end_rule: None,
+            options: Vec::new(),
         }
     }
 
-    /// Whether an empty opposite house still captures ([`EMPTY_CAPTURE`]; `None`: not
-    /// given).
+    /// The rule option `key` set to `value` (as [`RuleOptions::value`] writes it: a
+    /// switch is `off` or `on`); checked by [`RuleChoice::rules`]. A key given twice
+    /// takes the later value.
     #[must_use]
-    pub fn empty_capture(mut self, on: Option<bool>) -> RuleChoice {
-        self.empty_capture = on;
-        self
-    }
-
-    /// When the game ends ([`END_RULE`]; `None`: not given).
-    #[must_use]
-    pub fn end_rule(mut self, rule: Option<EndRule>) -> RuleChoice {
-        self.end_rule = rule;
+    pub fn option(mut self, key: &str, value: &str) -> RuleChoice {
+        self.options.retain(|(k, _)| k != key);
+        self.options.push((key.to_owned(), value.to_owned()));
         self
     }
 
@@ -301,43 +244,33 @@ impl RuleChoice {
     /// ```
     /// use mancala_core::{RuleOptions, Variant};
     /// use mancala_session::RuleChoice;
-    /// let kept = RuleOptions { empty_capture: true, ..RuleOptions::default() };
+    /// let kept = RuleOptions::default().with("empty-capture", "on").unwrap();
     /// let oware = RuleChoice::new(Variant::Oware, 6, 4).options_taken(kept).rules().unwrap();
-    /// assert!(!oware.options().empty_capture);
+    /// assert_eq!(oware.options(), RuleOptions::default());
     /// let kalah = RuleChoice::new(Variant::Kalah, 6, 4).options_taken(kept).rules().unwrap();
-    /// assert!(kalah.options().empty_capture);
+    /// assert_eq!(kalah.options().value("empty-capture"), Some("on"));
     /// ```
     #[must_use]
     pub fn options_taken(self, options: RuleOptions) -> RuleChoice {
-        let info = self.variant.info();
-        let taken = |key| info.takes_option(key);
-        self.empty_capture(taken(EMPTY_CAPTURE).then_some(options.empty_capture))
-            .end_rule(taken(END_RULE).then_some(options.end_rule))
-    }
-
-    /// The keys of the options given, in this order: [`EMPTY_CAPTURE`], [`END_RULE`].
-    fn given(&self) -> Vec<&'static str> {
-        let mut keys = Vec::new();
-        if self.empty_capture.is_some() {
-            keys.push(EMPTY_CAPTURE);
-        }
-        if self.end_rule.is_some() {
-            keys.push(END_RULE);
-        }
-        keys
+        self.variant.info().options.iter().fold(self, |choice, o| {
+            choice.option(o.key, options.value(o.key).unwrap_or(o.values[0]))
+        })
     }
 
     /// The rules chosen.
     ///
     /// # Errors
     /// [`SetupError::OptionNotTaken`] when an option is given for a variant that does
-    /// not take it; [`SetupError::Rules`] when the board is out of range.
+    /// not take it; [`SetupError::Rules`] when the board is out of range or an option
+    /// has a value it does not take.
     pub fn rules(&self) -> Result<Rules, SetupError> {
         let info = self.variant.info();
-        let refused: Vec<&'static str> = self
-            .given()
-            .into_iter()
+        let refused: Vec<String> = self
+            .options
+            .iter()
+            .map(|(key, _)| key)
             .filter(|key| !info.takes_option(key))
+            .cloned()
             .collect();
         if !refused.is_empty() {
             return Err(SetupError::OptionNotTaken {
@@ -346,10 +279,11 @@ impl RuleChoice {
             });
         }
         let rules = Rules::new(self.variant, self.houses, self.seeds)?;
-        Ok(rules.with_options(RuleOptions {
-            empty_capture: self.empty_capture.unwrap_or(false),
-            end_rule: self.end_rule.unwrap_or_default(),
-        }))
+        let mut options = RuleOptions::default();
+        for (key, value) in &self.options {
+            options = options.with(key, value).map_err(RulesError::from)?;
+        }
+        Ok(rules.with_options(options))
     }
 }
 
@@ -361,38 +295,42 @@ mod tests {
     fn a_refused_option_says_who_takes_it() {
         let choice = RuleChoice::new(Variant::TogyzKumalak, 9, 9);
         let both = choice
-            .empty_capture(Some(false))
-            .end_rule(Some(EndRule::MoverCannotMove));
+            .clone()
+            .option("empty-capture", "off")
+            .option("end-rule", "mover-cannot-move");
         assert_eq!(
             both.rules().unwrap_err().to_string(),
             "togyzkumalak takes no rule options; empty-capture and end-rule are Kalah options"
         );
-        let one = choice.empty_capture(Some(true));
+        let one = choice.option("empty-capture", "on");
         assert_eq!(
             one.rules().unwrap_err().to_string(),
             "togyzkumalak takes no rule options; empty-capture is a Kalah option"
         );
         // Worded for variants that take some options and options nobody takes too.
         assert_eq!(
-            not_taken_message(Variant::Kalah, &["sowing", "x"]),
+            not_taken_message(Variant::Kalah, &["sowing".into(), "x".into()]),
             "kalah takes only the rule options empty-capture and end-rule; sowing and x \
              are no variant's rule options"
         );
     }
 
     #[test]
-    fn every_option_of_every_variant_has_a_value_here() {
-        for v in Variant::ALL {
-            for option in v.info().options {
-                assert_eq!(
-                    option_value(RuleOptions::default(), option.key),
-                    Some(option.values[0])
-                );
-                for value in option.values {
-                    let set = with_option(RuleOptions::default(), option.key, value).unwrap();
-                    assert_eq!(option_value(set, option.key), Some(*value));
-                }
-            }
-        }
+    fn a_value_an_option_does_not_take_is_refused_with_the_values() {
+        let err = RuleChoice::new(Variant::Kalah, 6, 4)
+            .option("end-rule", "never")
+            .rules()
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown end-rule \"never\" (expected mover-cannot-move or either-side-empty)"
+        );
+        // A key given twice takes the later value.
+        let rules = RuleChoice::new(Variant::Kalah, 6, 4)
+            .option("empty-capture", "on")
+            .option("empty-capture", "off")
+            .rules()
+            .unwrap();
+        assert_eq!(rules.options(), RuleOptions::default());
     }
 }

@@ -119,6 +119,7 @@ mod ratings;
 mod records;
 mod request_id;
 mod row;
+mod rule_options;
 mod same_origin;
 mod state;
 mod store;

@@ -8,9 +8,10 @@
 use std::sync::Arc;
 
 use mancala_core::description::Description;
-use mancala_core::{EndRule, Rules, Side, Variant};
+use mancala_core::{Rules, Side, Variant};
 use mancala_session::{RuleChoice, Seat};
 use rand::TryRngCore;
+use serde_json::{Map, Value};
 
 use crate::accounts::Username;
 use crate::background::resumed;
@@ -24,8 +25,10 @@ use crate::store::{GameRow, Next, RematchToken, StateChange, StateUpdate, now_ms
 use crate::tokens::{hash_token, matches, new_token, random_hex, rematch_token, seat_of};
 
 /// What a client asks for when creating a game (`POST /api/games`).
-#[derive(Clone, Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+///
+/// Fields it does not name are the rule options ([`NewGame::options`]): a field that
+/// names none is refused as an unknown field.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
 pub struct NewGame {
     /// A game's key, as `GET /api/variants` lists them (`kalah`, `oware`, ...); or
     /// none with `rules`.
@@ -38,10 +41,6 @@ pub struct NewGame {
     pub houses: Option<u8>,
     /// Seeds per house (default: the variant's, 4 or 9 for Togyz Kumalak).
     pub seeds: Option<u8>,
-    /// Kalah: capture from an empty opposite house (default false).
-    pub empty_capture: Option<bool>,
-    /// Kalah: `mover-cannot-move` (default) or `either-side-empty`.
-    pub end_rule: Option<EndRule>,
     /// `human` (default: a friend joins) or any computer player or level.
     pub opponent: Option<String>,
     /// Listed in the lobby while it waits for an opponent (who may then join without
@@ -59,6 +58,36 @@ pub struct NewGame {
     /// Counts for both players' ratings (default false): only between two accounts,
     /// so it takes a logged-in creator and a friend who joins logged in.
     pub rated: Option<bool>,
+    /// The rule options, each under its field: the option's key with `_` for `-`
+    /// (`GET /api/variants` lists each game's), a switch `true` or `false`, any other
+    /// option one of its values. Every field the other fields do not name lands here.
+    #[serde(flatten)]
+    pub options: Map<String, Value>,
+}
+
+impl NewGame {
+    /// The fields of a new game besides the rule options, as an unknown field's
+    /// refusal lists them.
+    const FIELDS: [&str; 10] = [
+        "variant",
+        "rules",
+        "houses",
+        "seeds",
+        "opponent",
+        "public",
+        "name",
+        "first",
+        "time_control",
+        "rated",
+    ];
+
+    /// The rule options given, by key and value.
+    ///
+    /// # Errors
+    /// 400 for a field that names no option of any game, or of the wrong type.
+    pub(crate) fn given_options(&self) -> Result<Vec<(&'static str, String)>, GameError> {
+        crate::rule_options::given(&self.options, &Self::FIELDS)
+    }
 }
 
 /// Who moves first, as `POST /api/games` takes it: a seat number or `"random"`.
@@ -167,9 +196,12 @@ fn chosen_rules(variant: Variant, req: &NewGame) -> Result<Rules, GameError> {
     let info = variant.info();
     let houses = req.houses.unwrap_or(info.default_houses);
     let seeds = req.seeds.unwrap_or(info.default_seeds);
-    RuleChoice::new(variant, houses, seeds)
-        .empty_capture(req.empty_capture)
-        .end_rule(req.end_rule)
+    req.given_options()?
+        .iter()
+        .fold(
+            RuleChoice::new(variant, houses, seeds),
+            |choice, (key, value)| choice.option(key, value),
+        )
         .rules()
         .map_err(|e| GameError::Unprocessable(e.to_string()))
 }
@@ -188,12 +220,13 @@ fn own_rules(text: &str, req: &NewGame) -> Result<Rules, GameError> {
     if req.rated == Some(true) {
         return Err(bad("rated: a game of one's own rules is not rated".into()));
     }
-    let given = [
+    // A field of no option is an unknown field (400) before the options are refused.
+    req.given_options()?;
+    let mut given = vec![
         ("houses", req.houses.is_some()),
         ("seeds", req.seeds.is_some()),
-        ("empty_capture", req.empty_capture.is_some()),
-        ("end_rule", req.end_rule.is_some()),
     ];
+    given.extend(req.options.keys().map(|f| (f.as_str(), true)));
     if let Some((field, _)) = given.iter().find(|(_, given)| *given) {
         return Err(bad(format!(
             "{field}: a description gives its own board and rules: write them in it"

@@ -207,23 +207,15 @@ fn new_game_for(
     first: Option<FirstMover>,
     name: Option<String>,
 ) -> NewGame {
-    let info = rules.variant().info();
-    let options = rules.options();
     NewGame {
         variant: Some(rules.variant()),
-        rules: None,
         houses: Some(rules.houses() as u8),
         seeds: Some(rules.seeds() as u8),
-        empty_capture: info
-            .takes_option("empty-capture")
-            .then_some(options.empty_capture),
-        end_rule: info.takes_option("end-rule").then_some(options.end_rule),
         opponent: Some(opponent),
-        public: None,
         name,
         first,
-        time_control: None,
-        rated: None,
+        options: crate::rule_options::shown(rules),
+        ..NewGame::default()
     }
 }
 

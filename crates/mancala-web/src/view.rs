@@ -237,21 +237,19 @@ pub struct RulesView {
     pub houses: u8,
     /// Seeds per house at the start.
     pub seeds: u8,
-    /// Kalah: capture from an empty opposite house.
-    pub empty_capture: bool,
-    /// Kalah: `mover-cannot-move` or `either-side-empty`.
-    pub end_rule: String,
+    /// The options the game takes, each under its field as `POST /api/games` takes
+    /// it (`"empty_capture": false`); none for a game without options.
+    #[serde(flatten)]
+    pub options: serde_json::Map<String, serde_json::Value>,
 }
 
 impl RulesView {
     /// The view of `rules`.
     fn of(rules: Rules) -> RulesView {
-        let options = rules.options();
         RulesView {
             houses: rules.houses() as u8,
             seeds: rules.seeds() as u8,
-            empty_capture: options.empty_capture,
-            end_rule: options.end_rule.to_string(),
+            options: crate::rule_options::shown(rules),
         }
     }
 }

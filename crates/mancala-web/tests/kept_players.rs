@@ -28,17 +28,10 @@ async fn new_game(games: &Games) -> (String, String) {
     let grant = games
         .create(NewGame {
             variant: Some(Variant::Kalah),
-            rules: None,
             houses: Some(4),
             seeds: Some(3),
-            empty_capture: None,
-            end_rule: None,
             opponent: Some("alphabeta:depth=3".into()),
-            public: None,
-            name: None,
-            first: None,
-            time_control: None,
-            rated: None,
+            ..NewGame::default()
         })
         .await
         .unwrap();

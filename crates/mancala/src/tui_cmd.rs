@@ -5,13 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use mancala_core::{EndRule, MAX_HOUSES, MAX_SEEDS, Rules, Variant};
+use mancala_core::{MAX_HOUSES, MAX_SEEDS, Rules, Variant};
 use mancala_match::Contestant;
 use mancala_session::{Record, RuleChoice, Seat};
 use mancala_tui::{App, Ended, Setup, default_name};
 
 use mancala_cli::{
-    default_help, option_help, player_help, read_records, rules_from_file, variant_help,
+    OptionArgs, RULE_OPTIONS, default_help, player_help, read_records, rules_from_file,
+    variant_help,
 };
 
 /// Arguments of `mancala tui`. Any of them skips the start screen; the others keep
@@ -24,7 +25,7 @@ pub struct TuiArgs {
 
     /// Play the game described in this file instead of a --variant (see
     /// docs/rules-format.md; `mancala variants show KEY` prints one to start from)
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["variant", "empty_capture", "end_rule"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["variant", RULE_OPTIONS])]
     rules: Option<PathBuf>,
 
     #[arg(
@@ -41,13 +42,8 @@ pub struct TuiArgs {
     )]
     seeds: Option<u8>,
 
-    /// A rule option: capture even when the opposite house is empty
-    #[arg(long, help = option_help("empty-capture"))]
-    empty_capture: bool,
-
-    /// A rule option: when the game ends
-    #[arg(long, value_name = "RULE", help = option_help("end-rule"))]
-    end_rule: Option<EndRule>,
+    #[command(flatten)]
+    options: OptionArgs,
 
     #[arg(long, value_name = "PLAYER", help = player_help(1, EXT_HELP))]
     p1: Option<Contestant>,
@@ -73,7 +69,7 @@ pub struct TuiArgs {
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with_all = ["variant", "rules", "houses", "seeds", "empty_capture", "end_rule", "p1", "p2", "name1", "name2"],
+        conflicts_with_all = ["variant", "rules", "houses", "seeds", RULE_OPTIONS, "p1", "p2", "name1", "name2"],
     )]
     load: Option<PathBuf>,
 
@@ -89,8 +85,7 @@ impl TuiArgs {
             || self.rules.is_some()
             || self.houses.is_some()
             || self.seeds.is_some()
-            || self.empty_capture
-            || self.end_rule.is_some()
+            || !self.options.is_empty()
             || self.p1.is_some()
             || self.p2.is_some()
             || self.name1.is_some()
@@ -107,9 +102,9 @@ impl TuiArgs {
         s.seeds = self.seeds.unwrap_or(s.seeds);
         // The rule options go through the session's one check, which says which
         // variants take an option given for one that does not.
-        let rules = RuleChoice::new(s.variant, s.houses, s.seeds)
-            .empty_capture(self.empty_capture.then_some(true))
-            .end_rule(self.end_rule)
+        let rules = self
+            .options
+            .apply(RuleChoice::new(s.variant, s.houses, s.seeds))
             .rules()?;
         s.options = rules.options();
         // Someone plays at the board: when player 1 is a computer, or player 2 is

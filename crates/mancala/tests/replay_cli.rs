@@ -166,7 +166,7 @@ fn bad_arguments_exit_with_status_2_and_a_message() {
         ),
         (
             &["replay", "--end-rule", "sometimes"][..],
-            "unknown end rule",
+            "possible values: mover-cannot-move, either-side-empty",
         ),
         (&["perft"][..], "--depth"),
     ] {

@@ -2,21 +2,20 @@
 //! in one order.
 
 use mancala_core::description::Description;
-use mancala_core::{EndReason, EndRule, Position, Rules, RulesError, Side, Variant};
+use mancala_core::variants::RuleOptionInfo;
+use mancala_core::{EndReason, Position, RuleOptions, Rules, RulesError, Side, Variant};
 
 use super::Record;
 use super::error::{RecordEditError, RecordErrorKind, TagProblem};
 use super::result::{AGREEMENT, Ending, RESIGNATION, RecordResult, TIME_FORFEIT, UNTERMINATED};
-use crate::{EMPTY_CAPTURE, END_RULE, RuleChoice, Seat, SetupError, default_name};
+use crate::{RuleChoice, Seat, SetupError, default_name};
 
 /// The tags the record writes from its own fields, in the order the strict format
-/// writes them (`Score` last).
-pub(crate) const KNOWN: [&str; 15] = [
+/// writes them (`Score` last), the rule options' tags ([`option_tag`]) after `Seeds`.
+pub(crate) const KNOWN: [&str; 13] = [
     "Variant",
     "Houses",
     "Seeds",
-    "EmptyCapture",
-    "EndRule",
     "Position",
     "Player1",
     "Player1Kind",
@@ -28,6 +27,51 @@ pub(crate) const KNOWN: [&str; 15] = [
     "Termination",
     "Score",
 ];
+
+/// Whether the record writes the tag `name` from its own fields: a tag of [`KNOWN`]
+/// or a rule option's.
+pub(crate) fn is_known(name: &str) -> bool {
+    KNOWN.contains(&name) || RuleOptions::all().iter().any(|o| option_tag(o.key) == name)
+}
+
+/// The tag of the rule option `key`: the key in CamelCase (`end-rule`: `EndRule`).
+fn option_tag(key: &str) -> String {
+    key.split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// A rule option's value as its tag writes it: a switch `yes` or `no`, else the value.
+fn tag_value(option: &RuleOptionInfo, value: &'static str) -> &'static str {
+    match (option.is_switch(), value) {
+        (true, "on") => "yes",
+        (true, _) => "no",
+        (false, _) => value,
+    }
+}
+
+/// The value of `option` its tag `t` gives, as the option writes it.
+fn option_of_tag(option: &'static RuleOptionInfo, t: &RawTag) -> Result<&'static str, Located> {
+    let value = match (option.is_switch(), t.value.as_str()) {
+        (true, "yes") => "on",
+        (true, "no") => "off",
+        (true, other) => return Err(tag_error(t, TagProblem::NotYesNo(other.to_owned()))),
+        (false, other) => other,
+    };
+    match option.values.iter().find(|v| **v == value) {
+        Some(v) => Ok(v),
+        None => {
+            let e = RuleOptions::default().with(option.key, value).unwrap_err();
+            Err(tag_error(t, SetupError::Rules(e.into())))
+        }
+    }
+}
 
 /// A tag as read: name, value and line.
 #[derive(Clone, Debug)]
@@ -160,7 +204,7 @@ pub(crate) fn read_header(raw: &[RawTag], defaults: Rules) -> Result<Header, Loc
         time_control: tags.get("TimeControl").map(|t| t.value.clone()),
         tags: raw
             .iter()
-            .filter(|t| !KNOWN.contains(&t.name.as_str()))
+            .filter(|t| !is_known(&t.name))
             .map(|t| (t.name.clone(), t.value.clone()))
             .collect(),
         result,
@@ -189,8 +233,8 @@ struct RulesTags<'a> {
     described: Option<(Variant, &'a RawTag)>,
     houses: Option<(u8, &'a RawTag)>,
     seeds: Option<(u8, &'a RawTag)>,
-    empty_capture: Option<(bool, &'a RawTag)>,
-    end_rule: Option<(EndRule, &'a RawTag)>,
+    /// The rule options' tags given: the option, its value and the tag.
+    options: Vec<(&'static RuleOptionInfo, &'static str, &'a RawTag)>,
 }
 
 fn size(tag: &RawTag, err: fn(u32) -> RulesError) -> Result<u8, Located> {
@@ -234,25 +278,18 @@ impl<'a> RulesTags<'a> {
             Some(t) => Some((size(t, RulesError::Seeds)?, t)),
             None => None,
         };
-        let empty_capture = match tags.get("EmptyCapture") {
-            Some(t) => match t.value.as_str() {
-                "yes" => Some((true, t)),
-                "no" => Some((false, t)),
-                other => return Err(tag_error(t, TagProblem::NotYesNo(other.to_owned()))),
-            },
-            None => None,
-        };
-        let end_rule = match tags.get("EndRule") {
-            Some(t) => Some((t.value.parse().map_err(|e| rules_err(t, e))?, t)),
-            None => None,
-        };
+        let mut options = Vec::new();
+        for option in RuleOptions::all() {
+            if let Some(t) = tags.get(&option_tag(option.key)) {
+                options.push((option, option_of_tag(option, t)?, t));
+            }
+        }
         Ok(RulesTags {
             variant,
             described,
             houses,
             seeds,
-            empty_capture,
-            end_rule,
+            options,
         })
     }
 
@@ -265,29 +302,26 @@ impl<'a> RulesTags<'a> {
             .map_or(defaults.variant(), |(v, _)| v);
         // The defaults' options hold for the options the variant takes and the tags
         // leave out.
-        let takes = |key| variant.info().takes_option(key);
-        let inherited = defaults.options();
-        let choice = RuleChoice::new(
+        let mut choice = RuleChoice::new(
             variant,
             self.houses.map_or(defaults.houses() as u8, |(h, _)| h),
             self.seeds.map_or(defaults.seeds() as u8, |(s, _)| s),
-        )
-        .empty_capture(
-            self.empty_capture
-                .map(|(e, _)| e)
-                .or(takes(EMPTY_CAPTURE).then_some(inherited.empty_capture)),
-        )
-        .end_rule(
-            self.end_rule
-                .map(|(r, _)| r)
-                .or(takes(END_RULE).then_some(inherited.end_rule)),
         );
+        for option in variant.info().options {
+            if let Some(value) = defaults.options().value(option.key) {
+                choice = choice.option(option.key, value);
+            }
+        }
+        for (option, value, _) in &self.options {
+            choice = choice.option(option.key, value);
+        }
         choice.rules().map_err(|e| {
             let at = match &e {
-                SetupError::OptionNotTaken { options, .. } => match options.first() {
-                    Some(&END_RULE) => self.end_rule.map(|(_, t)| t),
-                    _ => self.empty_capture.map(|(_, t)| t),
-                },
+                SetupError::OptionNotTaken { options, .. } => self
+                    .options
+                    .iter()
+                    .find(|(o, _, _)| options.first().is_some_and(|k| k == o.key))
+                    .map(|(_, _, t)| *t),
                 SetupError::Rules(RulesError::Houses(_)) => self.houses.map(|(_, t)| t),
                 SetupError::Rules(_) => self.seeds.map(|(_, t)| t),
             };
@@ -302,15 +336,6 @@ impl<'a> RulesTags<'a> {
 
     /// Checks every rules tag given against the rules of a `Position` tag.
     fn agree_with(&self, rules: Rules) -> Result<(), Located> {
-        let takes = |key| rules.variant().info().takes_option(key);
-        let options = rules.options();
-        let not_taken = |t: &RawTag, key| {
-            let e = SetupError::OptionNotTaken {
-                variant: rules.variant(),
-                options: vec![key],
-            };
-            tag_error(t, e)
-        };
         let differs =
             |t: &RawTag, said: String| tag_error(t, TagProblem::DisagreesWithPosition(said));
         let said = self.described.or(self.variant);
@@ -326,20 +351,20 @@ impl<'a> RulesTags<'a> {
         if let Some((_, t)) = self.seeds.filter(|&(s, _)| u16::from(s) != rules.seeds()) {
             return Err(differs(t, rules.seeds().to_string()));
         }
-        if let Some((e, t)) = self.empty_capture {
-            if !takes(EMPTY_CAPTURE) {
-                return Err(not_taken(t, EMPTY_CAPTURE));
+        for &(option, value, t) in &self.options {
+            if !rules.variant().info().takes_option(option.key) {
+                let e = SetupError::OptionNotTaken {
+                    variant: rules.variant(),
+                    options: vec![option.key.to_owned()],
+                };
+                return Err(tag_error(t, e));
             }
-            if e != options.empty_capture {
-                return Err(differs(t, yes_no(options.empty_capture).to_owned()));
-            }
-        }
-        if let Some((r, t)) = self.end_rule {
-            if !takes(END_RULE) {
-                return Err(not_taken(t, END_RULE));
-            }
-            if r != options.end_rule {
-                return Err(differs(t, options.end_rule.to_string()));
+            let actual = rules
+                .options()
+                .value(option.key)
+                .unwrap_or(option.values[0]);
+            if value != actual {
+                return Err(differs(t, tag_value(option, actual).to_owned()));
             }
         }
         Ok(())
@@ -358,10 +383,6 @@ fn start_position(tags: &Tags<'_>, defaults: Rules) -> Result<Position, Located>
         }
         None => Ok(Position::new(rules_tags.choose(defaults)?)),
     }
-}
-
-fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
 }
 
 /// `text` as a quoted tag value: `"` and `\` escaped.
@@ -391,12 +412,12 @@ pub(crate) fn write_header(record: &Record, out: &mut String) {
     }
     tag("Houses", &rules.houses().to_string());
     tag("Seeds", &rules.seeds().to_string());
-    let takes = |key| rules.variant().info().takes_option(key);
-    if takes(EMPTY_CAPTURE) {
-        tag("EmptyCapture", yes_no(rules.options().empty_capture));
-    }
-    if takes(END_RULE) {
-        tag("EndRule", rules.options().end_rule.name());
+    for option in rules.variant().info().options {
+        let value = rules
+            .options()
+            .value(option.key)
+            .unwrap_or(option.values[0]);
+        tag(&option_tag(option.key), tag_value(option, value));
     }
     if *record.start() != Position::new(rules) {
         tag("Position", &record.start().to_notation());
@@ -432,7 +453,7 @@ pub(crate) fn check_extra_name(name: &str) -> Result<(), RecordEditError> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(RecordEditError::BadTagName(name.to_owned()));
     }
-    if KNOWN.contains(&name) {
+    if is_known(name) {
         return Err(RecordEditError::ReservedTag(name.to_owned()));
     }
     Ok(())

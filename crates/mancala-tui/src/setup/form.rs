@@ -3,7 +3,7 @@
 
 use mancala_core::{MAX_HOUSES, MAX_SEEDS, Variant};
 use mancala_engine::PlayerSpec;
-use mancala_session::{Seat, option_value, with_option};
+use mancala_session::Seat;
 
 use super::{FALLBACK_PLAYER, NAME_MAX, Setup, default_name, seat_note};
 use crate::fit;
@@ -251,10 +251,10 @@ impl SetupForm {
             }
             Field::Option(i) => {
                 if let Some(option) = s.variant.info().options.get(i) {
-                    let now = option_value(s.options, option.key);
+                    let now = s.options.value(option.key);
                     let at = option.values.iter().position(|v| Some(*v) == now);
                     let next = option.values[cycle(at.unwrap_or(0), delta, option.values.len())];
-                    s.options = with_option(s.options, option.key, next).unwrap_or(s.options);
+                    s.options = s.options.with(option.key, next).unwrap_or(s.options);
                 }
             }
             Field::Player(seat) => {
@@ -446,17 +446,14 @@ mod tests {
         };
         f.focus = Field::Option(0);
         f.change(1);
-        let chosen = option_value(f.setup.options, option.key);
+        let chosen = f.setup.options.value(option.key);
         assert_eq!(chosen, Some(option.values[1]));
         // Another variant's game leaves the option out; back again, it is as chosen.
         f.focus = Field::Variant;
         f.change(1);
         assert!(f.setup.rules().is_ok());
         f.change(-1);
-        assert_eq!(
-            option_value(f.setup.rules().unwrap().options(), option.key),
-            chosen
-        );
+        assert_eq!(f.setup.rules().unwrap().options().value(option.key), chosen);
     }
 
     #[test]

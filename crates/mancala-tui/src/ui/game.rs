@@ -2,7 +2,6 @@
 //! message lines, the keys, and the pop-ups over the board.
 
 use mancala_core::{Rules, Side};
-use mancala_session::option_value;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Style, Stylize};
@@ -82,7 +81,7 @@ fn title_line(rules: Rules) -> Line<'static> {
         plural(usize::from(seeds))
     );
     for option in info.options {
-        let value = option_value(rules.options(), option.key).unwrap_or_default();
+        let value = rules.options().value(option.key).unwrap_or_default();
         match option.values {
             [default, ..] if *default == value => {}
             ["off", "on"] => title.push_str(&format!("· {} ", option.key.replace('-', " "))),

@@ -3,7 +3,6 @@
 //! the chosen players, and the keys.
 
 use mancala_core::variants::RuleOptionInfo;
-use mancala_session::option_value;
 use ratatui::Frame;
 use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::{Line, Span};
@@ -64,7 +63,7 @@ fn field_text(s: &Setup, field: Field) -> (String, String, bool) {
         Field::Option(i) => match rule_option(s, i) {
             Some(o) => (
                 words(o.key, true),
-                words(option_value(s.options, o.key).unwrap_or_default(), false),
+                words(s.options.value(o.key).unwrap_or_default(), false),
                 false,
             ),
             None => fixed("", String::new()),
