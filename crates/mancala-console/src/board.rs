@@ -8,7 +8,8 @@ fn digits(n: usize) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
-/// The Auckland Kalah board for any number of houses.
+/// A board with stores, drawn as the Auckland Kalah transcripts draw it, for any number
+/// of houses.
 ///
 /// Player 2's houses run H..1 along the top with player 1's store at the top right;
 /// player 1's houses run 1..H along the bottom with player 2's store at the bottom
@@ -17,7 +18,7 @@ fn digits(n: usize) -> usize {
 ///
 /// ```
 /// use mancala_core::{Position, Rules};
-/// let text = mancala_console::kalah_board(&Position::new(Rules::kalah(2, 3)));
+/// let text = mancala_console::store_board(&Position::new(Rules::kalah(2, 3)));
 /// assert_eq!(text, "\
 /// +----+-------+-------+----+
 /// | P2 | 2[ 3] | 1[ 3] |  0 |
@@ -27,7 +28,7 @@ fn digits(n: usize) -> usize {
 /// ");
 /// ```
 #[must_use]
-pub fn kalah_board(p: &Position) -> String {
+pub fn store_board(p: &Position) -> String {
     let h = p.houses_per_side();
     let count_w = digits(p.rules().total_seeds().into()).max(2);
     let label_w = digits(h);
@@ -88,7 +89,7 @@ pub fn kalah_board(p: &Position) -> String {
 ///     "       B3 B2 B1",
 ///     "Score: Ann 0, Bob 0",
 /// ];
-/// assert_eq!(mancala_console::oware_board(&p, &names), expected.join("\n") + "\n");
+/// assert_eq!(mancala_console::row_board(&p, &names), expected.join("\n") + "\n");
 ///
 /// let p = Position::from_notation("togyzkumalak 3x2 2,2,1/3 x,2,2/0 2").unwrap();
 /// let expected = [
@@ -99,10 +100,10 @@ pub fn kalah_board(p: &Position) -> String {
 ///     "Score: Ann 3, Bob 0",
 ///     "x: Ann's tuzdyk B1 (seeds sown into it go to Ann)",
 /// ];
-/// assert_eq!(mancala_console::oware_board(&p, &names), expected.join("\n") + "\n");
+/// assert_eq!(mancala_console::row_board(&p, &names), expected.join("\n") + "\n");
 /// ```
 #[must_use]
-pub fn oware_board(p: &Position, names: &[String; 2]) -> String {
+pub fn row_board(p: &Position, names: &[String; 2]) -> String {
     let houses = p.houses_per_side();
     let w = digits(p.rules().total_seeds().into())
         .max(2)
@@ -187,7 +188,7 @@ mod tests {
     fn wide_names_keep_the_columns() {
         let p = Position::new(Rules::oware(6, 4));
         let names = ["王小明".to_string(), "Bob".to_string()];
-        let text = super::oware_board(&p, &names);
+        let text = super::row_board(&p, &names);
         let bars: Vec<usize> = text
             .lines()
             .filter(|l| l.contains('|'))

@@ -39,7 +39,7 @@ use mancala_core::{IllegalMove, Move, Outcome, Rules, Side};
 use mancala_engine::{Cost, MAX_PLIES, Player, PlayerError, PlayerInfo};
 use mancala_session::{HouseError, Record, Session, parse_house_number};
 
-pub use board::{kalah_board, oware_board};
+pub use board::{row_board, store_board};
 
 /// How a console game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,10 +60,10 @@ pub enum Ending {
 /// The text layout of the console.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Layout {
-    /// The Auckland Kalah box.
-    Kalah,
-    /// The Bern Oware rows.
-    Oware,
+    /// The box of the Auckland Kalah transcripts: stores on the board.
+    StoreBox,
+    /// The rows of the Bern Oware transcripts: seeds banked beside the board.
+    Rows,
 }
 
 impl Layout {
@@ -72,9 +72,9 @@ impl Layout {
     /// seeds captured beside the board, as every other variant keeps them.
     fn of(rules: Rules) -> Layout {
         if rules.variant().info().stores {
-            Layout::Kalah
+            Layout::StoreBox
         } else {
-            Layout::Oware
+            Layout::Rows
         }
     }
 }
@@ -164,7 +164,7 @@ impl Console {
     /// ```
     #[must_use]
     pub fn offers_menu(rules: Rules) -> bool {
-        Layout::of(rules) == Layout::Kalah
+        Layout::of(rules) == Layout::StoreBox
     }
 
     /// Turns on the new/save/load menu of the 2021 specifications (Kalah layout: see
@@ -262,10 +262,10 @@ impl Console {
             .is_none_or(|info| info.cost != Cost::Instant);
         if slow {
             match self.layout {
-                Layout::Kalah => {
+                Layout::StoreBox => {
                     writeln!(out, "Player P{} ({label}) is thinking...", side.number())?
                 }
-                Layout::Oware => writeln!(out, "{} ({label}) is thinking...", game.name(side))?,
+                Layout::Rows => writeln!(out, "{} ({label}) is thinking...", game.name(side))?,
             }
             out.flush()?;
         }
@@ -286,7 +286,7 @@ impl Console {
     ) -> io::Result<()> {
         match command {
             Command::House(house) => self.try_move(game, house, out),
-            Command::Help if self.layout == Layout::Oware => show_rules(game.rules(), out),
+            Command::Help if self.layout == Layout::Rows => show_rules(game.rules(), out),
             Command::New if self.menu => {
                 *game = self.start.restarted();
                 *saved = None;
@@ -315,7 +315,7 @@ impl Console {
                 let h = game.rules().houses();
                 if self.menu {
                     writeln!(out, "Please choose a house from 1 to {h}, or N, S, L or q.")
-                } else if self.layout == Layout::Oware {
+                } else if self.layout == Layout::Rows {
                     writeln!(
                         out,
                         "Please type a house number from 1 to {h}, ? for the rules, or q to quit."
@@ -376,7 +376,7 @@ impl Console {
         };
         match game.play(mv) {
             Ok(_) => self.show_move(game, out),
-            Err(IllegalMove::EmptyHouse { .. }) if self.layout == Layout::Kalah => {
+            Err(IllegalMove::EmptyHouse { .. }) if self.layout == Layout::StoreBox => {
                 writeln!(out, "House is empty. Move again.")?;
                 self.show_board(game, out)
             }
@@ -387,7 +387,7 @@ impl Console {
     /// The board after a move; the Oware layout first says what the move did (the
     /// Kalah layout is the specifications' and has no such lines).
     fn show_move(&self, game: &Session, out: &mut impl Write) -> io::Result<()> {
-        if self.layout == Layout::Oware {
+        if self.layout == Layout::Rows {
             let record = game.records().last().expect("a move was just played");
             let names = game.names().each_ref().map(String::as_str);
             for line in record.describe(names) {
@@ -399,25 +399,25 @@ impl Console {
 
     fn show_board(&self, game: &Session, out: &mut impl Write) -> io::Result<()> {
         match self.layout {
-            Layout::Kalah => out.write_all(kalah_board(game.position()).as_bytes()),
-            Layout::Oware => out.write_all(oware_board(game.position(), game.names()).as_bytes()),
+            Layout::StoreBox => out.write_all(store_board(game.position()).as_bytes()),
+            Layout::Rows => out.write_all(row_board(game.position(), game.names()).as_bytes()),
         }
     }
 
     fn prompt(&self, game: &Session, side: Side, out: &mut impl Write) -> io::Result<()> {
         match (self.layout, self.menu) {
-            (Layout::Kalah, false) => write!(
+            (Layout::StoreBox, false) => write!(
                 out,
                 "Player P{}'s turn - Specify house number or 'q' to quit: ",
                 side.number()
             ),
-            (Layout::Kalah, true) => write!(
+            (Layout::StoreBox, true) => write!(
                 out,
                 "Player P{}\n    (1-{}) - house number for move\n    N - New game\n    S - Save game\n    L - Load game\n    q - Quit\nChoice:",
                 side.number(),
                 game.rules().houses()
             ),
-            (Layout::Oware, _) => {
+            (Layout::Rows, _) => {
                 let moves: Vec<String> =
                     game.legal_moves().iter().map(ToString::to_string).collect();
                 write!(
@@ -440,7 +440,7 @@ impl Console {
         out: &mut impl Write,
     ) -> io::Result<()> {
         match self.layout {
-            Layout::Kalah => {
+            Layout::StoreBox => {
                 let mut line = format!("Player P{} ({label}) chooses house #{mv}", side.number());
                 if let Some(r) = reason {
                     line.push_str(&format!(" because it {r}"));
@@ -452,7 +452,7 @@ impl Console {
                 }
                 Ok(())
             }
-            Layout::Oware => writeln!(out, "{} ({label}) plays house {mv}", game.name(side)),
+            Layout::Rows => writeln!(out, "{} ({label}) plays house {mv}", game.name(side)),
         }
     }
 
@@ -461,7 +461,7 @@ impl Console {
     /// the game was left unfinished and without a result.
     fn show_quit(&self, game: &Session, out: &mut impl Write) -> io::Result<()> {
         match (self.layout, game.to_move()) {
-            (Layout::Oware, Some(side)) => writeln!(
+            (Layout::Rows, Some(side)) => writeln!(
                 out,
                 "Game over: {} left the game unfinished, with no result",
                 game.name(side)
@@ -475,7 +475,7 @@ impl Console {
     fn show_end(&self, game: &Session, out: &mut impl Write) -> io::Result<()> {
         let o = game.outcome().expect("game is over");
         match self.layout {
-            Layout::Kalah => {
+            Layout::StoreBox => {
                 writeln!(out, "Game over")?;
                 self.show_board(game, out)?;
                 writeln!(out, "\tplayer 1:{}", o.scores[0])?;
@@ -485,7 +485,7 @@ impl Console {
                     None => writeln!(out, "A tie!"),
                 }
             }
-            Layout::Oware => {
+            Layout::Rows => {
                 writeln!(out, "Game over")?;
                 let text = game.end_text().expect("game is over");
                 writeln!(out, "{text}")

@@ -567,9 +567,9 @@ fn a_person_plays_described_games_in_the_console() {
         assert!(ok, "{key}: {err}");
         let board = |p: &Position| {
             if info.stores {
-                mancala_console::kalah_board(p)
+                mancala_console::store_board(p)
             } else {
-                mancala_console::oware_board(p, &names)
+                mancala_console::row_board(p, &names)
             }
         };
         let at = out.find(&board(&start)).expect("the start board");
