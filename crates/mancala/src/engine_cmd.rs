@@ -3,6 +3,7 @@
 //! (tournament managers, GUIs, `mancala match --p1 'ext:mancala engine'`).
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
 use clap::Args;
 use mancala_core::{Game, Rules};
@@ -19,6 +20,11 @@ pub struct EngineArgs {
     /// Seed of the player's randomness
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// A game of one's own this engine plays: its description file (docs/rules-format.md),
+    /// read at the start, so that a `position` naming the game by its key is known
+    /// (the shipped games always are); give it once for each such game
+    #[arg(long = "rules", value_name = "FILE")]
+    rules: Vec<PathBuf>,
 }
 
 /// The players whose `ms` option the budget of `go` sets.
@@ -86,7 +92,15 @@ impl Engine<'_> {
 }
 
 /// Answers protocol lines from `input` on `out` until `quit` or the end of the input.
+///
+/// # Errors
+/// A `--rules` file that cannot be read or is refused (before any line is read), or
+/// input and output that fail.
 pub fn run(args: &EngineArgs, input: impl BufRead, out: &mut impl Write) -> anyhow::Result<()> {
+    for path in &args.rules {
+        // Reading a description makes its key known to this process's notation.
+        mancala_cli::rules_from_file(path, None, None)?;
+    }
     let mut engine = Engine {
         args,
         game: None,

@@ -309,3 +309,60 @@ fn described_games_through_the_protocol() {
         assert_eq!(v["p1_wins"], inside["p1_wins"], "{key}");
     }
 }
+
+/// A game of one's own through the protocol: the engine knows it from `--rules FILE`
+/// (a position names a game by its key, which no other process knows), answers a
+/// legal move, and plays a match against the built-in player as the built-in player
+/// does; without the file it says the key is unknown; a broken file exits 2 naming it.
+#[test]
+fn a_game_of_ones_own_through_the_protocol() {
+    use mancala_core::Position;
+    use mancala_core::description::Description;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wari-of-three.toml");
+    let mut d = Description::builtin("micro-wari").unwrap();
+    d.key = "wari-of-three".into();
+    d.name = "Wari of three".into();
+    d.board.houses = 3;
+    std::fs::write(&file, d.to_toml()).unwrap();
+    let file = file.to_str().unwrap();
+    let start = Position::new(mancala_core::Rules::from_description(d).unwrap());
+    let input = format!(
+        "protocol 1\nposition {}\ngo ms 50\nquit\n",
+        start.to_notation()
+    );
+
+    let (code, out, err) = run(&["engine", "--player", "alphabeta:depth=3"], &input);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("error") && out.contains("wari-of-three"),
+        "{out}"
+    );
+
+    let args = ["engine", "--player", "alphabeta:depth=3", "--rules", file];
+    let (code, out, err) = run(&args, &input);
+    assert_eq!(code, Some(0), "{err}");
+    let mv: u8 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(start.legal_moves().iter().any(|m| m.house() == mv), "{out}");
+
+    let ext = format!("ext:{BIN} engine --player alphabeta:depth=3 --rules {file}");
+    let extra = ["--rules", file, "--ext-ms", "100"];
+    let (v, err) = match_json(&ext, "2", &extra);
+    assert_eq!(
+        (v["games"].as_u64(), v["forfeits"].as_u64()),
+        (Some(2), Some(0)),
+        "{err}"
+    );
+    let (inside, _) = match_json("alphabeta:depth=3", "2", &extra);
+    assert_eq!(v["p1_wins"], inside["p1_wins"]);
+
+    let broken = dir.path().join("broken.toml");
+    std::fs::write(&broken, "format = 1\nkey = \"x\"\n").unwrap();
+    let (code, _, err) = run(&["engine", "--rules", broken.to_str().unwrap()], "quit\n");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("broken.toml"), "{err}");
+}
