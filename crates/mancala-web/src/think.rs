@@ -414,8 +414,8 @@ mod tests {
             "alphabeta:depth=40,hash=16,ms=2000"
         );
         assert_eq!(spec("alphabeta"), "alphabeta:hash=16,ms=500");
-        assert_eq!(spec("hard"), "alphabeta:hash=16,ms=2000,nodes=4000");
-        assert_eq!(spec("easy:seed=3"), "mcts:ms=2000,seed=3,sims=100");
+        assert_eq!(spec("hard"), "alphabeta:hash=16,ms=2000,nodes=20000");
+        assert_eq!(spec("easy:seed=3"), "mcts:ms=2000,seed=3,sims=30");
         assert_eq!(spec("mcts:ms=300"), "mcts:ms=300,sims=200000");
         assert_eq!(spec("perfect"), "perfect:hash=64,ms=1000");
         assert_eq!(spec("greedy"), "greedy");
