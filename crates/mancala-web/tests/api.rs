@@ -266,6 +266,44 @@ async fn every_error_status(db: TestDb) {
         let (s, e) = call(&r, "POST", "/api/games", None, Some(body.to_string())).await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {e}");
     }
+    // The options are the games' own fields: one that names no option of any game is
+    // an unknown field (400), a switch that is not a boolean is refused (400), a value
+    // the option does not take is the rules' words (422); a game's view shows the
+    // options its game takes, and none for a game without options.
+    for (body, status, message) in [
+        (
+            json!({"variant": "kalah", "sowing": "clockwise"}),
+            StatusCode::BAD_REQUEST,
+            "unknown field `sowing`, expected one of `variant`, `rules`",
+        ),
+        (
+            json!({"variant": "kalah", "empty_capture": "yes"}),
+            StatusCode::BAD_REQUEST,
+            "empty_capture must be true or false, not \"yes\"",
+        ),
+        (
+            json!({"variant": "kalah", "end_rule": "never"}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown end-rule \"never\" (expected mover-cannot-move or either-side-empty)",
+        ),
+    ] {
+        let (s, e) = call(&r, "POST", "/api/games", None, Some(body.to_string())).await;
+        assert_eq!(s, status, "{body}: {e}");
+        assert!(
+            e["error"].as_str().unwrap().starts_with(message),
+            "{body}: {e}"
+        );
+    }
+    let body = json!({"variant": "kalah", "empty_capture": true, "end_rule": "either-side-empty"});
+    let (kalah, _) = create(&r, body).await;
+    let (_, v) = call(&r, "GET", &format!("/api/games/{kalah}"), None, None).await;
+    assert_eq!(
+        v["rules"],
+        json!({"houses": 6, "seeds": 4, "empty_capture": true, "end_rule": "either-side-empty"})
+    );
+    let (oware, _) = create(&r, json!({"variant": "oware"})).await;
+    let (_, v) = call(&r, "GET", &format!("/api/games/{oware}"), None, None).await;
+    assert_eq!(v["rules"], json!({"houses": 6, "seeds": 4}));
     // A Kalah option for another variant is refused in the session's words, naming
     // only what was given.
     for (body, message) in [
