@@ -319,7 +319,13 @@ impl Games {
     /// # Errors
     /// When the store fails.
     pub async fn log_out(&self, secret: &str) -> Result<(), GameError> {
-        Ok(self.store().remove_credential(hash_token(secret)).await?)
+        let acting = self.account_of(secret).await?;
+        self.store().remove_credential(hash_token(secret)).await?;
+        // Its event streams here end at once (elsewhere at their next look).
+        if let Some((account, _)) = acting {
+            self.wakers().wake(&account.key);
+        }
+        Ok(())
     }
 
     /// The account a session cookie's or an API token's secret acts for, if it is

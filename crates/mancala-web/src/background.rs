@@ -293,12 +293,20 @@ impl Games {
 
     /// Deletes the games past their expiry now, and ends their live streams here
     /// (other instances hear of it through the store); returns how many. The
-    /// challenges that expired unanswered go too.
+    /// challenges that expired unanswered go too, each told to both its accounts
+    /// (`challengeExpired`).
     ///
     /// # Errors
     /// When the store fails.
     pub async fn expire(&self) -> Result<usize, GameError> {
-        self.store().expire_challenges(self.now_ms()).await?;
+        for ch in self.store().expire_challenges(self.now_ms()).await? {
+            // Both accounts hear that it is gone, as of a withdrawal or a refusal.
+            let event = serde_json::json!({
+                "type": "challengeExpired",
+                "challenge": crate::challenges::ChallengeView::of(&ch),
+            });
+            self.tell_both(&ch, event).await;
+        }
         let ids = self.store().expire(&self.limits().expiry, now_ms()).await?;
         for id in &ids {
             self.streams().end(id);

@@ -3,6 +3,7 @@
 //! account holding the seat.
 
 use axum::extract::FromRequestParts;
+use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use axum_extra::extract::cookie::CookieJar;
 
@@ -26,15 +27,19 @@ impl FromRequestParts<Games> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, games: &Games) -> Result<Self, ApiError> {
-        let jar = CookieJar::from_headers(&parts.headers);
-        let secret = match jar.get(SESSION_COOKIE) {
-            Some(cookie) => Some(cookie.value().to_owned()),
-            None => bearer(&parts.headers).map(str::to_owned),
-        };
-        match secret {
+        match credential_secret(&parts.headers) {
             Some(secret) => Ok(Caller(games.account_of(&secret).await?)),
             None => Ok(Caller(None)),
         }
+    }
+}
+
+/// The secret a request acts with: its session cookie's, else its bearer token.
+pub(crate) fn credential_secret(headers: &HeaderMap) -> Option<String> {
+    let jar = CookieJar::from_headers(headers);
+    match jar.get(SESSION_COOKIE) {
+        Some(cookie) => Some(cookie.value().to_owned()),
+        None => bearer(headers).map(str::to_owned),
     }
 }
 

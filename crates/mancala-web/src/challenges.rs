@@ -53,7 +53,7 @@ pub struct ChallengeView {
 }
 
 impl ChallengeView {
-    fn of(ch: &StoredChallenge) -> ChallengeView {
+    pub(crate) fn of(ch: &StoredChallenge) -> ChallengeView {
         let settings: Map<String, Value> = serde_json::from_str(&ch.request).unwrap_or_default();
         ChallengeView {
             id: ch.id.clone(),
@@ -273,7 +273,7 @@ impl Games {
     }
 
     /// Puts `event` on both accounts' streams: the challenged account's first.
-    async fn tell_both(&self, ch: &StoredChallenge, event: Value) {
+    pub(crate) async fn tell_both(&self, ch: &StoredChallenge, event: Value) {
         self.emit(&ch.challenged, event.clone()).await;
         self.emit(&ch.challenger, event).await;
     }

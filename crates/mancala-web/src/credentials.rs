@@ -99,10 +99,13 @@ impl Games {
         if !self.store().set_password(&account.key, &hash).await? {
             return Err(GameError::Missing("the account is gone".into()));
         }
-        Ok(self
+        let ended = self
             .store()
             .remove_credentials(&account.key, CredentialKind::Session, keep)
-            .await?)
+            .await?;
+        // The account's event streams here look again whether they may go on.
+        self.wakers().wake(&account.key);
+        Ok(ended)
     }
 
     /// The account's current credentials of `kind`, newest first; `current` marks
@@ -131,10 +134,12 @@ impl Games {
     /// # Errors
     /// When the store fails.
     pub async fn end_sessions(&self, account: &Account) -> Result<u64, GameError> {
-        Ok(self
+        let ended = self
             .store()
             .remove_credentials(&account.key, CredentialKind::Session, None)
-            .await?)
+            .await?;
+        self.wakers().wake(&account.key);
+        Ok(ended)
     }
 
     /// Revokes the account's personal API token whose id is `id`.
@@ -150,6 +155,8 @@ impl Games {
             .iter()
             .find(|t| credential_id(&t.token_hash) == id.to_ascii_lowercase())
             .ok_or_else(|| GameError::Missing(format!("no token of yours has the id {id:?}")))?;
-        Ok(self.store().remove_credential(token.token_hash).await?)
+        self.store().remove_credential(token.token_hash).await?;
+        self.wakers().wake(&account.key);
+        Ok(())
     }
 }

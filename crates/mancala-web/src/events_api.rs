@@ -112,10 +112,14 @@ async fn cancel_challenge(
 }
 
 /// An account's event stream while it lasts: the events read and not sent yet, the
-/// last one read, and its place among the open streams.
+/// last one read, and its place among the open streams. It lasts while the session or
+/// token that opened it does: logging out, ending the sessions or revoking the token
+/// ends it (at once here, within [`EVENT_POLL`] on another instance).
 struct Following {
     games: Games,
     account: String,
+    /// The secret of the session or token that opened the stream.
+    secret: String,
     after: i64,
     pending: VecDeque<AccountEvent>,
     wake: broadcast::Receiver<()>,
@@ -128,6 +132,9 @@ impl Following {
         loop {
             if let Some(event) = self.pending.pop_front() {
                 return Some(event);
+            }
+            if !self.still_allowed().await {
+                return None;
             }
             match self.games.events_after(&self.account, self.after).await {
                 Ok(events) if !events.is_empty() => {
@@ -145,6 +152,18 @@ impl Following {
                     }
                 }
                 () = tokio::time::sleep(EVENT_POLL) => {}
+            }
+        }
+    }
+
+    /// Whether the session or token that opened the stream still acts for its account.
+    /// A store that cannot answer keeps the stream (it is asked again at the next look).
+    async fn still_allowed(&self) -> bool {
+        match self.games.account_of(&self.secret).await {
+            Ok(found) => found.is_some_and(|(account, _)| account.key == self.account),
+            Err(e) => {
+                tracing::warn!(error = %e, "checking an event stream's credential failed");
+                true
             }
         }
     }
@@ -167,6 +186,7 @@ async fn event_stream(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let account = caller.account()?;
+    let secret = crate::caller::credential_secret(&headers).unwrap_or_default();
     let slot = games.open_stream(client)?;
     // Subscribe before reading, so no event between the two is missed.
     let wake = games.wakers().subscribe(&account.key);
@@ -185,6 +205,7 @@ async fn event_stream(
     let state = Following {
         games,
         account: account.key,
+        secret,
         after,
         pending: VecDeque::new(),
         wake,

@@ -24,6 +24,7 @@ on_both_backends!(
     a_resignation_ends_a_rated_game_with_its_ratings,
     an_event_stream_resumes_after_the_last_event_seen,
     event_streams_are_counted_as_live_streams,
+    an_event_stream_ends_with_its_token_or_session,
     the_lobby_says_which_games_are_rated,
     an_unanswered_challenge_expires,
     a_bot_finds_plays_and_finishes_a_rated_game_by_its_event_stream,
@@ -540,6 +541,48 @@ async fn an_event_stream_resumes_after_the_last_event_seen(db: TestDb) {
     assert_eq!(nobody.status, StatusCode::UNAUTHORIZED);
 }
 
+/// A stream lasts while the credential that opened it does: revoking the token, or
+/// logging out, ends it at once; the account's other streams go on.
+async fn an_event_stream_ends_with_its_token_or_session(db: TestDb) {
+    let r = app(service(&db, 10).await);
+    let botty = sign_up(&r, "Botty").await;
+    let t = call(&r, "POST", "/api/me/tokens", with_cookie(&botty)).await;
+    assert_eq!(t.status, StatusCode::CREATED, "{}", t.json);
+    let secret = t.json["token"].as_str().unwrap().to_owned();
+    let listed = call(&r, "GET", "/api/me/tokens", with_cookie(&botty)).await;
+    let id = listed.json["tokens"][0]["id"].as_str().unwrap().to_owned();
+    let mut by_token = Sse::open(&r, "/api/stream/event", token(&secret), None).await;
+    let mut by_cookie = Sse::open(&r, "/api/stream/event", cookie(&botty), None).await;
+    assert_eq!(
+        (by_token.status, by_cookie.status),
+        (StatusCode::OK, StatusCode::OK)
+    );
+
+    let path = format!("/api/me/tokens/{id}");
+    let revoked = call(&r, "DELETE", &path, with_cookie(&botty)).await;
+    assert_eq!(revoked.status, StatusCode::NO_CONTENT, "{}", revoked.json);
+    assert_eq!(
+        by_token.next_within(Duration::from_secs(5)).await,
+        None,
+        "the revoked token's stream ends"
+    );
+    // The session's stream goes on, and still hears the account's events.
+    let ann = sign_up(&r, "Ann").await;
+    challenge(&r, cookie(&ann), "Botty", json!({"variant": "oware"})).await;
+    let (_, event) = by_cookie.next().await.unwrap();
+    assert_eq!(event["type"], "challenge", "{event}");
+
+    let out = call(&r, "DELETE", "/api/session", with_cookie(&botty)).await;
+    assert!(out.status.is_success(), "{}", out.json);
+    assert_eq!(
+        by_cookie.next_within(Duration::from_secs(5)).await,
+        None,
+        "the ended session's stream ends"
+    );
+    let again = Sse::open(&r, "/api/stream/event", token(&secret), None).await;
+    assert_eq!(again.status, StatusCode::UNAUTHORIZED);
+}
+
 async fn event_streams_are_counted_as_live_streams(db: TestDb) {
     let r = app(service(&db, 1).await);
     let bot_token = bot(&r, "Botty").await;
@@ -564,6 +607,7 @@ async fn an_unanswered_challenge_expires(db: TestDb) {
     let bob = sign_up(&r, "Bob").await;
     let made = challenge(&r, cookie(&ann), "Bob", json!({"variant": "oware"})).await;
     assert_eq!(made.status, StatusCode::CREATED, "{}", made.json);
+    let mut bobs = Sse::open(&r, "/api/stream/event", cookie(&bob), None).await;
     let expires = made.json["expires_at"].as_i64().unwrap();
     let lifetime = i64::try_from(CHALLENGE_LIFETIME.as_secs()).unwrap();
     assert_eq!(
@@ -597,6 +641,10 @@ async fn an_unanswered_challenge_expires(db: TestDb) {
     kept(1).await;
     games.expire().await.unwrap();
     kept(0).await;
+    // Both accounts hear that it expired (here the challenged's stream).
+    let (_, event) = bobs.next().await.expect("the expiry reaches the stream");
+    assert_eq!(event["type"], "challengeExpired", "{event}");
+    assert_eq!(event["challenge"]["id"], made.json["id"]);
     let path = format!("/api/challenges/{id}");
     assert_eq!(
         call(&r, "DELETE", &path, with_cookie(&ann)).await.status,

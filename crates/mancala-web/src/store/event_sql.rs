@@ -123,18 +123,23 @@ impl Store {
         .await
     }
 
-    /// Deletes the challenges unanswered at their expiry (before `now_ms`); how many.
+    /// Deletes the challenges unanswered at their expiry (before `now_ms`); those deleted.
     ///
     /// # Errors
     /// When the database fails.
-    pub async fn expire_challenges(&self, now_ms: i64) -> Result<u64, StoreError> {
+    pub async fn expire_challenges(&self, now_ms: i64) -> Result<Vec<StoredChallenge>, StoreError> {
         self.run(move |c| {
             Box::pin(async move {
-                c.execute(
-                    "DELETE FROM challenges WHERE expires <= $1",
-                    &values![now_ms],
-                )
-                .await
+                let rows = c
+                    .query(
+                        &format!(
+                            "DELETE FROM challenges WHERE expires <= $1
+                             RETURNING {CHALLENGE_COLUMNS}"
+                        ),
+                        &values![now_ms],
+                    )
+                    .await?;
+                rows.into_iter().map(challenge_of).collect()
             })
         })
         .await
