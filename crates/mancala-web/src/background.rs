@@ -299,14 +299,7 @@ impl Games {
     /// # Errors
     /// When the store fails.
     pub async fn expire(&self) -> Result<usize, GameError> {
-        for ch in self.store().expire_challenges(self.now_ms()).await? {
-            // Both accounts hear that it is gone, as of a withdrawal or a refusal.
-            let event = serde_json::json!({
-                "type": "challengeExpired",
-                "challenge": crate::challenges::ChallengeView::of(&ch),
-            });
-            self.tell_both(&ch, event).await;
-        }
+        self.expire_challenges().await?;
         let ids = self.store().expire(&self.limits().expiry, now_ms()).await?;
         for id in &ids {
             self.streams().end(id);

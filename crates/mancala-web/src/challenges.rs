@@ -53,7 +53,7 @@ pub struct ChallengeView {
 }
 
 impl ChallengeView {
-    pub(crate) fn of(ch: &StoredChallenge) -> ChallengeView {
+    fn of(ch: &StoredChallenge) -> ChallengeView {
         let settings: Map<String, Value> = serde_json::from_str(&ch.request).unwrap_or_default();
         ChallengeView {
             id: ch.id.clone(),
@@ -273,7 +273,20 @@ impl Games {
     }
 
     /// Puts `event` on both accounts' streams: the challenged account's first.
-    pub(crate) async fn tell_both(&self, ch: &StoredChallenge, event: Value) {
+    /// Deletes the challenges unanswered at their expiry, and tells both accounts of
+    /// each (`challengeExpired`), as of a withdrawal or a refusal.
+    ///
+    /// # Errors
+    /// When the store fails.
+    pub(crate) async fn expire_challenges(&self) -> Result<(), GameError> {
+        for ch in self.store().expire_challenges(self.now_ms()).await? {
+            let event = json!({ "type": "challengeExpired", "challenge": ChallengeView::of(&ch) });
+            self.tell_both(&ch, event).await;
+        }
+        Ok(())
+    }
+
+    async fn tell_both(&self, ch: &StoredChallenge, event: Value) {
         self.emit(&ch.challenged, event.clone()).await;
         self.emit(&ch.challenger, event).await;
     }
