@@ -120,7 +120,7 @@ fn leftover_key(leftover: Leftover) -> &'static str {
 fn option_view(o: &RuleOptionInfo) -> OptionView {
     OptionView {
         key: o.key,
-        field: o.key.replace('-', "_"),
+        field: crate::rule_options::field(o.key),
         summary: o.summary,
         values: o.values,
     }
