@@ -103,7 +103,8 @@ async fn a_game_of_ones_own_rules_is_drawn_from_its_view() {
 }
 
 /// A public game of one's own rules waiting for a friend is named in the lobby by its
-/// name, which no list of variants has, not by its key; the API's entry carries it.
+/// name, which no list of variants has, not by its key; the API's entry carries it (at
+/// a laptop's size in the light theme and a phone's in the dark).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lobby_names_a_game_of_ones_own_rules() {
     let Some(mut site) = Site::start() else {
@@ -119,22 +120,28 @@ async fn the_lobby_names_a_game_of_ones_own_rules() {
         lobby["games"][0]["game"]["name"], "Wari of three",
         "{lobby}"
     );
-    let c = site.browser(Look::new(LAPTOP)).await;
-    let entry = format!("#lobby-list a[href='/g/{id}']");
-    open(
-        &c,
-        &base,
-        "/",
-        &format!("document.querySelector(\"{entry}\")"),
-    )
-    .await;
-    let text = js(
-        &c,
-        &format!("return document.querySelector(\"{entry}\").closest('li').textContent;"),
-    )
-    .await;
-    let text = text.as_str().unwrap();
-    assert!(text.starts_with("Wari of three 3×1"), "{text}");
-    assert!(!text.contains("wari-of-three"), "{text}");
-    c.close().await.unwrap();
+    for (size, dark) in [(LAPTOP, false), (PHONE, true)] {
+        let look = Look {
+            dark,
+            ..Look::new(size)
+        };
+        let c = site.browser(look).await;
+        let entry = format!("#lobby-list a[href='/g/{id}']");
+        open(
+            &c,
+            &base,
+            "/",
+            &format!("document.querySelector(\"{entry}\")"),
+        )
+        .await;
+        let text = js(
+            &c,
+            &format!("return document.querySelector(\"{entry}\").closest('li').textContent;"),
+        )
+        .await;
+        let text = text.as_str().unwrap();
+        assert!(text.starts_with("Wari of three 3×1"), "{size:?}: {text}");
+        assert!(!text.contains("wari-of-three"), "{size:?}: {text}");
+        c.close().await.unwrap();
+    }
 }
